@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "timeline",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "timeline", targets: ["timeline"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System libraries: a module map plus a shim.h with only what Swift cannot call directly.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CNCursesW", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        .target(name: "TimelineCore"),
+        .target(name: "SigV4", dependencies: ["COpenSSL"]),
+        .target(name: "SQSClient", dependencies: ["SigV4", "CCurl"]),
+        .target(name: "TimelineStore", dependencies: ["TimelineCore", "CSQLite"]),
+        .target(name: "Ingest", dependencies: ["TimelineCore", "TimelineStore", "SQSClient"]),
+        .target(name: "TimelineUI", dependencies: ["TimelineCore"]),
+        .target(name: "Terminal", dependencies: ["TimelineUI", "CNCursesW"]),
+        .executableTarget(
+            name: "timeline",
+            dependencies: [
+                "TimelineCore", "TimelineStore", "SQSClient", "Ingest", "TimelineUI", "Terminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // `make bench`: prints figures, asserts nothing.
+        .executableTarget(
+            name: "TimelineBench",
+            dependencies: ["TimelineCore", "TimelineStore", "TimelineUI", "SQSClient", "Ingest"]
+        ),
+
+        .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore"]),
+        .testTarget(name: "SigV4Tests", dependencies: ["SigV4"]),
+        .testTarget(name: "SQSClientTests", dependencies: ["SQSClient"]),
+        .testTarget(name: "TimelineStoreTests", dependencies: ["TimelineStore", "TimelineCore"]),
+        .testTarget(name: "IngestTests", dependencies: ["Ingest", "TimelineStore", "SQSClient", "TimelineCore"]),
+        .testTarget(name: "TimelineUITests", dependencies: ["TimelineUI", "TimelineCore", "TimelineStore"]),
+    ]
+)

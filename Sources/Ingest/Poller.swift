@@ -1,0 +1,3 @@
+import SQSClient
+import TimelineCore
+import TimelineStore

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct TimelineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timeline",
+        abstract: "A live, searchable timeline of what background AI agents are doing.",
+        subcommands: []
+    )
+}

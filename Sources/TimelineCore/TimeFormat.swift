@@ -5,8 +5,10 @@ public enum TimeFormat {
     /// Compact age of `fromMicros` at `nowMicros`, rounded down: `now` under one second, then `12s`, `5m`, `3h`,
     /// `2d` (under a week), `3w` (under a year), `2y`. A time in the future (clock skew) gets a `+`: `+5s`.
     public static func relative(fromMicros: Int64, nowMicros: Int64) -> String {
-        let delta = nowMicros &- fromMicros
-        let seconds = (delta == Int64.min ? Int64.max : abs(delta)) / 1_000_000
+        let future = fromMicros > nowMicros
+        let (delta, overflow) = future ? fromMicros.subtractingReportingOverflow(nowMicros)
+                                       : nowMicros.subtractingReportingOverflow(fromMicros)
+        let seconds = (overflow ? Int64.max : delta) / 1_000_000
         if seconds < 1 { return "now" }
         let text: String
         switch seconds {
@@ -17,7 +19,7 @@ public enum TimeFormat {
         case ..<31_536_000: text = "\(seconds / 604_800)w"
         default: text = "\(seconds / 31_536_000)y"
         }
-        return delta < 0 ? "+" + text : text
+        return future ? "+" + text : text
     }
 
     /// `2026-11-22 03:04:05`, in UTC or in the local time zone (the offset in effect at that instant).

@@ -37,11 +37,14 @@ let package = Package(
             dependencies: ["TimelineCore", "TimelineStore", "TimelineUI", "SQSClient", "Ingest"]
         ),
 
+        // Shared by test targets: a real moto server, the fault-injecting proxy, temp directories.
+        .target(name: "TestSupport", dependencies: ["SQSClient"], path: "Sources/TestSupport"),
+
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore"]),
         .testTarget(name: "SigV4Tests", dependencies: ["SigV4"]),
         .testTarget(name: "SQSClientTests", dependencies: ["SQSClient"]),
         .testTarget(name: "TimelineStoreTests", dependencies: ["TimelineStore", "TimelineCore"]),
-        .testTarget(name: "IngestTests", dependencies: ["Ingest", "TimelineStore", "SQSClient", "TimelineCore"]),
+        .testTarget(name: "IngestTests", dependencies: ["Ingest", "TimelineStore", "SQSClient", "TimelineCore", "TestSupport"]),
         .testTarget(name: "TimelineUITests", dependencies: ["TimelineUI", "TimelineCore", "TimelineStore"]),
     ]
 )

@@ -1,0 +1,30 @@
+/// How the poller polls.
+public struct PollerConfiguration: Sendable {
+    /// Queues to poll (one consumer per queue; several viewers use an SNS fan-out to several queues).
+    public var queueURLs: [String]
+    /// Long polls in flight at once per queue.
+    public var concurrency: Int
+    /// ReceiveMessage wait time (0–20 s).
+    public var waitSeconds: Int
+    /// Messages per receive (1–10).
+    public var maxMessages: Int
+    /// Never delete: for a queue shared with other viewers. Redeliveries are absorbed by idempotent ingest.
+    public var peek: Bool
+    /// Visibility timeout asked for on receive (nil: the queue's default).
+    public var visibilityTimeout: Int?
+    /// Stop once the queue reports no visible and no in-flight messages (`timeline drain`).
+    public var stopWhenEmpty: Bool
+
+    public init(
+        queueURLs: [String], concurrency: Int = 2, waitSeconds: Int = 20, maxMessages: Int = 10,
+        peek: Bool = false, visibilityTimeout: Int? = nil, stopWhenEmpty: Bool = false
+    ) {
+        self.queueURLs = queueURLs
+        self.concurrency = max(1, concurrency)
+        self.waitSeconds = min(20, max(0, waitSeconds))
+        self.maxMessages = min(10, max(1, maxMessages))
+        self.peek = peek
+        self.visibilityTimeout = visibilityTimeout
+        self.stopWhenEmpty = stopWhenEmpty
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import SQSClient
+
+/// `Tests/support/fault_proxy.py` on 127.0.0.1: forwards to an upstream SQS endpoint and, when armed,
+/// answers with throttling, 5xx, HTML errors or dropped connections instead. Can be killed and
+/// restarted on the same port to simulate the endpoint going away and coming back.
+public final class FaultProxy: @unchecked Sendable {
+    public enum Fault: String, Sendable {
+        case throttle, serverError = "server_error", htmlError = "html_error", drop, pass
+    }
+
+    public let port: Int
+    public let upstream: URL
+    private var process: Process?
+
+    /// The URL clients should use as their endpoint.
+    public var endpoint: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// Starts a proxy in front of `upstream` on a free port.
+    public init(upstream: URL) throws {
+        self.upstream = upstream
+        self.port = try FreePort.find()
+        try launch()
+    }
+
+    deinit { kill() }
+
+    /// Arms a fault for the next `count` requests (nil: until disarmed with `.pass`).
+    public func arm(_ fault: Fault, count: Int? = nil) throws {
+        var command: [String: Any] = ["mode": fault.rawValue]
+        if let count { command["count"] = count }
+        let body = try JSONSerialization.data(withJSONObject: command)
+        let request = HTTPRequest(method: "POST", url: endpoint.appendingPathComponent("__fault__"), body: Array(body))
+        let response = try CurlTransport().send(request, timeout: 5, cancel: nil)
+        guard response.status == 200 else { throw TestSetupError("fault proxy refused \(command)") }
+    }
+
+    /// How many faults it has answered so far.
+    public func faultsServed() throws -> Int {
+        let request = HTTPRequest(method: "GET", url: endpoint.appendingPathComponent("__fault__"))
+        let response = try CurlTransport().send(request, timeout: 5, cancel: nil)
+        let state = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+        return state?["faults_served"] as? Int ?? 0
+    }
+
+    /// Kills the proxy: the endpoint refuses connections until `restart()`.
+    public func kill() {
+        guard let process, process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    /// Starts the proxy again on the same port.
+    public func restart() throws {
+        kill()
+        try launch()
+    }
+
+    private func launch() throws {
+        let script = RepositoryPaths.root.appendingPathComponent("Tests/support/fault_proxy.py").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, String(port), upstream.absoluteString]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        self.process = process
+        // The script prints "ready" once it listens; the port may still be in TIME_WAIT after a kill.
+        let line = output.fileHandleForReading.readLine()
+        guard line == "ready" else { throw TestSetupError("fault proxy did not start on port \(port)") }
+    }
+}
+
+extension FileHandle {
+    /// Reads bytes up to a newline (blocking); nil at end of file.
+    func readLine() -> String? {
+        var bytes: [UInt8] = []
+        while true {
+            let chunk = readData(ofLength: 1)
+            guard let byte = chunk.first else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(byte)
+        }
+    }
+}

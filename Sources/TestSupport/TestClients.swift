@@ -1,0 +1,32 @@
+import Foundation
+import SQSClient
+
+/// Clients and queues for tests against moto.
+public enum TestClients {
+    public static let region = "us-east-1"
+    public static let credentials = AWSCredentials(
+        accessKeyID: "AKIATESTTESTTEST1234", secretAccessKey: "test-secret-not-real", source: "tests")
+
+    public static func client(_ server: MotoServer, transport: any HTTPTransport = CurlTransport()) -> SQSClient {
+        client(endpoint: server.endpoint, transport: transport)
+    }
+
+    /// A client for any endpoint (e.g. a fault proxy in front of moto).
+    public static func client(endpoint: URL, transport: any HTTPTransport = CurlTransport()) -> SQSClient {
+        SQSClient(endpoint: endpoint, region: region, credentials: StaticCredentialsProvider(credentials), transport: transport)
+    }
+
+    /// A new queue with a unique name.
+    public static func freshQueue(_ client: SQSClient, prefix: String = "test") throws -> String {
+        try client.createQueue(name: "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())")
+    }
+}
+
+/// A value shared between test threads, guarded by a lock.
+public final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    public init(_ value: Value) { self.value = value }
+    public func withValue<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
+    public var current: Value { lock.withLock { value } }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Ingest
+import SQSClient
+import TestSupport
+import TimelineCore
+import TimelineStore
+
+/// A queue on the shared moto server, a temp database, and helpers to publish events and await the poller.
+final class PollerTestKit {
+    let server: MotoServer
+    let client: SQSClient
+    let queueURL: String
+    let directory: URL
+    let dbPath: String
+
+    init(prefix: String = "poller") throws {
+        server = try MotoServer.shared
+        client = TestClients.client(endpoint: server.endpoint)
+        queueURL = try TestClients.freshQueue(client, prefix: prefix)
+        directory = try RepositoryPaths.temporaryDirectory()
+        dbPath = directory.appendingPathComponent("timeline.db").path
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// A poller on this queue and database, through `endpoint` (e.g. a fault proxy) when given.
+    func poller(
+        endpoint: URL? = nil, waitSeconds: Int = 2, concurrency: Int = 2, peek: Bool = false,
+        stopWhenEmpty: Bool = false, queueURL: String? = nil
+    ) -> Poller {
+        let pollClient = endpoint.map { TestClients.client(endpoint: $0) } ?? client
+        let path = dbPath
+        return Poller(
+            client: pollClient,
+            configuration: PollerConfiguration(
+                queueURLs: [queueURL ?? self.queueURL], concurrency: concurrency, waitSeconds: waitSeconds,
+                peek: peek, stopWhenEmpty: stopWhenEmpty),
+            makeStore: { try TimelineStore(path: path) })
+    }
+
+    func store() throws -> TimelineStore { try TimelineStore(path: dbPath) }
+
+    /// A valid event body.
+    static func eventJSON(id: String, task: String, title: String, status: String = "info", second: Int) -> String {
+        let ts = String(format: "2026-11-22T10:%02d:%02dZ", (second / 60) % 60, second % 60)
+        return #"{"id":"\#(id)","agent_id":"agent-\#(task.hashValue & 3)","task_id":"\#(task)","title":"\#(title)","status":"\#(status)","timestamp":"\#(ts)"}"#
+    }
+
+    /// Sends bodies in batches of 10.
+    func send(_ bodies: [String]) throws {
+        for start in stride(from: 0, to: bodies.count, by: 10) {
+            let chunk = bodies[start..<min(start + 10, bodies.count)]
+            let result = try client.sendMessageBatch(
+                queueURL: queueURL,
+                entries: chunk.enumerated().map { SendEntry(id: "e\($0.offset)", body: $0.element) })
+            precondition(result.failed.isEmpty, "send failed: \(result.failed)")
+        }
+    }
+
+    /// Visible plus in-flight messages, as the queue reports them.
+    func queueDepth() throws -> Int {
+        let a = try client.getQueueAttributes(
+            queueURL: queueURL, names: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"])
+        return (Int(a["ApproximateNumberOfMessages"] ?? "") ?? -1) + (Int(a["ApproximateNumberOfMessagesNotVisible"] ?? "") ?? -1)
+    }
+
+    /// Waits until `condition` holds or `timeout` passes; returns whether it held.
+    @discardableResult
+    static func eventually(timeout: TimeInterval = 30, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return try condition()
+    }
+}

@@ -154,8 +154,10 @@ private struct EventGenerator {
             + "\(rng.next() % 50) warnings. Next: verify outputs and report back to the coordinator."
         let agent = Self.agents[task % Self.agents.count]
         let category = Self.categories[task % Self.categories.count]
-        let id = String(format: "%08x-%04x-4%03x-a%03x-%012llx", counter, task & 0xFFFF, counter & 0xFFF, task & 0xFFF,
-                        rng.next() & 0xFFFF_FFFF_FFFF)
+        // Random UUIDv4-shaped ids, as agent-tool's publish_event.py sends (uuid4): the id index is then
+        // written at random places, as in real use.
+        let id = String(format: "%08llx-%04llx-4%03llx-a%03llx-%012llx", rng.next() & 0xFFFF_FFFF, rng.next() & 0xFFFF,
+                        rng.next() & 0xFFF, rng.next() & 0xFFF, rng.next() & 0xFFFF_FFFF_FFFF)
         let progress: Double? = status == .inProgress ? Double(rng.next() % 101) : nil
         let raw = #"{"id":"\#(id)","agent_id":"\#(agent)","task_id":"task-\#(task)","title":"\#(title)","body":"\#(body)","status":"\#(status.rawValue)","category":"\#(category ?? "")","timestamp":"2027-01-15T08:00:00.\#(counter % 1_000_000)Z","host":"worker-\#(task % 7)"}"#
         return Event(id: id, agentID: agent, taskID: "task-\(task)", title: title, body: body, status: status,

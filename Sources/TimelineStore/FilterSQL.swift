@@ -3,32 +3,43 @@ import TimelineCore
 /// A `TimelineQuery` turned into SQL conditions over `timeline t` (and `events e` when text must be read).
 ///
 /// Free-text terms of 3+ characters go through the trigram full-text index (case-insensitive substring);
-/// shorter terms, and every term when the index is not trigram, use LIKE over the same five columns
-/// (LIKE folds ASCII case only). Qualifiers are case-insensitive substrings (LIKE) on the timeline row.
+/// shorter terms, every term when the index is not trigram, and rows the index has not caught up with
+/// yet, use LIKE over the same five columns (LIKE for ASCII terms, a Unicode-aware function otherwise).
+/// Qualifiers are case-insensitive substrings of the timeline row's columns; statuses are an IN list.
 struct FilterSQL {
+    /// How a query with indexed terms should meet the set of matching rows.
+    enum MatchPlan {
+        /// Walk the timeline in display order and probe the match set, stopping after one window
+        /// (windows: cheap however many rows match).
+        case scanTimelineInOrder
+        /// Start from the match set (counts: cost grows with the matches, not with the timeline).
+        case driveFromMatches
+    }
+
+    let plan: MatchPlan
     /// Conditions joined with AND.
     var conditions: [String] = []
     var values: [SQLiteValue] = []
     /// Whether a condition reads `e.title` / `e.body` (the query must join `events e`).
     var needsEvents = false
+    /// `SELECT row_id …` of the rows matching the indexed terms, when there are such terms.
+    private(set) var matchSet: (sql: String, values: [SQLiteValue])?
+    /// True when the indexed terms are the whole filter: a count is then the size of `matchSet`.
+    var isOnlyIndexedTerms: Bool { matchSet != nil && conditions.count == 1 }
 
-    init(_ query: TimelineQuery, tokenizer: SearchTokenizer) {
-        var phrases: [String] = []
+    init(_ query: TimelineQuery, tokenizer: SearchTokenizer, plan: MatchPlan = .scanTimelineInOrder) {
+        self.plan = plan
+        var indexedTerms: [String] = []
         for term in query.terms where !term.isEmpty {
             if tokenizer == .trigram, term.unicodeScalars.count >= 3 {
-                phrases.append("\"" + term.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
+                indexedTerms.append(term)
             } else {
-                let pattern = Self.likePattern(term)
-                let columns = ["e.title", "e.body", "t.agent_id", "t.task_id", "t.category"]
-                conditions.append("(" + columns.map { "\($0) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")")
-                values += Array(repeating: .text(pattern), count: columns.count)
+                conditions.append(Self.anyTextColumn(of: "e", t: "t", contains: term))
+                values += Self.containsValues(term, count: 5)
                 needsEvents = true
             }
         }
-        if !phrases.isEmpty {
-            conditions.append("t.row_id IN (SELECT rowid FROM search WHERE search MATCH ?)")
-            values.append(.text(phrases.joined(separator: " AND ")))
-        }
+        if !indexedTerms.isEmpty { addIndexedTerms(indexedTerms) }
         if !query.statuses.isEmpty {
             let statuses = query.statuses.map(\.rawValue).sorted()
             conditions.append("t.status IN (" + statuses.map { _ in "?" }.joined(separator: ", ") + ")")
@@ -39,11 +50,51 @@ struct FilterSQL {
         addSubstring(column: "t.task_id", any: query.tasks)
     }
 
+    /// Terms answered by the trigram index; rows still waiting for the index are matched with LIKE.
+    private mutating func addIndexedTerms(_ terms: [String]) {
+        let match = terms.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+            .joined(separator: " AND ")
+        let waitingMatches = terms.map { Self.anyTextColumn(of: "we", t: "w", contains: $0) }.joined(separator: " AND ")
+        let set = """
+            SELECT rowid FROM search WHERE search MATCH ?
+                AND rowid NOT IN (SELECT row_id FROM timeline WHERE indexed_seq IS NOT seq)
+            UNION ALL
+            SELECT w.row_id FROM timeline w JOIN events we ON we.seq = w.seq
+            WHERE w.indexed_seq IS NOT w.seq AND \(waitingMatches)
+            """
+        // `+t.row_id` keeps the planner from driving the query from the match set (and then sorting every
+        // match): it walks the timeline in display order and probes the set, stopping after one window.
+        conditions.append((plan == .scanTimelineInOrder ? "+" : "") + "t.row_id IN (\(set))")
+        var setValues: [SQLiteValue] = [.text(match)]
+        for term in terms { setValues += Self.containsValues(term, count: 5) }
+        values += setValues
+        matchSet = (set, setValues)
+    }
+
+    /// One of the five searchable columns of event alias `e` / timeline alias `t` contains `term`
+    /// (its value is bound 5 times: `containsValues`).
+    private static func anyTextColumn(of e: String, t: String, contains term: String) -> String {
+        let columns = ["\(e).title", "\(e).body", "\(t).agent_id", "\(t).task_id", "\(t).category"]
+        return "(" + columns.map { contains(column: $0, term: term) }.joined(separator: " OR ") + ")"
+    }
+
+    /// Case-insensitive substring test: LIKE for ASCII terms (fast, exact for ASCII), the Unicode-aware
+    /// `tl_icontains` function otherwise.
+    private static func contains(column: String, term: String) -> String {
+        term.utf8.allSatisfy { $0 < 0x80 } ? "\(column) LIKE ? ESCAPE '\\'" : "tl_icontains(\(column), ?)"
+    }
+
+    /// The bound value(s) for `contains(column:term:)`.
+    private static func containsValues(_ term: String, count: Int) -> [SQLiteValue] {
+        let value = term.utf8.allSatisfy { $0 < 0x80 } ? likePattern(term) : term
+        return Array(repeating: .text(value), count: count)
+    }
+
     /// `column` contains any of `needles` (case-insensitive).
     private mutating func addSubstring(column: String, any needles: [String]) {
         guard !needles.isEmpty else { return }
-        conditions.append("(" + needles.map { _ in "\(column) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")")
-        values += needles.map { .text(Self.likePattern($0)) }
+        conditions.append("(" + needles.map { Self.contains(column: column, term: $0) }.joined(separator: " OR ") + ")")
+        for needle in needles { values += Self.containsValues(needle, count: 1) }
     }
 
     /// `%text%` with LIKE's wildcards and the escape character escaped.

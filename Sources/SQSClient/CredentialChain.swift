@@ -45,6 +45,10 @@ public final class CredentialChain: CredentialsProvider, @unchecked Sendable {
         return fresh
     }
 
+    public func invalidate() {
+        lock.withLock { cached = nil }
+    }
+
     func needsRefresh(_ credentials: AWSCredentials) -> Bool {
         guard let expiration = credentials.expiration else { return false }
         return now() >= expiration.addingTimeInterval(-Self.refreshMargin)

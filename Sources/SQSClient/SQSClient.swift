@@ -150,7 +150,14 @@ public final class SQSClient: Sendable {
         cancel: CancellationToken? = nil
     ) throws(SQSError) -> [String: Any] {
         let response = try exchange(action, payload, timeout: timeout, cancel: cancel)
-        guard (200..<300).contains(response.status) else { throw ErrorResponseDecoder.decode(response) }
+        guard (200..<300).contains(response.status) else {
+            let error = ErrorResponseDecoder.decode(response)
+            // Temporary credentials the server calls expired: fetch new ones for the next call.
+            if error.kind == .auth, ["ExpiredToken", "ExpiredTokenException", "RequestExpired"].contains(error.code) {
+                credentialsProvider.invalidate()
+            }
+            throw error
+        }
         if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d }) { return [:] }
         guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] else {
             throw SQSError(

@@ -174,3 +174,28 @@ final class Clock: @unchecked Sendable {
         set { lock.withLock { value = newValue } }
     }
 }
+
+@Suite struct CredentialInvalidationTests {
+    @Test func expiredTokenAnswerMakesTheChainRunTheProcessAgain() throws {
+        let temp = try TempDirectory()
+        let counter = temp.url.appendingPathComponent("runs").path
+        let script = try temp.write("creds.sh", """
+            #!/bin/sh
+            echo run >> '\(counter)'
+            printf '{"Version": 1, "AccessKeyId": "K%s", "SecretAccessKey": "s"}' "$(wc -l < '\(counter)' | tr -d ' ')"
+            """, executable: true)
+        try temp.write(".aws/config", "[default]\ncredential_process = \(script)\n")
+        let chain = CredentialChain(environment: temp.environment())
+        let server = try LoopbackHTTPServer { _ in
+            .respond(status: 400, headers: [], body: #"{"__type":"com.amazon.coral.service#ExpiredTokenException","message":"The security token included in the request is expired"}"#)
+        }
+        defer { server.stop() }
+        let client = SQSClient(endpoint: server.url, region: "us-east-1", credentials: chain)
+        #expect(throws: SQSError.self) { _ = try client.sendMessage(queueURL: "q", body: "x") }
+        #expect(throws: SQSError.self) { _ = try client.sendMessage(queueURL: "q", body: "x") }
+        let heads = server.requests.map(\.head)
+        #expect(heads.count == 2)
+        #expect(heads.first?.contains("Credential=K1/") == true)
+        #expect(heads.last?.contains("Credential=K2/") == true)
+    }
+}

@@ -7,7 +7,8 @@ import Foundation
 final class CurlConnection {
     let easy: UnsafeMutableRawPointer
     let multi: UnsafeMutableRawPointer
-    private var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    /// CURLOPT_ERRORBUFFER needs memory that stays put for the handle's lifetime.
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
     /// How long one wait for socket activity lasts before the cancellation flag is checked again.
     static let pollSliceMilliseconds: Int32 = 100
@@ -27,6 +28,7 @@ final class CurlConnection {
     deinit {
         curl_multi_cleanup(multi)
         curl_easy_cleanup(easy)
+        errorBuffer.deallocate()
     }
 
     /// Performs `request`, blocking the calling thread.
@@ -101,7 +103,8 @@ final class CurlConnection {
         set(tl_curl_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1))
         set(tl_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0))
         set(tl_curl_setopt_ptr(easy, CURLOPT_USERAGENT, "timeline"))
-        set(tl_curl_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer.withUnsafeMutableBufferPointer { $0.baseAddress }))
+        errorBuffer[0] = 0
+        set(tl_curl_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer))
         set(tl_curl_setopt_ptr(easy, CURLOPT_HTTPHEADER, headers))
         let sinkPointer = Unmanaged.passUnretained(sink).toOpaque()
         set(tl_curl_setopt_write_cb(easy, CURLOPT_WRITEFUNCTION, ResponseSink.bodyCallback))
@@ -129,7 +132,7 @@ final class CurlConnection {
     }
 
     private func mapError(_ code: CURLcode, url: URL) -> TransportError {
-        let detail = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let detail = String(cString: errorBuffer)
         let summary = String(cString: curl_easy_strerror(code))
         let message = "\(detail.isEmpty ? summary : detail) (\(url.scheme ?? "")://\(url.host ?? "")\(url.port.map { ":\($0)" } ?? ""))"
         return TransportError(kind: Self.kind(of: code), code: Int(code.rawValue), message: message)

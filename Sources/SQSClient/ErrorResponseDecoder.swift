@@ -65,3 +65,10 @@ enum ErrorResponseDecoder {
         return String(String.UnicodeScalarView(scalars).prefix(500))
     }
 }
+
+extension SQSError {
+    /// Decodes a non-2xx response (JSON, `x-amzn-query-error`, XML or HTML) into an error.
+    public static func decode(_ response: HTTPResponse) -> SQSError {
+        ErrorResponseDecoder.decode(response)
+    }
+}

@@ -149,6 +149,29 @@ public final class SQSClient: Sendable {
         _ action: String, _ payload: [String: Any], timeout: TimeInterval = SQSClient.shortCallTimeout,
         cancel: CancellationToken? = nil
     ) throws(SQSError) -> [String: Any] {
+        let response = try exchange(action, payload, timeout: timeout, cancel: cancel)
+        guard (200..<300).contains(response.status) else {
+            let error = ErrorResponseDecoder.decode(response)
+            // Temporary credentials the server calls expired: fetch new ones for the next call.
+            if error.kind == .auth, ["ExpiredToken", "ExpiredTokenException", "RequestExpired"].contains(error.code) {
+                credentialsProvider.invalidate()
+            }
+            throw error
+        }
+        if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d }) { return [:] }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] else {
+            throw SQSError(
+                kind: .server, code: "MalformedResponse",
+                message: "\(action) answer is not a JSON object: \(ErrorResponseDecoder.summarize(response.text))",
+                httpStatus: response.status)
+        }
+        return object
+    }
+
+    /// Signs and sends one call; returns the response whatever its status.
+    func exchange(
+        _ action: String, _ payload: [String: Any], timeout: TimeInterval, cancel: CancellationToken?
+    ) throws(SQSError) -> HTTPResponse {
         let credentials: AWSCredentials
         do {
             credentials = try credentialsProvider.credentials()
@@ -162,21 +185,33 @@ public final class SQSClient: Sendable {
             throw SQSError(kind: .client, code: "InvalidRequest", message: "could not encode \(action) request")
         }
         let request = signedRequest(action: action, body: body, credentials: credentials)
-        let response: HTTPResponse
         do {
-            response = try transport.send(request, timeout: timeout, cancel: cancel)
+            return try transport.send(request, timeout: timeout, cancel: cancel)
         } catch {
             throw SQSError(transport: error)
         }
-        guard (200..<300).contains(response.status) else { throw ErrorResponseDecoder.decode(response) }
-        if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d }) { return [:] }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] else {
-            throw SQSError(
-                kind: .server, code: "MalformedResponse",
-                message: "\(action) answer is not a JSON object: \(ErrorResponseDecoder.summarize(response.text))",
-                httpStatus: response.status)
+    }
+
+    /// Server clock minus local clock, in seconds, from the `Date` header of a signed `ListQueues`
+    /// answer (read even when the answer is an error: skew is a common cause of auth failures).
+    public func serverClockOffset() throws(SQSError) -> TimeInterval {
+        let sentAt = clock()
+        let response = try exchange("ListQueues", ["MaxResults": 1], timeout: Self.shortCallTimeout, cancel: nil)
+        let receivedAt = clock()
+        guard let header = response.headers.value(for: "Date"), let serverDate = Self.parseHTTPDate(header) else {
+            throw SQSError(kind: .server, code: "NoDateHeader", message: "the endpoint's answer has no Date header", httpStatus: response.status)
         }
-        return object
+        let localMidpoint = sentAt.addingTimeInterval(receivedAt.timeIntervalSince(sentAt) / 2)
+        return serverDate.timeIntervalSince(localMidpoint)
+    }
+
+    /// Parses an IMF-fixdate (`Sun, 22 Nov 2026 03:51:43 GMT`).
+    static func parseHTTPDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text)
     }
 
     /// The HTTP request for `action`, with SigV4 headers for service `sqs` in `region`.

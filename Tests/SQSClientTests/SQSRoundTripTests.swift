@@ -68,3 +68,17 @@ import Testing
         #expect(try client.receiveMessage(queueURL: queue, waitSeconds: 0).isEmpty)
     }
 }
+
+@Suite struct ClockSkewTests {
+    @Test func clockOffsetIsMeasuredFromTheDateHeader() throws {
+        let server = try MotoServer.shared
+        let honest = TestClients.client(server)
+        #expect(abs(try honest.serverClockOffset()) < 5)
+        // A client whose clock is an hour fast sees the server an hour behind.
+        let fast = SQSClient(
+            endpoint: server.endpoint, region: TestClients.region,
+            credentials: StaticCredentialsProvider(TestClients.credentials), clock: { Date().addingTimeInterval(3600) })
+        let offset = try fast.serverClockOffset()
+        #expect(offset < -3590 && offset > -3610)
+    }
+}

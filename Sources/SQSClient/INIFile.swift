@@ -1,0 +1,60 @@
+import Foundation
+
+/// The AWS shared config/credentials INI dialect: `[section]` headers, `key = value` lines,
+/// `#`/`;` comment lines (and inline comments after whitespace), keys case-insensitive,
+/// indented sub-settings (`s3 =` blocks) ignored.
+public struct INIFile: Sendable, Equatable {
+    /// Section name → (lower-cased key → value).
+    public var sections: [String: [String: String]]
+
+    public init(sections: [String: [String: String]] = [:]) {
+        self.sections = sections
+    }
+
+    /// Parses `text`; unparseable lines are skipped.
+    public init(parsing text: String) {
+        var sections: [String: [String: String]] = [:]
+        var current: String?
+        var lastKeyHadEmptyValue = false
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            let indented = rawLine.first == " " || rawLine.first == "\t"
+            if indented && lastKeyHadEmptyValue { continue }  // nested block such as `s3 =`
+            if line.hasPrefix("[") {
+                guard let close = line.firstIndex(of: "]") else { continue }
+                let name = line[line.index(after: line.startIndex)..<close]
+                    .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                current = name
+                if sections[name] == nil { sections[name] = [:] }
+                lastKeyHadEmptyValue = false
+                continue
+            }
+            guard let section = current, let equals = line.firstIndex(where: { $0 == "=" || $0 == ":" }) else { continue }
+            let key = line[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+            var value = String(line[line.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
+            if key != "credential_process" { value = Self.removingInlineComment(value) }
+            lastKeyHadEmptyValue = value.isEmpty
+            sections[section, default: [:]][key] = value
+        }
+        self.sections = sections
+    }
+
+    /// Reads and parses the file at `path`; nil when it does not exist or cannot be read.
+    public static func load(path: String) -> INIFile? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return INIFile(parsing: String(decoding: data, as: UTF8.self))
+    }
+
+    static func removingInlineComment(_ value: String) -> String {
+        var previousWasSpace = false
+        for index in value.indices {
+            let character = value[index]
+            if (character == "#" || character == ";") && previousWasSpace {
+                return String(value[..<index]).trimmingCharacters(in: .whitespaces)
+            }
+            previousWasSpace = character == " " || character == "\t"
+        }
+        return value
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import SQSClient
+import Testing
+
+/// Long polls against moto: early return, cancellation from another thread.
+@Suite struct LongPollTests {
+    @Test func longPollReturnsWhenAMessageArrives() throws {
+        let client = TestClients.client(try MotoServer.shared)
+        let queue = try TestClients.freshQueue(client)
+        let sender = Thread {
+            Thread.sleep(forTimeInterval: 1)
+            _ = try? client.sendMessage(queueURL: queue, body: "arrived")
+        }
+        let started = Date()
+        sender.start()
+        let messages = try client.receiveMessage(queueURL: queue, waitSeconds: 10)
+        let elapsed = Date().timeIntervalSince(started)
+        // Structural: a 10 s wait that came back with the message sent after 1 s did not wait it out.
+        #expect(messages.map(\.body) == ["arrived"])
+        #expect(elapsed < 10, "the long poll waited the full 10 s instead of returning on arrival")
+    }
+
+    @Test func cancellingAnInFlightLongPollAbortsIt() throws {
+        let client = TestClients.client(try MotoServer.shared)
+        let queue = try TestClients.freshQueue(client)
+        let token = CancellationToken()
+        let canceller = Thread {
+            Thread.sleep(forTimeInterval: 1)
+            token.cancel()
+        }
+        let started = Date()
+        canceller.start()
+        var caught: SQSError?
+        do {
+            _ = try client.receiveMessage(queueURL: queue, waitSeconds: 20, cancel: token)
+        } catch {
+            caught = error
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        let error = try #require(caught, "a cancelled long poll must throw")
+        #expect(error.kind == .cancelled)
+        #expect(!error.isRetryable)
+        #expect(elapsed < 20, "cancellation did not abort the 20 s long poll")
+
+        // The client (and its pooled connections) still works afterwards. Another queue: the server
+        // still holds the abandoned poll on the first one, which would take a message sent there
+        // (it becomes visible again after the visibility timeout, like on AWS).
+        let other = try TestClients.freshQueue(client)
+        _ = try client.sendMessage(queueURL: other, body: "after")
+        #expect(try client.receiveMessage(queueURL: other, waitSeconds: 2).map(\.body) == ["after"])
+    }
+
+    @Test func alreadyCancelledTokenSendsNothing() throws {
+        let client = TestClients.client(try MotoServer.shared)
+        let token = CancellationToken()
+        token.cancel()
+        #expect(throws: SQSError.self) {
+            _ = try client.receiveMessage(queueURL: "http://127.0.0.1/none", waitSeconds: 20, cancel: token)
+        }
+    }
+
+    @Test func concurrentLongPollsFromSeveralThreads() throws {
+        let client = TestClients.client(try MotoServer.shared)
+        let queue = try TestClients.freshQueue(client)
+        _ = try client.sendMessageBatch(queueURL: queue, entries: (0..<6).map { SendEntry(id: "m\($0)", body: "\($0)") })
+        let bodies = Locked<[String]>([])
+        let failures = Locked<[String]>([])
+        let group = DispatchGroup()
+        for _ in 0..<3 {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                for _ in 0..<4 {
+                    do {
+                        let batch = try client.receiveMessage(queueURL: queue, maxMessages: 2, waitSeconds: 1)
+                        if !batch.isEmpty {
+                            _ = try client.deleteMessageBatch(
+                                queueURL: queue,
+                                entries: batch.enumerated().map { DeleteEntry(id: "d\($0.offset)", receiptHandle: $0.element.receiptHandle) })
+                        }
+                        bodies.withValue { $0 += batch.map(\.body) }
+                    } catch {
+                        failures.withValue { $0.append("\(error)") }
+                    }
+                }
+            }.start()
+        }
+        group.wait()
+        #expect(failures.current.isEmpty)
+        #expect(bodies.current.sorted() == ["0", "1", "2", "3", "4", "5"])
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// A tiny HTTP/1.1 server on 127.0.0.1 for transport tests: counts connections, records request
+/// heads, and answers each request as the handler says (respond, hang, or drop the connection).
+final class LoopbackHTTPServer: @unchecked Sendable {
+    enum Action {
+        case respond(status: Int, headers: [(String, String)], body: String)
+        case hang(seconds: Double)
+        case drop
+    }
+
+    struct Request {
+        var head: String
+        var body: Data
+    }
+
+    let port: Int
+    private let listener: Int32
+    private let handler: @Sendable (Request) -> Action
+    private let state = StateBox()
+
+    private final class StateBox: @unchecked Sendable {
+        let lock = NSLock()
+        var connections = 0
+        var requests: [Request] = []
+        var sockets: [Int32] = []
+        var stopped = false
+    }
+
+    init(handler: @escaping @Sendable (Request) -> Action) throws {
+        self.handler = handler
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestSetupError("socket() failed") }
+        var reuse: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        guard bound == 0, listen(fd, 16) == 0 else { close(fd); throw TestSetupError("bind/listen failed") }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        listener = fd
+        let state = self.state
+        Thread { [handler] in Self.acceptLoop(fd, state: state, handler: handler) }.start()
+    }
+
+    var url: URL { URL(string: "http://127.0.0.1:\(port)/")! }
+    var connectionCount: Int { state.lock.withLock { state.connections } }
+    var requests: [Request] { state.lock.withLock { state.requests } }
+
+    func stop() {
+        let sockets = state.lock.withLock { () -> [Int32] in
+            state.stopped = true
+            return state.sockets
+        }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)) }
+    }
+
+    deinit { stop() }
+
+    private static func acceptLoop(_ listener: Int32, state: StateBox, handler: @escaping @Sendable (Request) -> Action) {
+        while true {
+            let client = accept(listener, nil, nil)
+            if client < 0 { return }
+            let stopped = state.lock.withLock { () -> Bool in
+                state.connections += 1
+                state.sockets.append(client)
+                return state.stopped
+            }
+            if stopped { close(client); return }
+            Thread { serve(client, state: state, handler: handler) }.start()
+        }
+    }
+
+    private static func serve(_ socket: Int32, state: StateBox, handler: @Sendable (Request) -> Action) {
+        defer { close(socket) }
+        var buffer = Data()
+        while true {
+            guard let request = readRequest(socket, buffer: &buffer) else { return }
+            state.lock.withLock { state.requests.append(request) }
+            switch handler(request) {
+            case .drop:
+                var linger = linger(l_onoff: 1, l_linger: 0)  // RST instead of FIN
+                setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+                return
+            case .hang(let seconds):
+                Thread.sleep(forTimeInterval: seconds)
+                return
+            case .respond(let status, let headers, let body):
+                var text = "HTTP/1.1 \(status) Status\r\nContent-Length: \(body.utf8.count)\r\n"
+                for (name, value) in headers { text += "\(name): \(value)\r\n" }
+                text += "\r\n" + body
+                let bytes = Array(text.utf8)
+                var sent = 0
+                while sent < bytes.count {
+                    let n = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    if n <= 0 { return }
+                    sent += n
+                }
+            }
+        }
+    }
+
+    private static func readRequest(_ socket: Int32, buffer: inout Data) -> Request? {
+        let separator = Data("\r\n\r\n".utf8)
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while buffer.range(of: separator) == nil {
+            let n = recv(socket, &chunk, chunk.count, 0)
+            if n <= 0 { return nil }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+        let headEnd = buffer.range(of: separator)!
+        let head = String(decoding: buffer[buffer.startIndex..<headEnd.lowerBound], as: UTF8.self)
+        var length = 0
+        for line in head.split(separator: "\r\n") where line.lowercased().hasPrefix("content-length:") {
+            length = Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
+        }
+        while buffer.count - (headEnd.upperBound - buffer.startIndex) < length {
+            let n = recv(socket, &chunk, chunk.count, 0)
+            if n <= 0 { return nil }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+        let bodyStart = headEnd.upperBound
+        let body = buffer[bodyStart..<(bodyStart + length)]
+        buffer = Data(buffer[(bodyStart + length)...])
+        return Request(head: head, body: Data(body))
+    }
+}

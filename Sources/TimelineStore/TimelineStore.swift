@@ -36,7 +36,8 @@ public final class TimelineStore: @unchecked Sendable {
     /// Opens (and when writable, creates and migrates) the store at `path`.
     /// A new file is created with mode 0600; its directory must exist.
     public init(path: String, readOnly: Bool = false) throws {
-        db = try Database(path: path, mode: readOnly ? .readOnly : .readWriteCreate)
+        let db = try Database(path: path, mode: readOnly ? .readOnly : .readWriteCreate)
+        self.db = db
         try db.registerUnicodeContains()
         try db.execute("PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536")
         let found = try db.userVersion()
@@ -51,11 +52,24 @@ public final class TimelineStore: @unchecked Sendable {
             // 16 KiB pages suit ~1 KB event rows (fewer page splits: bulk import ran ~30% faster than with
             // 4 KiB here). Only takes effect on a new, empty file.
             if found == 0 { try db.execute("PRAGMA page_size = 16384") }
-            try db.execute("PRAGMA journal_mode = WAL")
+            try Self.retryWhileBusy { try db.execute("PRAGMA journal_mode = WAL") }
             try Schema.migrate(db)
         }
         let tokenizer = try db.scalarString("SELECT value FROM meta WHERE key = 'search_tokenizer'")
         searchTokenizer = tokenizer.flatMap(SearchTokenizer.init(rawValue:)) ?? .unicode61
+    }
+
+    /// Switching a new file to WAL needs an exclusive lock and fails at once (without the busy handler)
+    /// while another connection is creating the same file: retry for up to 5 s.
+    private static func retryWhileBusy(_ body: () throws -> Void) throws {
+        let deadline = Date().addingTimeInterval(5)
+        while true {
+            do {
+                return try body()
+            } catch let error as SQLiteError where error.isBusy && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+        }
     }
 
     /// Runs `body` while holding the connection lock.

@@ -1,0 +1,156 @@
+import Dispatch
+import Foundation
+import TimelineCore
+
+/// Owns the state and runs effects on a background queue against its own `TimelineReading`
+/// (made by `makeReader` on that queue, so SQLite connections stay on one thread). The terminal loop
+/// feeds inputs with `send`, calls `drain` each iteration and redraws when it returns true.
+public final class TimelineController: @unchecked Sendable {
+    public private(set) var state: AppState
+    private let queue = DispatchQueue(label: "timeline.ui.store", qos: .userInitiated)
+    private let makeReader: @Sendable () throws -> TimelineReading
+    private let inbox = Inbox()
+    private let tickets = Tickets()
+    /// Touched only on `queue`.
+    nonisolated(unsafe) private var reader: TimelineReading?
+    nonisolated(unsafe) private var lastToken: Int64?
+    private var lastChangeCheck: Int64 = 0
+    private var checkPending = Atomic()
+    private let pollerStatus: (@Sendable () -> PollerStatusView)?
+    /// How often other connections' writes are looked for.
+    public static let changeCheckMicros: Int64 = 200_000
+
+    public init(state: AppState, makeReader: @escaping @Sendable () throws -> TimelineReading,
+                pollerStatus: (@Sendable () -> PollerStatusView)? = nil) {
+        self.state = state
+        self.makeReader = makeReader
+        self.pollerStatus = pollerStatus
+        if let pollerStatus { self.state.poller = pollerStatus() }
+    }
+
+    /// Starts the first loads.
+    public func start() {
+        state.positionStale = true
+        let effects = [windowEffect(&state), countsEffect(state)].compactMap { $0 }
+        run(effects)
+    }
+
+    /// Applies an input from the terminal; returns false once the user asked to quit.
+    @discardableResult
+    public func send(_ input: Input) -> Bool {
+        if case .tick(let now) = input { onTick(now) }
+        run(reduce(&state, input))
+        return !state.quitRequested
+    }
+
+    /// Applies results that arrived from the background queue. True when the state changed.
+    public func drain() -> Bool {
+        let inputs = inbox.takeAll()
+        guard !inputs.isEmpty else { return false }
+        var coalesced = false
+        for input in inputs {
+            // Several store changes in one drain are one reload.
+            if input == .storeChanged { if coalesced { continue }; coalesced = true }
+            run(reduce(&state, input))
+        }
+        return true
+    }
+
+    /// Waits (briefly) until the background queue has answered everything sent so far. For tests and benches.
+    public func settle(timeout: TimeInterval = 5) {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            queue.sync {}
+            if !drain() && inbox.isEmpty && tickets.idle { return }
+        } while Date() < deadline
+    }
+
+    private func onTick(_ now: Int64) {
+        if let pollerStatus {
+            let p = pollerStatus()
+            if p != state.poller { inbox.put(.pollerStatus(p)) }
+        }
+        guard now - lastChangeCheck >= Self.changeCheckMicros, checkPending.setIfClear() else { return }
+        lastChangeCheck = now
+        queue.async { [self] in
+            defer { checkPending.clear() }
+            guard let reader = try? readerOnQueue(), let token = try? reader.changeToken() else { return }
+            if let last = lastToken, last != token { inbox.put(.storeChanged) }
+            lastToken = token
+        }
+    }
+
+    private func run(_ effects: [Effect]) {
+        for effect in effects {
+            if effect == .quit { continue }
+            let kind = EffectKind(effect)
+            let ticket = tickets.issue(kind)
+            queue.async { [self] in
+                defer { tickets.finish(kind) }
+                // A newer request of the same kind supersedes this one: skip it.
+                guard tickets.isLatest(ticket, kind) else { return }
+                do {
+                    let reader = try readerOnQueue()
+                    if lastToken == nil { lastToken = try? reader.changeToken() }
+                    if let result = EffectExecutor.run(effect, on: reader) { inbox.put(result) }
+                } catch {
+                    inbox.put(.loadFailed("cannot open the store: \(error)"))
+                }
+            }
+        }
+    }
+
+    private func readerOnQueue() throws -> TimelineReading {
+        if let reader { return reader }
+        let r = try makeReader()
+        reader = r
+        return r
+    }
+}
+
+/// Effects of one kind supersede each other.
+enum EffectKind: Hashable {
+    case window, counts, history, find
+    init(_ e: Effect) {
+        switch e {
+        case .loadWindow: self = .window
+        case .loadCounts: self = .counts
+        case .loadHistory: self = .history
+        case .findMatch, .quit: self = .find
+        }
+    }
+}
+
+/// Results waiting for the input thread.
+final class Inbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Input] = []
+    func put(_ input: Input) { lock.lock(); items.append(input); lock.unlock() }
+    func takeAll() -> [Input] { lock.lock(); defer { lock.unlock() }; let out = items; items = []; return out }
+    var isEmpty: Bool { lock.lock(); defer { lock.unlock() }; return items.isEmpty }
+}
+
+/// Latest ticket per effect kind, and how many are in flight.
+final class Tickets: @unchecked Sendable {
+    private let lock = NSLock()
+    private var latest: [EffectKind: Int] = [:]
+    private var inFlight = 0
+    func issue(_ kind: EffectKind) -> Int {
+        lock.lock(); defer { lock.unlock() }
+        inFlight += 1
+        let next = (latest[kind] ?? 0) + 1
+        latest[kind] = next
+        return next
+    }
+    func isLatest(_ ticket: Int, _ kind: EffectKind) -> Bool { lock.lock(); defer { lock.unlock() }; return latest[kind] == ticket }
+    func finish(_ kind: EffectKind) { lock.lock(); inFlight -= 1; lock.unlock() }
+    var idle: Bool { lock.lock(); defer { lock.unlock() }; return inFlight == 0 }
+}
+
+/// A flag set by one thread and cleared by another.
+final class Atomic: @unchecked Sendable {
+    private let lock = NSLock()
+    private var set = false
+    func setIfClear() -> Bool { lock.lock(); defer { lock.unlock() }; if set { return false }; set = true; return true }
+    func clear() { lock.lock(); set = false; lock.unlock() }
+}

@@ -1,50 +1,59 @@
 /// Every key, as listed by the `?` help overlay (the single source for the help text).
 public enum KeyBindings {
-    public static let sections: [(title: String, keys: [(String, String)])] = [
-        ("Move", [
-            ("j k ↓ ↑", "next / previous task"),
-            ("PgDn PgUp Space", "page down / up"),
-            ("Ctrl-d Ctrl-u", "half page down / up"),
-            ("G End", "oldest task (BROWSE)"),
-            ("f gg Home", "FOLLOW the newest"),
-            ("e w", "next error / warning"),
-            ("wheel, click", "scroll, select"),
-        ]),
-        ("Search and filter", [
-            ("/", "search (incremental)"),
-            ("Tab", "filter ⇄ highlight mode"),
-            ("n N", "next / previous match"),
-            ("⏎ Esc", "keep / clear the search"),
-            ("1 2 3 4 5", "toggle info running ok warn error"),
-            ("0", "clear status filter"),
-            ("status: agent: category: task:", "qualifiers"),
-        ]),
-        ("View", [
-            ("⏎ l →", "open task detail"),
-            ("Esc h ←", "close detail"),
-            ("J K", "scroll the detail pane"),
-            ("t", "relative / absolute time"),
-            ("?", "this help"),
-            ("q Ctrl-c", "quit"),
-        ]),
-        ("Glyphs", [
-            ("● ◐ ✓ ▲ ✗", "info running ok warn error"),
-            ("⠋ ◌", "live task / stale (10 min quiet)"),
-        ]),
-    ]
+    public typealias Section = (title: String, keys: [(String, String)])
+
+    public static let move: Section = ("Move", [
+        ("j k ↓ ↑", "next / previous task"),
+        ("PgDn PgUp", "page down / up"),
+        ("Ctrl-d Ctrl-u", "half page down / up"),
+        ("G End", "oldest task"),
+        ("f gg Home", "FOLLOW the newest"),
+        ("e w", "next error / warning"),
+        ("wheel click", "scroll / select"),
+    ])
+    public static let search: Section = ("Search and filter", [
+        ("/", "search as you type"),
+        ("Tab", "filter ⇄ highlight"),
+        ("n N", "next / previous match"),
+        ("⏎ Esc", "keep / clear search"),
+        ("1 2 3 4 5", "status filter on/off"),
+        ("0", "clear status filter"),
+        ("status: task:", "and agent: category:"),
+    ])
+    public static let view: Section = ("View", [
+        ("⏎ l →", "open task detail"),
+        ("Esc h ←", "close detail"),
+        ("J K", "scroll detail pane"),
+        ("t", "relative/absolute time"),
+        ("?", "this help"),
+        ("q Ctrl-c", "quit"),
+    ])
+    public static let glyphs: Section = ("Glyphs", [
+        ("● ◐ ✓ ▲ ✗", "info run ok warn error"),
+        ("⠋ ◌", "live / stale (10 min)"),
+    ])
+
+    /// Two columns: movement and view keys, then search keys and glyphs.
+    public static let columns: [[Section]] = [[move, view], [search, glyphs]]
 }
 
-/// Draws the help overlay as a centered box.
+/// Draws the help overlay as a centered box (two columns when wide enough, else one).
 func renderHelp(_ state: AppState, into screen: inout Screen) {
-    let keyWidth = 18
-    var lines: [(String, String, Bool)] = []
-    for (i, section) in KeyBindings.sections.enumerated() {
-        if i > 0 { lines.append(("", "", false)) }
-        lines.append((section.title, "", true))
-        for (k, d) in section.keys { lines.append((k, d, false)) }
+    let keyWidth = 15
+    let columnWidth = keyWidth + 22
+    func lines(_ sections: [KeyBindings.Section]) -> [(String, String, Bool)] {
+        var out: [(String, String, Bool)] = []
+        for (i, section) in sections.enumerated() {
+            if i > 0 { out.append(("", "", false)) }
+            out.append((section.title, "", true))
+            for (k, d) in section.keys { out.append((k, d, false)) }
+        }
+        return out
     }
-    let innerWidth = min(screen.width - 4, 62)
-    let innerHeight = min(screen.height - 4, lines.count + 2)
+    let twoColumns = screen.width >= 2 * columnWidth + 5
+    let columns = twoColumns ? KeyBindings.columns.map(lines) : [lines(KeyBindings.columns.flatMap { $0 })]
+    let innerWidth = min(screen.width - 2, twoColumns ? 2 * columnWidth + 3 : columnWidth + 2)
+    let innerHeight = min(screen.height - 2, (columns.map(\.count).max() ?? 0) + 2)
     guard innerWidth > 10, innerHeight > 2 else { return }
     let x0 = (screen.width - innerWidth - 2) / 2
     let y0 = (screen.height - innerHeight - 2) / 2
@@ -56,17 +65,18 @@ func renderHelp(_ state: AppState, into screen: inout Screen) {
         screen.put("│", x: x0, y: y0 + y, style: border)
         screen.put("│", x: x0 + innerWidth + 1, y: y0 + y, style: border)
     }
-    let title = " Keys — any key closes "
-    screen.put(title, x: x0 + 2, y: y0, style: border)
-    let shown = lines.prefix(innerHeight - 1)
-    for (i, (k, d, heading)) in shown.enumerated() {
-        let y = y0 + 2 + i
-        guard y <= y0 + innerHeight else { break }
-        if heading {
-            screen.put(k, x: x0 + 2, y: y, style: Style(fg: .accent, bold: true), limit: innerWidth - 2)
-        } else {
-            screen.put(k, x: x0 + 2, y: y, style: Style(bold: true), limit: keyWidth)
-            screen.put(d, x: x0 + 3 + keyWidth, y: y, style: .plain, limit: innerWidth - keyWidth - 3)
+    screen.put(" Keys · any key closes ", x: x0 + 2, y: y0, style: border)
+    for (c, column) in columns.enumerated() {
+        let cx = x0 + 2 + c * (columnWidth + 2)
+        for (i, (k, d, heading)) in column.enumerated() {
+            let y = y0 + 2 + i
+            guard y <= y0 + innerHeight else { break }
+            if heading {
+                screen.put(k, x: cx, y: y, style: Style(fg: .accent, bold: true), limit: columnWidth)
+            } else {
+                screen.put(k, x: cx, y: y, style: Style(bold: true), limit: keyWidth - 1)
+                screen.put(d, x: cx + keyWidth, y: y, style: .plain, limit: min(22, x0 + innerWidth + 1 - cx - keyWidth))
+            }
         }
     }
 }

@@ -13,7 +13,8 @@ func renderHeader(_ state: AppState, into screen: inout Screen) {
     for status in Status.allCases {
         let picked = state.statusFilter.isEmpty || state.statusFilter.contains(status)
         let n = state.counts.perStatus[status] ?? 0
-        let text = "\(StatusGlyph.glyph(status)) \(n) \(StatusGlyph.label(status))"
+        let text = screen.width >= 100 ? "\(StatusGlyph.glyph(status)) \(n) \(StatusGlyph.label(status))"
+                                       : "\(StatusGlyph.glyph(status)) \(n)"
         let style = Style(fg: picked ? status.colorRole : .muted, bg: .headerBar, bold: picked,
                           dim: !picked, underline: !state.statusFilter.isEmpty && picked)
         guard x + TextWidth.of(text) < screen.width else { break }
@@ -51,21 +52,21 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
     }
     if let notice = state.search.notice { left.append(("  " + notice, Style(fg: .highlight, bg: .statusBar))) }
 
+    // Right: position and `? help` always; more hints only when they fit.
     let position = positionText(state)
-    let hints = state.detail != nil && !state.splitDetail
-        ? "j/k scroll  Esc back  ? help " : "/ search  ⏎ detail  ? help  q quit "
-    let right = position + "  " + hints
+    let essential = (position.isEmpty ? "" : position + "  ") + "? help "
+    let extra = state.detail != nil && !state.splitDetail ? "j/k scroll  Esc back  " : "/ search  ⏎ detail  q quit  "
+    let leftWidth = left.reduce(0) { $0 + TextWidth.of($1.0) }
+    let right = leftWidth + TextWidth.of(extra + essential) + 2 <= screen.width ? extra + essential : essential
     let rightWidth = TextWidth.of(right)
     var x = 0
     for (text, style) in left {
-        let room = screen.width - x - (x == 0 ? 0 : 0)
-        guard room > 0 else { break }
-        x += screen.put(text, x: x, y: y, style: style, limit: room)
+        let room = screen.width - rightWidth - 1 - x
+        guard room > 1 else { break }
+        x += screen.put(TextWidth.truncate(text, to: room), x: x, y: y, style: style, limit: room)
     }
-    if x + rightWidth + 1 <= screen.width {
+    if rightWidth < screen.width {
         screen.put(right, x: screen.width - rightWidth, y: y, style: Style(fg: .muted, bg: .statusBar))
-    } else if x + TextWidth.of(position) + 2 <= screen.width {
-        screen.put(position, x: screen.width - TextWidth.of(position) - 1, y: y, style: Style(fg: .muted, bg: .statusBar))
     }
 }
 
@@ -123,7 +124,7 @@ enum PollerText {
             let wait = max(0, (until - nowMicros + 999_999) / 1_000_000)
             return "◔ retry in \(wait)s: \(TextWidth.safe(reason))"
         case .stopped(let reason): return "■ stopped: \(TextWidth.safe(reason))"
-        case .disabled: return "no poller (reading the database)"
+        case .disabled: return "no poll: reading the database"
         }
     }
 

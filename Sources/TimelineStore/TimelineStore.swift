@@ -1,2 +1,84 @@
 import CSQLite
+import Foundation
 import TimelineCore
+
+/// Why the store refused to open a file.
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file was written by a newer `timeline` (its schema version is unknown here).
+    case schemaTooNew(found: Int64, supported: Int64)
+    /// A read-only open of a file whose schema has not been created or migrated yet.
+    case schemaNotReady(found: Int64, needed: Int64)
+
+    public var description: String {
+        switch self {
+        case .schemaTooNew(let found, let supported):
+            "database schema version \(found) is newer than this timeline understands (\(supported)); upgrade timeline"
+        case .schemaNotReady(let found, let needed):
+            "database schema version \(found) needs migrating to \(needed); open it once read-write (e.g. timeline import)"
+        }
+    }
+}
+
+/// The SQLite timeline store: every event, one timeline row per task (newest wins), rejected messages,
+/// and a full-text index over the current timeline rows.
+///
+/// One connection per instance; every call is serialized by a lock, so an instance may be shared across
+/// threads. Several instances (in this or other processes) may open the same file: WAL mode plus a busy
+/// timeout let them read while one writes, and `changeToken()` notices the others' commits.
+public final class TimelineStore: @unchecked Sendable {
+    let db: Database
+    private let lock = NSLock()
+    /// The tokenizer of the full-text index (trigram unless the SQLite library lacks it).
+    public let searchTokenizer: SearchTokenizer
+    /// Path of the database file.
+    public var path: String { db.path }
+
+    /// Opens (and when writable, creates and migrates) the store at `path`.
+    /// A new file is created with mode 0600; its directory must exist.
+    public init(path: String, readOnly: Bool = false) throws {
+        db = try Database(path: path, mode: readOnly ? .readOnly : .readWriteCreate)
+        try db.execute("PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -32000")
+        let found = try db.userVersion()
+        if found > Schema.latestVersion {
+            throw StoreError.schemaTooNew(found: found, supported: Schema.latestVersion)
+        }
+        if readOnly {
+            if found < Schema.latestVersion {
+                throw StoreError.schemaNotReady(found: found, needed: Schema.latestVersion)
+            }
+        } else {
+            try db.execute("PRAGMA journal_mode = WAL")
+            try Schema.migrate(db)
+        }
+        let tokenizer = try db.scalarString("SELECT value FROM meta WHERE key = 'search_tokenizer'")
+        searchTokenizer = tokenizer.flatMap(SearchTokenizer.init(rawValue:)) ?? .unicode61
+    }
+
+    /// Runs `body` while holding the connection lock.
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// Counts of events, tasks and rejected messages, and the bytes on disk.
+    public func stats() throws -> StoreStats {
+        try locked {
+            let events = try db.scalarInt("SELECT count(*) FROM events")
+            let tasks = try db.scalarInt("SELECT count(*) FROM timeline")
+            let rejected = try db.scalarInt("SELECT count(*) FROM rejected")
+            return StoreStats(events: Int(events), tasks: Int(tasks), rejected: Int(rejected),
+                              fileBytes: Self.fileSize(path) + Self.fileSize(path + "-wal"))
+        }
+    }
+
+    /// Writes the WAL back into the main file (for accurate size figures; never needed for correctness).
+    public func checkpoint() throws {
+        try locked { try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+    }
+
+    private static func fileSize(_ path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// The tokenizer the full-text index was created with.
+public enum SearchTokenizer: String, Sendable {
+    /// Substring search through trigrams (SQLite ≥ 3.34 built with FTS5).
+    case trigram
+    /// Word tokens only; substring terms then fall back to LIKE.
+    case unicode61
+}
+
+/// Forward migrations, numbered by `PRAGMA user_version`.
+///
+/// Each step runs once, in order, inside the same IMMEDIATE transaction that reads `user_version`,
+/// so two processes opening a new file at once cannot both migrate it.
+enum Schema {
+    /// One migration: brings the schema from `version - 1` to `version`.
+    struct Migration: Sendable {
+        var version: Int64
+        var apply: @Sendable (Database) throws -> Void
+    }
+
+    static let migrations: [Migration] = [
+        Migration(version: 1, apply: createVersion1),
+    ]
+
+    static var latestVersion: Int64 { migrations.last?.version ?? 0 }
+
+    /// Applies every migration newer than the file's `user_version`.
+    static func migrate(_ db: Database) throws {
+        if try db.userVersion() >= latestVersion { return }
+        try db.transaction {
+            let current = try db.userVersion()
+            for migration in migrations where migration.version > current {
+                try migration.apply(db)
+                try db.execute("PRAGMA user_version = \(migration.version)")
+            }
+        }
+    }
+
+    /// Whether this SQLite library offers the FTS5 `trigram` tokenizer.
+    static func trigramAvailable(_ db: Database) -> Bool {
+        do {
+            try db.execute("CREATE VIRTUAL TABLE temp.tl_trigram_probe USING fts5(x, tokenize='trigram')")
+            try db.execute("DROP TABLE temp.tl_trigram_probe")
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    private static func createVersion1(_ db: Database) throws {
+        let tokenizer: SearchTokenizer = trigramAvailable(db) ? .trigram : .unicode61
+        try db.execute("""
+            CREATE TABLE meta (
+                key   TEXT PRIMARY KEY,
+                value TEXT NOT NULL
+            ) WITHOUT ROWID;
+
+            -- Every accepted event; seq is the arrival sequence (never reused: rows are never deleted).
+            CREATE TABLE events (
+                seq         INTEGER PRIMARY KEY,
+                id          TEXT NOT NULL UNIQUE,
+                agent_id    TEXT NOT NULL,
+                task_id     TEXT NOT NULL,
+                title       TEXT NOT NULL,
+                body        TEXT NOT NULL,
+                status      TEXT NOT NULL,
+                category    TEXT,
+                ts_us       INTEGER NOT NULL,
+                progress    REAL,
+                raw_json    TEXT NOT NULL,
+                message_id  TEXT,
+                received_us INTEGER NOT NULL
+            );
+            CREATE INDEX events_task_order ON events (task_id, ts_us DESC, seq DESC);
+
+            -- One row per task: the winning event (greatest (ts_us, seq)). row_id is stable per task and
+            -- is also the rowid of the task's entry in the full-text index.
+            CREATE TABLE timeline (
+                row_id      INTEGER PRIMARY KEY,
+                task_id     TEXT NOT NULL UNIQUE,
+                seq         INTEGER NOT NULL,
+                ts_us       INTEGER NOT NULL,
+                status      TEXT NOT NULL,
+                agent_id    TEXT NOT NULL,
+                category    TEXT,
+                event_count INTEGER NOT NULL
+            );
+            CREATE INDEX timeline_order ON timeline (ts_us DESC, seq DESC);
+            CREATE INDEX timeline_status_order ON timeline (status, ts_us DESC, seq DESC);
+            CREATE INDEX timeline_agent ON timeline (agent_id);
+
+            -- Messages that failed validation, kept with their exact bytes.
+            CREATE TABLE rejected (
+                seq         INTEGER PRIMARY KEY,
+                raw_body    BLOB NOT NULL,
+                message_id  TEXT,
+                reason      TEXT NOT NULL,
+                received_us INTEGER NOT NULL
+            );
+            CREATE UNIQUE INDEX rejected_message ON rejected (message_id) WHERE message_id IS NOT NULL;
+
+            -- Full-text index over the CURRENT timeline rows only (contentless: text lives in events).
+            CREATE VIRTUAL TABLE search USING fts5 (
+                title, body, agent_id, task_id, category,
+                content = '', columnsize = 0, tokenize = '\(tokenizer.rawValue)'
+            );
+            """)
+        try db.execute("INSERT INTO meta (key, value) VALUES ('search_tokenizer', '\(tokenizer.rawValue)')")
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+import TimelineCore
+@testable import TimelineStore
+
+@Suite("TimelineStore connections and schema")
+struct ConnectionTests {
+    @Test func newFileIsPrivateAndMigrated() throws {
+        let fixture = try StoreFixture()
+        let attributes = try FileManager.default.attributesOfItem(atPath: fixture.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect(try fixture.store.db.userVersion() == Schema.latestVersion)
+        #expect(try fixture.store.db.scalarString("PRAGMA journal_mode") == "wal")
+        _ = try fixture.store.ingestEvents([makeEvent("a", task: "A", second: 1)])
+        for suffix in ["-wal", "-shm"] {
+            let mode = try FileManager.default.attributesOfItem(atPath: fixture.path + suffix)[.posixPermissions]
+            #expect((mode as? NSNumber)?.intValue == 0o600, "\(suffix)")
+        }
+    }
+
+    @Test func migratesAnExistingEmptyFileAndReopensWithData() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("empty.db")
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        do {
+            let store = try TimelineStore(path: path)
+            #expect(try store.db.userVersion() == Schema.latestVersion)
+            _ = try store.ingestEvents([makeEvent("a", task: "A", second: 1)])
+        }
+        let reopened = try TimelineStore(path: path)
+        #expect(try reopened.db.userVersion() == Schema.latestVersion)
+        #expect(try reopened.row(taskID: "A")?.event.id == "a")
+        #expect(try reopened.stats().events == 1)
+        let readOnly = try TimelineStore(path: path, readOnly: true)
+        #expect(try readOnly.row(taskID: "A")?.event.id == "a")
+    }
+
+    @Test func refusesAFileFromTheFutureAndAnUnmigratedOneReadOnly() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("x.db")
+        do {
+            let db = try Database(path: path, mode: .readWriteCreate)
+            try db.execute("PRAGMA user_version = 99")
+        }
+        #expect(throws: StoreError.schemaTooNew(found: 99, supported: Schema.latestVersion)) {
+            try TimelineStore(path: path)
+        }
+        let fresh = directory.file("fresh.db")
+        _ = try Database(path: fresh, mode: .readWriteCreate)
+        #expect(throws: StoreError.schemaNotReady(found: 0, needed: Schema.latestVersion)) {
+            try TimelineStore(path: fresh, readOnly: true)
+        }
+        #expect(throws: SQLiteError.self) { try TimelineStore(path: directory.file("missing.db"), readOnly: true) }
+    }
+
+    @Test func changeTokenNoticesOwnAndOtherConnectionsWrites() throws {
+        let fixture = try StoreFixture()
+        let reader = try fixture.secondConnection(readOnly: true)
+        let readerToken = try reader.changeToken()
+        let writerToken = try fixture.store.changeToken()
+        #expect(try reader.changeToken() == readerToken)
+
+        _ = try fixture.store.ingestEvents([makeEvent("a", task: "A", second: 1)])
+        #expect(try fixture.store.changeToken() != writerToken)
+        let afterFirst = try reader.changeToken()
+        #expect(afterFirst != readerToken)
+        #expect(try reader.row(taskID: "A")?.event.id == "a")
+
+        _ = try fixture.store.ingest([.rejected(rawBody: "x", messageID: nil, reason: "bad")])
+        #expect(try reader.changeToken() != afterFirst)
+    }
+
+    @Test func readerOnAnotherConnectionReadsWhileOneWrites() async throws {
+        let fixture = try StoreFixture()
+        let path = fixture.path
+        _ = try fixture.store.ingestEvents([makeEvent("seed", task: "seed", second: 0)])
+        let batches = 200
+
+        // A writer thread with its own connection, like `timeline poll` in another process.
+        let writer = Task.detached {
+            let store = try TimelineStore(path: path)
+            for batch in 0..<batches {
+                let events = (0..<5).map { makeEvent("w\(batch)-\($0)", task: "T\($0)", second: Int64(batch)) }
+                _ = try store.ingestEvents(events)
+            }
+        }
+        // A reader on a third connection keeps reading consistent windows meanwhile.
+        let reader = try TimelineStore(path: path, readOnly: true)
+        var reads = 0
+        var lastToken = try reader.changeToken()
+        var tokenChanges = 0
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let rows = try reader.rows(matching: TimelineQuery(), olderThan: nil, limit: 10)
+            #expect(!rows.isEmpty)
+            #expect(rows.map(\.key) == rows.map(\.key).sorted(by: >))
+            let token = try reader.changeToken()
+            if token != lastToken { tokenChanges += 1; lastToken = token }
+            reads += 1
+            if try reader.stats().events == 1 + batches * 5 { break }
+            await Task.yield()
+        }
+        try await writer.value
+        #expect(reads > 0)
+        #expect(tokenChanges > 0)
+        let final = try reader.allRows()
+        #expect(final.count == 6)
+        #expect(final.first?.event.id == "w\(batches - 1)-4")
+        #expect(try reader.row(taskID: "T2")?.eventCount == batches)
+    }
+
+    @Test func sharedInstanceIsSafeAcrossThreads() async throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    for n in 0..<50 {
+                        _ = try store.ingestEvents([makeEvent("\(worker)-\(n)", task: "W\(worker)", second: Int64(n))])
+                        _ = try store.rows(matching: TimelineQuery(), olderThan: nil, limit: 5)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try store.stats().events == 200)
+        #expect(try store.allRows().map(\.eventCount) == [50, 50, 50, 50])
+    }
+}

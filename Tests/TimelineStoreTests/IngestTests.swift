@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+import TimelineCore
+@testable import TimelineStore
+
+@Suite("TimelineStore ingest")
+struct IngestTests {
+    @Test func newTaskIsInsertedAndNewerEventReplacesIt() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        #expect(try store.ingestEvents([makeEvent("a1", task: "A", second: 10, status: .inProgress)]) == [.inserted])
+        #expect(try store.ingestEvents([makeEvent("a2", task: "A", second: 20, status: .success)]) == [.replaced])
+
+        let row = try #require(try store.row(taskID: "A"))
+        #expect(row.event.id == "a2")
+        #expect(row.event.status == .success)
+        #expect(row.eventCount == 2)
+        #expect(try store.count(matching: TimelineQuery()) == 1)
+        #expect(try store.history(taskID: "A", limit: 10).map(\.id) == ["a2", "a1"])
+    }
+
+    @Test func olderEventArrivingLateIsKeptInHistoryOnly() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        try store.ingestEvents([makeEvent("new", task: "A", second: 50, status: .success)])
+        #expect(try store.ingestEvents([makeEvent("old", task: "A", second: 40, status: .inProgress)]) == [.keptOlder])
+
+        let row = try #require(try store.row(taskID: "A"))
+        #expect(row.event.id == "new")
+        #expect(row.event.status == .success)
+        #expect(row.eventCount == 2)
+        #expect(try store.history(taskID: "A", limit: 10).map(\.id) == ["new", "old"])
+        // The search index still describes the current row, not the late one.
+        #expect(try store.count(matching: TimelineQuery(terms: ["event new"])) == 1)
+        #expect(try store.count(matching: TimelineQuery(terms: ["event old"])) == 0)
+    }
+
+    @Test func equalTimestampsLaterArrivalWins() throws {
+        let fixture = try StoreFixture()
+        let outcomes = try fixture.store.ingestEvents([
+            makeEvent("first", task: "A", second: 5), makeEvent("second", task: "A", second: 5),
+        ])
+        #expect(outcomes == [.inserted, .replaced])
+        #expect(try fixture.store.row(taskID: "A")?.event.id == "second")
+    }
+
+    @Test func sameBatchTwiceChangesNothing() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        let batch = [makeEvent("1", task: "A", second: 1), makeEvent("2", task: "B", second: 2),
+                     makeEvent("3", task: "A", second: 3)]
+        #expect(try store.ingestEvents(batch) == [.inserted, .inserted, .replaced])
+        let before = try store.allRows()
+        let tokenBefore = try store.changeToken()
+        #expect(try store.ingestEvents(batch) == [.duplicate, .duplicate, .duplicate])
+        #expect(try store.allRows() == before)
+        #expect(try store.stats().events == 3)
+        #expect(try store.row(taskID: "A")?.eventCount == 2)
+        #expect(try store.changeToken() == tokenBefore)
+    }
+
+    @Test func duplicateInsideOneBatch() throws {
+        let fixture = try StoreFixture()
+        let event = makeEvent("x", task: "A", second: 1)
+        var changed = event
+        changed.title = "same id, other text"
+        #expect(try fixture.store.ingestEvents([event, changed]) == [.inserted, .duplicate])
+        #expect(try fixture.store.row(taskID: "A")?.event == event)
+        #expect(try fixture.store.stats().events == 1)
+    }
+
+    @Test func everyFieldRoundTrips() throws {
+        let fixture = try StoreFixture()
+        let event = makeEvent("e", task: "T", second: 7, status: .warning, title: "Déploiement 🚀",
+                              body: "line 1\nline 2\u{0}nul", agent: "builder", category: "deploy", progress: 42.5)
+        _ = try fixture.store.ingest([.event(event, messageID: "m-1")])
+        let row = try #require(try fixture.store.row(taskID: "T"))
+        #expect(row.event == event)
+        #expect(row.seq > 0)
+        #expect(row.receivedMicros > 0)
+        #expect(try fixture.store.history(taskID: "T", limit: 1) == [event])
+    }
+
+    @Test func rejectedMessagesAreKeptWithBytesAndReasonOnce() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        let invalidUTF8: [UInt8] = [0x7B, 0xFF, 0xFE, 0x00, 0x7D]
+        let outcomes = try store.ingest([
+            .rejected(rawBody: "not json", messageID: "m-1", reason: "body is not a JSON object"),
+            .rejected(rawBytes: invalidUTF8, messageID: "m-2", reason: "body is not valid UTF-8"),
+            .rejected(rawBody: "again", messageID: "m-1", reason: "redelivered"),
+            .rejected(rawBody: "no id 1", messageID: nil, reason: "r"),
+            .rejected(rawBody: "no id 2", messageID: nil, reason: "r"),
+            .event(makeEvent("ok", task: "A", second: 1), messageID: "m-3"),
+        ])
+        #expect(outcomes == [.rejected, .rejected, .rejected, .rejected, .rejected, .inserted])
+        let rejected = try store.rejected(limit: 10)
+        #expect(rejected.map(\.messageID) == [nil, nil, "m-2", "m-1"])
+        #expect(rejected.last?.rawBody == "not json")
+        #expect(rejected.last?.reason == "body is not a JSON object")
+        let utf8Row = try #require(rejected.first { $0.messageID == "m-2" })
+        #expect(try store.rejectedRawBytes(seq: utf8Row.seq) == invalidUTF8)
+        #expect(utf8Row.rawBody.contains("\u{FFFD}"))
+        #expect(try store.rejected(limit: 10, olderThan: utf8Row.seq).map(\.messageID) == ["m-1"])
+        #expect(try store.stats().rejected == 4)
+    }
+
+    @Test func failedBatchStoresNothing() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        try store.ingestEvents([makeEvent("a", task: "A", second: 1)])
+        // A trigger installed by another connection makes the second insert of the batch fail midway.
+        let other = try fixture.secondConnection()
+        try other.db.execute("CREATE TRIGGER fail_b BEFORE INSERT ON events WHEN NEW.task_id = 'B' BEGIN SELECT RAISE(ABORT, 'boom'); END")
+        #expect(throws: SQLiteError.self) {
+            try store.ingestEvents([makeEvent("c", task: "C", second: 3), makeEvent("b", task: "B", second: 2)])
+        }
+        #expect(try store.row(taskID: "C") == nil)
+        #expect(try store.stats().events == 1)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+import TimelineCore
+@testable import TimelineStore
+
+@Suite("TimelineStore reading")
+struct ReadingTests {
+    /// 120 tasks, several events each, arriving out of order, with ties on timestamps.
+    static func populate(_ store: TimelineStore) throws {
+        var events: [Event] = []
+        let statuses = Status.allCases
+        for task in 0..<120 {
+            for step in 0..<3 {
+                // Timestamps collide across tasks (task % 40) so ordering must fall back to seq.
+                let second = Int64((task % 40) * 10 + step)
+                events.append(makeEvent("e\(task)-\(step)", task: "task-\(task)", second: second,
+                                        status: statuses[(task + step) % statuses.count],
+                                        title: step == 2 ? "Deploy Build #\(task)" : "step \(step)",
+                                        body: task % 7 == 0 ? "Ünïcode Straße body for \(task)" : "plain",
+                                        agent: "agent-\(task % 4)", category: task % 2 == 0 ? "code-review" : "CI"))
+            }
+        }
+        events.shuffle()
+        for chunk in stride(from: 0, to: events.count, by: 25) {
+            _ = try store.ingestEvents(Array(events[chunk..<min(chunk + 25, events.count)]))
+        }
+    }
+
+    @Test func keysetWindowsWalkTheWholeTimelineBothWays() throws {
+        let fixture = try StoreFixture()
+        try Self.populate(fixture.store)
+        let store = fixture.store
+        let all = try store.allRows()
+        #expect(all.count == 120)
+        #expect(all.map(\.key) == all.map(\.key).sorted(by: >))
+        #expect(Set(all.map(\.event.title)).allSatisfy { $0.hasPrefix("Deploy Build") })
+
+        var down: [TimelineRow] = []
+        var key: RowKey? = nil
+        while true {
+            let window = try store.rows(matching: TimelineQuery(), olderThan: key, limit: 7)
+            if window.isEmpty { break }
+            down += window
+            key = window.last?.key
+        }
+        #expect(down == all)
+
+        var up: [TimelineRow] = [all.last!]
+        while true {
+            let window = try store.rows(matching: TimelineQuery(), newerThan: up.first!.key, limit: 7)
+            if window.isEmpty { break }
+            #expect(window.map(\.key) == window.map(\.key).sorted(by: >))
+            up = window + up
+        }
+        #expect(up == all)
+    }
+
+    @Test func countNewerIsThePositionOfARow() throws {
+        let fixture = try StoreFixture()
+        try Self.populate(fixture.store)
+        let all = try fixture.store.allRows()
+        for index in [0, 1, 59, 119] {
+            #expect(try fixture.store.countNewer(than: all[index].key, matching: TimelineQuery()) == index)
+        }
+        let errors = TimelineQuery(statuses: [.error])
+        let errorRows = try fixture.store.allRows(errors)
+        #expect(try fixture.store.countNewer(than: errorRows[3].key, matching: errors) == 3)
+    }
+
+    @Test func qualifiersFilterTheTimeline() throws {
+        let fixture = try StoreFixture()
+        try Self.populate(fixture.store)
+        let store = fixture.store
+        let all = try store.allRows()
+
+        func check(_ query: TimelineQuery, _ expected: (TimelineRow) -> Bool) throws {
+            let rows = try store.allRows(query)
+            #expect(rows == all.filter(expected), "\(query)")
+            #expect(try store.count(matching: query) == rows.count)
+            #expect(!rows.isEmpty)
+        }
+        try check(TimelineQuery(statuses: [.error, .warning])) { [.error, .warning].contains($0.event.status) }
+        try check(TimelineQuery(agents: ["AGENT-3"])) { $0.event.agentID == "agent-3" }
+        try check(TimelineQuery(agents: ["nt-1", "nt-2"])) { ["agent-1", "agent-2"].contains($0.event.agentID) }
+        try check(TimelineQuery(categories: ["review"])) { $0.event.category == "code-review" }
+        try check(TimelineQuery(tasks: ["TASK-1"])) { $0.taskID.hasPrefix("task-1") }
+        try check(TimelineQuery(statuses: [.success], agents: ["agent-0"], categories: ["code"])) {
+            $0.event.status == .success && $0.event.agentID == "agent-0" && $0.event.category == "code-review"
+        }
+        // LIKE wildcards in a qualifier are literal characters.
+        #expect(try store.count(matching: TimelineQuery(agents: ["agent%"])) == 0)
+        #expect(try store.count(matching: TimelineQuery(tasks: ["task_1"])) == 0)
+
+        let counts = try store.statusCounts(matching: TimelineQuery(agents: ["agent-1"]))
+        let expected = Dictionary(grouping: all.filter { $0.event.agentID == "agent-1" }, by: \.event.status)
+            .mapValues(\.count)
+        #expect(counts == expected)
+    }
+
+    @Test func searchIsCaseInsensitiveSubstringOverEveryTextColumn() throws {
+        let fixture = try StoreFixture()
+        #expect(fixture.store.searchTokenizer == .trigram)
+        try Self.populate(fixture.store)
+        let store = fixture.store
+        let all = try store.allRows()
+
+        func check(_ text: String, _ expected: (TimelineRow) -> Bool) throws {
+            let query = TimelineQuery.parse(text)
+            let rows = try store.allRows(query)
+            #expect(rows == all.filter(expected), "\(text)")
+            #expect(try store.count(matching: query) == rows.count, "\(text)")
+            #expect(!rows.isEmpty, "\(text)")
+        }
+        try check("ploy bui") { _ in true }                               // two terms, both in every title
+        try check("BUILD #11") { $0.event.title.hasPrefix("Deploy Build #11") }
+        try check("STRAßE") { $0.event.body.contains("Straße") }           // non-ASCII case folding via trigram
+        try check("ünï") { $0.event.body.contains("Ünïcode") }
+        try check("T-3") { $0.event.agentID == "agent-3" }                // agent column, short term (LIKE)
+        try check("sk-11") { $0.taskID.hasPrefix("task-11") }             // task column
+        try check("view") { $0.event.category == "code-review" }          // category column
+        try check("ci") { $0.event.category == "CI" }                     // short term: LIKE fallback
+        try check("#1 status:error") { $0.event.title.contains("#1") && $0.event.status == .error }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import TimelineCore
+@testable import TimelineStore
+
+/// A temporary directory removed when the value is released.
+final class TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("timeline-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        path = base.path
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A store on a fresh file in its own temporary directory.
+struct StoreFixture {
+    let directory: TemporaryDirectory
+    let store: TimelineStore
+    var path: String { store.path }
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        store = try TimelineStore(path: directory.file("timeline.db"))
+    }
+
+    /// Another connection to the same file (as another process would open it).
+    func secondConnection(readOnly: Bool = false) throws -> TimelineStore {
+        try TimelineStore(path: path, readOnly: readOnly)
+    }
+}
+
+/// A valid event with realistic raw JSON; `second` is seconds after a fixed epoch.
+func makeEvent(
+    _ id: String, task: String, second: Int64, status: Status = .info, title: String? = nil, body: String = "",
+    agent: String = "agent-1", category: String? = nil, progress: Double? = nil
+) -> Event {
+    let micros = 1_800_000_000_000_000 + second * 1_000_000
+    let title = title ?? "event \(id) of \(task)"
+    let raw = #"{"id":"\#(id)","agent_id":"\#(agent)","task_id":"\#(task)","title":"\#(title)","status":"\#(status.rawValue)","timestamp":"t+\#(second)","extra":{"kept":true}}"#
+    return Event(id: id, agentID: agent, taskID: task, title: title, body: body, status: status,
+                 category: category, timestampMicros: micros, progress: progress, rawJSON: raw)
+}
+
+extension TimelineStore {
+    /// Ingests events without message ids.
+    @discardableResult
+    func ingestEvents(_ events: [Event]) throws -> [IngestOutcome] {
+        try ingest(events.map { .event($0, messageID: nil) })
+    }
+
+    /// Every row of the timeline in one unbounded read, newest first.
+    func allRows(_ query: TimelineQuery = TimelineQuery()) throws -> [TimelineRow] {
+        try rows(matching: query, olderThan: nil, limit: Int.max)
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import TimelineCore
 
 /// FOLLOW keeps the newest task at the top; BROWSE holds the selection in place.
@@ -70,6 +71,8 @@ public struct AppState: Sendable, Equatable {
     public var detail: DetailState?
     public var helpOpen = false
     public var absoluteTime = false
+    /// Zone for absolute times (the local zone; tests fix it).
+    public var timeZone: TimeZone = .current
     public var poller: PollerStatusView = .disabled
     /// Last store error, shown in the status bar.
     public var lastError: String?

@@ -42,7 +42,7 @@ enum DetailLayout {
         field("Task", e.taskID)
         field("Agent", e.agentID, Style(fg: .accent))
         if let c = e.category { field("Category", c) }
-        field("Time", "\(TimeFormat.absolute(e.timestampMicros))  (\(TimeFormat.relative(e.timestampMicros, now: s.nowMicros)) ago)")
+        field("Time", "\(Times.absolute(e.timestampMicros, s))  (\(Times.relative(e.timestampMicros, s)) ago)")
         if let p = e.progress { field("Progress", StatusGlyph.progressBar(p, cells: 10), Style(fg: .inProgress)) }
         switch Liveness(row, nowMicros: s.nowMicros) {
         case .live: field("Activity", "live: updates are arriving", Style(fg: .inProgress))
@@ -50,14 +50,13 @@ enum DetailLayout {
         case .quiet, .notRunning: break
         }
         field("Event id", e.id, label)
-        field("Received", TimeFormat.absolute(row.receivedMicros), label)
+        field("Received", Times.absolute(row.receivedMicros, s), label)
         out.append(StyledLine())
         out.append(StyledLine([("Body", Style(fg: .accent, bold: true))]))
         if e.body.isEmpty {
             out.append(StyledLine([("(empty)", label)]))
         } else {
-            let paragraphs = e.body.split(separator: "\n", omittingEmptySubsequences: false).map { TextWidth.safe(String($0)) }
-            for line in TextWidth.wrap(paragraphs.joined(separator: "\n"), to: width) { out.append(StyledLine([(line, .plain)])) }
+            for line in TextWidth.wrapUntrusted(e.body, to: width) { out.append(StyledLine([(line, .plain)])) }
         }
         out.append(StyledLine())
         let count = d.loaded ? d.history.count : row.eventCount
@@ -65,8 +64,8 @@ enum DetailLayout {
                                (" · \(count) event\(count == 1 ? "" : "s"), newest first", label)]))
         if !d.loaded { out.append(StyledLine([("loading…", label)])) }
         for h in d.history {
-            let time = TextWidth.padLeft(s.absoluteTime ? TimeFormat.absolute(h.timestampMicros)
-                                                        : TimeFormat.relative(h.timestampMicros, now: s.nowMicros),
+            let time = TextWidth.padLeft(s.absoluteTime ? Times.absolute(h.timestampMicros, s)
+                                                        : Times.relative(h.timestampMicros, s),
                                          to: s.absoluteTime ? 19 : 4)
             let status = TextWidth.pad(h.status.name, to: 12)
             let progress = h.progress.map { " \(Int($0.rounded()))%" } ?? ""

@@ -116,7 +116,7 @@ enum Thousands {
 /// Poller state in words for the status bar.
 enum PollerText {
     static func describe(_ p: PollerStatusView, nowMicros: Int64) -> String {
-        let last = p.lastReceiveMicros.map { " · last \(TimeFormat.relative($0, now: nowMicros)) ago" } ?? ""
+        let last = p.lastReceiveMicros.map { " · last \(TimeFormat.relative(fromMicros: $0, nowMicros: nowMicros)) ago" } ?? ""
         switch p.state {
         case .connected: return "● connected" + last
         case .receiving: return "● receiving" + last

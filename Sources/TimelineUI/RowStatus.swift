@@ -63,8 +63,8 @@ public enum StatusGlyph {
 /// Time as shown in rows: relative (`12s`) or absolute.
 enum TimeText {
     static func row(_ micros: Int64, state: AppState, width: Int) -> String {
-        if !state.absoluteTime { return TimeFormat.relative(micros, now: state.nowMicros) }
-        let full = TimeFormat.absolute(micros)
+        if !state.absoluteTime { return Times.relative(micros, state) }
+        let full = Times.absolute(micros, state)
         return width >= 19 ? full : String(full.suffix(width))
     }
 }

@@ -1,74 +1,43 @@
-/// The UI's single door to display-width and sanitizing rules (TimelineCore's DisplayText).
+import TimelineCore
+
+/// The UI's single door to TimelineCore's display-width and sanitizing rules.
 enum TextWidth {
     /// Columns of one grapheme.
-    static func of(_ c: Character) -> Int { DisplayText.width(c) }
+    static func of(_ c: Character) -> Int { DisplayText.width(of: c) }
 
     /// Columns of a string.
-    static func of(_ s: String) -> Int { s.reduce(0) { $0 + DisplayText.width($1) } }
+    static func of(_ s: String) -> Int { DisplayText.width(of: s) }
 
     /// Event text made safe for a one-line cell.
     static func safe(_ s: String) -> String { DisplayText.sanitize(s) }
 
     /// Cuts `s` to at most `columns` columns, ending with `…` when something was cut.
-    static func truncate(_ s: String, to columns: Int) -> String {
-        guard columns > 0 else { return "" }
-        if of(s) <= columns { return s }
-        var out = ""
-        var used = 0
-        for ch in s {
-            let w = of(ch)
-            if used + w > columns - 1 { break }
-            out.append(ch)
-            used += w
-        }
-        return out + "…"
-    }
+    static func truncate(_ s: String, to columns: Int) -> String { DisplayText.truncate(s, toWidth: columns) }
 
     /// Pads with spaces on the right to exactly `columns` (truncating first when longer).
-    static func pad(_ s: String, to columns: Int) -> String {
-        let t = truncate(s, to: columns)
-        return t + String(repeating: " ", count: max(0, columns - of(t)))
-    }
+    static func pad(_ s: String, to columns: Int) -> String { DisplayText.pad(s, toWidth: columns) }
 
     /// Right-aligns in `columns`.
-    static func padLeft(_ s: String, to columns: Int) -> String {
-        let t = truncate(s, to: columns)
-        return String(repeating: " ", count: max(0, columns - of(t))) + t
+    static func padLeft(_ s: String, to columns: Int) -> String { DisplayText.pad(s, toWidth: columns, alignment: .right) }
+
+    /// Wraps untrusted multi-line text (sanitized line by line) into rows of at most `columns`.
+    static func wrapUntrusted(_ s: String, to columns: Int) -> [String] {
+        DisplayText.sanitizeLines(s).flatMap { line in line.isEmpty ? [""] : DisplayText.wrap(line, toWidth: columns) }
     }
 
-    /// Wraps sanitized text into lines of at most `columns` columns, breaking at spaces when possible.
+    /// Wraps one already-sanitized line.
     static func wrap(_ s: String, to columns: Int) -> [String] {
-        guard columns > 0 else { return [] }
-        var lines: [String] = []
-        for paragraph in s.split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = ""
-            var used = 0
-            for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
-                var w = String(word)
-                var ww = of(w)
-                let gap = line.isEmpty ? 0 : 1
-                if used + gap + ww <= columns {
-                    if gap == 1 { line += " " }
-                    line += w
-                    used += gap + ww
-                    continue
-                }
-                if !line.isEmpty { lines.append(line); line = ""; used = 0 }
-                while ww > columns {
-                    var head = ""
-                    var hw = 0
-                    var rest = w[...]
-                    while let c = rest.first, hw + of(c) <= columns { head.append(c); hw += of(c); rest = rest.dropFirst() }
-                    if head.isEmpty, let c = rest.first { head.append(c); rest = rest.dropFirst() }
-                    lines.append(head)
-                    w = String(rest)
-                    ww = of(w)
-                }
-                line = w
-                used = ww
-            }
-            lines.append(line)
-        }
-        return lines
+        s.isEmpty ? [""] : DisplayText.wrap(s, toWidth: columns)
+    }
+}
+
+/// Times as rows and the detail view show them.
+enum Times {
+    static func relative(_ micros: Int64, _ state: AppState) -> String {
+        TimeFormat.relative(fromMicros: micros, nowMicros: state.nowMicros)
+    }
+
+    static func absolute(_ micros: Int64, _ state: AppState) -> String {
+        TimeFormat.absolute(micros: micros, utc: false, timeZone: state.timeZone)
     }
 }

@@ -39,6 +39,7 @@ func sampleRows() -> [TimelineRow] {
 func loadedState(_ rows: [TimelineRow], width: Int, height: Int, total: Int? = nil,
                  configure: (inout AppState) -> Void = { _ in }) -> AppState {
     var s = AppState(width: width, height: height, nowMicros: fixedNow)
+    s.timeZone = TimeZone(identifier: "UTC")!
     configure(&s)
     let req = WindowRequest(generation: s.generation, query: s.listQuery, anchor: .newest, above: 0,
                             below: 100, anchorPosition: nil, keepSelection: false, targetLine: nil)

@@ -1,1 +1,2 @@
 print("timeline bench")
+runStoreBench()

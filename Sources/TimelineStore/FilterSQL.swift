@@ -3,8 +3,9 @@ import TimelineCore
 /// A `TimelineQuery` turned into SQL conditions over `timeline t` (and `events e` when text must be read).
 ///
 /// Free-text terms of 3+ characters go through the trigram full-text index (case-insensitive substring);
-/// shorter terms, and every term when the index is not trigram, use LIKE over the same five columns
-/// (LIKE folds ASCII case only). Qualifiers are case-insensitive substrings (LIKE) on the timeline row.
+/// shorter terms, every term when the index is not trigram, and rows the index has not caught up with
+/// yet, use LIKE over the same five columns (LIKE for ASCII terms, a Unicode-aware function otherwise).
+/// Qualifiers are case-insensitive substrings of the timeline row's columns; statuses are an IN list.
 struct FilterSQL {
     /// Conditions joined with AND.
     var conditions: [String] = []
@@ -13,22 +14,17 @@ struct FilterSQL {
     var needsEvents = false
 
     init(_ query: TimelineQuery, tokenizer: SearchTokenizer) {
-        var phrases: [String] = []
+        var indexedTerms: [String] = []
         for term in query.terms where !term.isEmpty {
             if tokenizer == .trigram, term.unicodeScalars.count >= 3 {
-                phrases.append("\"" + term.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
+                indexedTerms.append(term)
             } else {
-                let pattern = Self.likePattern(term)
-                let columns = ["e.title", "e.body", "t.agent_id", "t.task_id", "t.category"]
-                conditions.append("(" + columns.map { "\($0) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")")
-                values += Array(repeating: .text(pattern), count: columns.count)
+                conditions.append(Self.anyTextColumn(of: "e", t: "t", contains: term))
+                values += Self.containsValues(term, count: 5)
                 needsEvents = true
             }
         }
-        if !phrases.isEmpty {
-            conditions.append("t.row_id IN (SELECT rowid FROM search WHERE search MATCH ?)")
-            values.append(.text(phrases.joined(separator: " AND ")))
-        }
+        if !indexedTerms.isEmpty { addIndexedTerms(indexedTerms) }
         if !query.statuses.isEmpty {
             let statuses = query.statuses.map(\.rawValue).sorted()
             conditions.append("t.status IN (" + statuses.map { _ in "?" }.joined(separator: ", ") + ")")
@@ -39,11 +35,47 @@ struct FilterSQL {
         addSubstring(column: "t.task_id", any: query.tasks)
     }
 
+    /// Terms answered by the trigram index; rows still waiting for the index are matched with LIKE.
+    private mutating func addIndexedTerms(_ terms: [String]) {
+        let match = terms.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+            .joined(separator: " AND ")
+        let waitingMatches = terms.map { Self.anyTextColumn(of: "we", t: "w", contains: $0) }.joined(separator: " AND ")
+        conditions.append("""
+            t.row_id IN (
+                SELECT rowid FROM search WHERE search MATCH ?
+                    AND rowid NOT IN (SELECT row_id FROM timeline WHERE indexed_seq IS NOT seq)
+                UNION ALL
+                SELECT w.row_id FROM timeline w JOIN events we ON we.seq = w.seq
+                WHERE w.indexed_seq IS NOT w.seq AND \(waitingMatches))
+            """)
+        values.append(.text(match))
+        for term in terms { values += Self.containsValues(term, count: 5) }
+    }
+
+    /// One of the five searchable columns of event alias `e` / timeline alias `t` contains `term`
+    /// (its value is bound 5 times: `containsValues`).
+    private static func anyTextColumn(of e: String, t: String, contains term: String) -> String {
+        let columns = ["\(e).title", "\(e).body", "\(t).agent_id", "\(t).task_id", "\(t).category"]
+        return "(" + columns.map { contains(column: $0, term: term) }.joined(separator: " OR ") + ")"
+    }
+
+    /// Case-insensitive substring test: LIKE for ASCII terms (fast, exact for ASCII), the Unicode-aware
+    /// `tl_icontains` function otherwise.
+    private static func contains(column: String, term: String) -> String {
+        term.utf8.allSatisfy { $0 < 0x80 } ? "\(column) LIKE ? ESCAPE '\\'" : "tl_icontains(\(column), ?)"
+    }
+
+    /// The bound value(s) for `contains(column:term:)`.
+    private static func containsValues(_ term: String, count: Int) -> [SQLiteValue] {
+        let value = term.utf8.allSatisfy { $0 < 0x80 } ? likePattern(term) : term
+        return Array(repeating: .text(value), count: count)
+    }
+
     /// `column` contains any of `needles` (case-insensitive).
     private mutating func addSubstring(column: String, any needles: [String]) {
         guard !needles.isEmpty else { return }
-        conditions.append("(" + needles.map { _ in "\(column) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")")
-        values += needles.map { .text(Self.likePattern($0)) }
+        conditions.append("(" + needles.map { Self.contains(column: column, term: $0) }.joined(separator: " OR ") + ")")
+        for needle in needles { values += Self.containsValues(needle, count: 1) }
     }
 
     /// `%text%` with LIKE's wildcards and the escape character escaped.

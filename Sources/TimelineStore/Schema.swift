@@ -21,16 +21,17 @@ enum Schema {
 
     static let migrations: [Migration] = [
         Migration(version: 1, apply: createVersion1),
+        Migration(version: 2, apply: deferSearchIndexing),
     ]
 
     static var latestVersion: Int64 { migrations.last?.version ?? 0 }
 
-    /// Applies every migration newer than the file's `user_version`.
-    static func migrate(_ db: Database) throws {
-        if try db.userVersion() >= latestVersion { return }
+    /// Applies every migration newer than the file's `user_version` (up to `target`, for tests).
+    static func migrate(_ db: Database, upTo target: Int64 = latestVersion) throws {
+        if try db.userVersion() >= target { return }
         try db.transaction {
             let current = try db.userVersion()
-            for migration in migrations where migration.version > current {
+            for migration in migrations where migration.version > current && migration.version <= target {
                 try migration.apply(db)
                 try db.execute("PRAGMA user_version = \(migration.version)")
             }
@@ -107,5 +108,22 @@ enum Schema {
             );
             """)
         try db.execute("INSERT INTO meta (key, value) VALUES ('search_tokenizer', '\(tokenizer.rawValue)')")
+    }
+
+    /// Version 2: the full-text index may trail the timeline (bulk imports index each task once, at the
+    /// end, not once per event). `indexed_seq` is the event whose text the index holds for the row (NULL:
+    /// none); rows where it differs from `seq` are found through a small partial index and searched with
+    /// LIKE until they are indexed. Also drops two indexes that cost a write per event and served no query
+    /// the order index cannot (agent filters are substrings; status filters scan the order index).
+    private static func deferSearchIndexing(_ db: Database) throws {
+        try db.execute("""
+            ALTER TABLE timeline ADD COLUMN indexed_seq INTEGER;
+            UPDATE timeline SET indexed_seq = seq;
+            CREATE INDEX timeline_unindexed ON timeline (row_id) WHERE indexed_seq IS NOT seq;
+            DROP INDEX timeline_agent;
+            DROP INDEX timeline_status_order;
+            DROP INDEX timeline_order;
+            CREATE INDEX timeline_order ON timeline (ts_us DESC, seq DESC, status);
+            """)
     }
 }

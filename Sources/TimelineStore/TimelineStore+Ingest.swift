@@ -9,12 +9,17 @@ extension TimelineStore {
     /// message whose SQS message id is already stored is not stored twice. Newest wins per task by
     /// `(timestamp, arrival sequence)`; an older event is kept in the task's history only.
     /// When this returns, the batch is committed; when it throws, nothing of it was stored.
-    public func ingest(_ items: [IngestItem]) throws -> [IngestOutcome] {
+    ///
+    /// The full-text index is brought up to date in the same transaction once more than
+    /// `searchIndexBacklog` rows wait for it (searches cover waiting rows with LIKE, so results are
+    /// always current). `deferSearchIndex: true` (bulk imports) skips that; call `flushSearchIndex()` after.
+    @discardableResult
+    public func ingest(_ items: [IngestItem], deferSearchIndex: Bool = false) throws -> [IngestOutcome] {
         if items.isEmpty { return [] }
         let receivedMicros = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
         return try locked {
             try db.transaction {
-                var writer = try BatchWriter(db: db, receivedMicros: receivedMicros)
+                let writer = try BatchWriter(db: db, receivedMicros: receivedMicros)
                 var outcomes: [IngestOutcome] = []
                 outcomes.reserveCapacity(items.count)
                 for item in items {
@@ -26,17 +31,34 @@ extension TimelineStore {
                         outcomes.append(.rejected)
                     }
                 }
-                try writer.flushSearchIndex()
+                if !deferSearchIndex {
+                    let indexer = SearchIndexer(db: db)
+                    if try indexer.backlog(atLeast: Self.searchIndexBacklog) {
+                        try indexer.indexWaitingRows(limit: Self.searchIndexChunk)
+                    }
+                }
                 return outcomes
             }
         }
     }
+
+    /// Indexes every timeline row that waits for the full-text index (in transactions of a few thousand rows).
+    public func flushSearchIndex() throws {
+        while try locked({ try db.transaction { try SearchIndexer(db: db).indexWaitingRows(limit: Self.searchIndexChunk) } }) > 0 {}
+    }
+
+    /// Rows waiting for the full-text index (they are searched with LIKE meanwhile).
+    public func searchIndexBacklog() throws -> Int {
+        try locked { Int(try db.scalarInt("SELECT count(*) FROM timeline WHERE indexed_seq IS NOT seq")) }
+    }
+
+    /// Most rows that may wait for the full-text index before an ingest indexes them.
+    static let searchIndexBacklog = 100
+    /// Most rows indexed per transaction.
+    static let searchIndexChunk = 5_000
 }
 
 /// The statements of one ingest transaction.
-///
-/// Search-index updates are collected per task and applied once at the end of the batch, so a task
-/// updated many times in one batch is re-indexed once.
 private struct BatchWriter {
     let db: Database
     let receivedMicros: Int64
@@ -45,9 +67,6 @@ private struct BatchWriter {
     let insertRow: Statement
     let replaceRow: Statement
     let countOlder: Statement
-    /// Per timeline row_id: the seq whose text is in the index at the start of the batch (nil: none)
-    /// and the event that must be indexed at the end.
-    var searchUpdates: [Int64: (indexedSeq: Int64?, event: Event)] = [:]
 
     init(db: Database, receivedMicros: Int64) throws {
         self.db = db
@@ -60,9 +79,10 @@ private struct BatchWriter {
             """)
         findRow = try db.cached("SELECT row_id, seq, ts_us FROM timeline WHERE task_id = ?1")
         insertRow = try db.cached("""
-            INSERT INTO timeline (task_id, seq, ts_us, status, agent_id, category, event_count)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1)
+            INSERT INTO timeline (task_id, seq, ts_us, status, agent_id, category, event_count, indexed_seq)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, NULL)
             """)
+        // indexed_seq stays: the row now waits for the search index.
         replaceRow = try db.cached("""
             UPDATE timeline SET seq = ?2, ts_us = ?3, status = ?4, agent_id = ?5, category = ?6,
                                 event_count = event_count + 1
@@ -71,7 +91,7 @@ private struct BatchWriter {
         countOlder = try db.cached("UPDATE timeline SET event_count = event_count + 1 WHERE row_id = ?1")
     }
 
-    mutating func store(_ event: Event, messageID: String?) throws -> IngestOutcome {
+    func store(_ event: Event, messageID: String?) throws -> IngestOutcome {
         try insertEvent.bind(event.id, at: 1)
         try insertEvent.bind(event.agentID, at: 2)
         try insertEvent.bind(event.taskID, at: 3)
@@ -91,9 +111,8 @@ private struct BatchWriter {
         try findRow.bind(event.taskID, at: 1)
         guard try findRow.step() == .row else {
             findRow.reset()
-            try bindRow(insertRow, first: .text(event.taskID), seq: seq, event: event)
+            try bindRow(insertRow, key: .text(event.taskID), seq: seq, event: event)
             try insertRow.run()
-            searchUpdates[db.lastInsertRowID] = (nil, event)
             return .inserted
         }
         let rowID = findRow.int64(0), currentSeq = findRow.int64(1), currentMicros = findRow.int64(2)
@@ -101,10 +120,8 @@ private struct BatchWriter {
 
         // Newest wins by (timestamp, arrival); seq only grows, so on equal timestamps the later arrival wins.
         if (event.timestampMicros, seq) > (currentMicros, currentSeq) {
-            try bindRow(replaceRow, first: .integer(rowID), seq: seq, event: event)
+            try bindRow(replaceRow, key: .integer(rowID), seq: seq, event: event)
             try replaceRow.run()
-            let indexed = searchUpdates[rowID].map(\.indexedSeq) ?? currentSeq
-            searchUpdates[rowID] = (indexed, event)
             return .replaced
         }
         try countOlder.bind(rowID, at: 1)
@@ -113,7 +130,7 @@ private struct BatchWriter {
     }
 
     /// Binds a timeline row's columns; `key` (?1) is the task id for an insert, the row id for an update.
-    private func bindRow(_ statement: Statement, first key: SQLiteValue, seq: Int64, event: Event) throws {
+    private func bindRow(_ statement: Statement, key: SQLiteValue, seq: Int64, event: Event) throws {
         try statement.bind(key, at: 1)
         try statement.bind(seq, at: 2)
         try statement.bind(event.timestampMicros, at: 3)
@@ -132,43 +149,5 @@ private struct BatchWriter {
         try insert.bind(reason, at: 3)
         try insert.bind(receivedMicros, at: 4)
         try insert.run()
-    }
-
-    /// Replaces each touched task's entry in the full-text index with its final winning event.
-    func flushSearchIndex() throws {
-        if searchUpdates.isEmpty { return }
-        let oldText = try db.cached("SELECT title, body, agent_id, task_id, category FROM events WHERE seq = ?1")
-        let remove = try db.cached("""
-            INSERT INTO search (search, rowid, title, body, agent_id, task_id, category)
-            VALUES ('delete', ?1, ?2, ?3, ?4, ?5, ?6)
-            """)
-        let add = try db.cached("""
-            INSERT INTO search (rowid, title, body, agent_id, task_id, category) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-            """)
-        for (rowID, update) in searchUpdates {
-            if let indexedSeq = update.indexedSeq {
-                try oldText.bind(indexedSeq, at: 1)
-                guard try oldText.step() == .row else {
-                    oldText.reset()
-                    throw SQLiteError(code: SQLITE_CORRUPT, message: "timeline row \(rowID) points at missing event \(indexedSeq)")
-                }
-                try remove.bind(rowID, at: 1)
-                try remove.bind(oldText.string(0), at: 2)
-                try remove.bind(oldText.string(1), at: 3)
-                try remove.bind(oldText.string(2), at: 4)
-                try remove.bind(oldText.string(3), at: 5)
-                try remove.bind(oldText.optionalString(4), at: 6)
-                oldText.reset()
-                try remove.run()
-            }
-            let event = update.event
-            try add.bind(rowID, at: 1)
-            try add.bind(event.title, at: 2)
-            try add.bind(event.body, at: 3)
-            try add.bind(event.agentID, at: 4)
-            try add.bind(event.taskID, at: 5)
-            try add.bind(event.category, at: 6)
-            try add.run()
-        }
     }
 }

@@ -37,7 +37,8 @@ public final class TimelineStore: @unchecked Sendable {
     /// A new file is created with mode 0600; its directory must exist.
     public init(path: String, readOnly: Bool = false) throws {
         db = try Database(path: path, mode: readOnly ? .readOnly : .readWriteCreate)
-        try db.execute("PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -32000")
+        try db.registerUnicodeContains()
+        try db.execute("PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536")
         let found = try db.userVersion()
         if found > Schema.latestVersion {
             throw StoreError.schemaTooNew(found: found, supported: Schema.latestVersion)

@@ -127,3 +127,35 @@ struct ConnectionTests {
         #expect(try store.allRows().map(\.eventCount) == [50, 50, 50, 50])
     }
 }
+
+@Suite("TimelineStore migrations")
+struct MigrationTests {
+    @Test func version1FileWithDataMigratesForward() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("v1.db")
+        do {
+            // Build a version-1 file and fill it the way version 1 did (index entry per timeline row).
+            let db = try Database(path: path, mode: .readWriteCreate)
+            try db.execute("PRAGMA journal_mode = WAL")
+            try Schema.migrate(db, upTo: 1)
+            #expect(try db.userVersion() == 1)
+            try db.execute("""
+                INSERT INTO events (seq, id, agent_id, task_id, title, body, status, category, ts_us, progress,
+                                    raw_json, message_id, received_us)
+                VALUES (7, 'old-1', 'builder', 'T1', 'Nightly deploy', '', 'success', 'deploy', 1000, NULL, '{}', NULL, 5);
+                INSERT INTO timeline (task_id, seq, ts_us, status, agent_id, category, event_count)
+                VALUES ('T1', 7, 1000, 'success', 'builder', 'deploy', 1);
+                INSERT INTO search (rowid, title, body, agent_id, task_id, category)
+                VALUES (1, 'Nightly deploy', '', 'builder', 'T1', 'deploy');
+                """)
+        }
+        let store = try TimelineStore(path: path)
+        #expect(try store.db.userVersion() == Schema.latestVersion)
+        #expect(try store.searchIndexBacklog() == 0)
+        #expect(try store.count(matching: TimelineQuery(terms: ["NIGHTLY"])) == 1)
+        #expect(try store.ingestEvents([makeEvent("new", task: "T1", second: 1, title: "Rollback")]) == [.replaced])
+        #expect(try store.count(matching: TimelineQuery(terms: ["nightly"])) == 0)
+        #expect(try store.count(matching: TimelineQuery(terms: ["rollback"])) == 1)
+        #expect(try store.history(taskID: "T1", limit: 5).map(\.id) == ["new", "old-1"])
+    }
+}

@@ -122,3 +122,34 @@ struct ReadingTests {
         try check("#1 status:error") { $0.event.title.contains("#1") && $0.event.status == .error }
     }
 }
+
+@Suite("TimelineStore search index backlog")
+struct SearchBacklogTests {
+    @Test func searchIsCurrentBeforeAndAfterTheIndexCatchesUp() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        // Indexed rows: enough events to pass the backlog limit, then a deferred batch on top.
+        let first = (0..<150).map { makeEvent("a\($0)", task: "T\($0)", second: 1, title: "Alpha build \($0)") }
+        try store.ingestEvents(first)
+        #expect(try store.searchIndexBacklog() == 0)
+        let second = (0..<40).map { makeEvent("b\($0)", task: "T\($0)", second: 2, title: "Beta deploy \($0)") }
+            + [makeEvent("c", task: "NEW", second: 3, title: "Gamma release")]
+        _ = try store.ingest(second.map { .event($0, messageID: nil) }, deferSearchIndex: true)
+        #expect(try store.searchIndexBacklog() == 41)
+
+        func titles(_ text: String) throws -> Set<String> {
+            Set(try store.allRows(TimelineQuery.parse(text)).map(\.event.title))
+        }
+        func check() throws {
+            #expect(try titles("ALPHA") == Set((40..<150).map { "Alpha build \($0)" }))
+            #expect(try titles("beta deploy") == Set((0..<40).map { "Beta deploy \($0)" }))
+            #expect(try titles("gamma") == ["Gamma release"])
+            #expect(try store.count(matching: TimelineQuery.parse("alpha")) == 110)
+            #expect(try store.count(matching: TimelineQuery.parse("build 14")) == 11)  // 14, 140…149
+        }
+        try check()
+        try store.flushSearchIndex()
+        #expect(try store.searchIndexBacklog() == 0)
+        try check()
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import TimelineCore
+import TimelineStore
+
+/// TimelineStore benchmark: prints figures, asserts nothing.
+///
+/// For 1,000 and 1,000,000 events (one task per 20 events): bulk import rate, batches of 10 in their own
+/// transactions, the first window of 60 rows, a window in the middle, a 3+ character search (first window
+/// and count), and database bytes per event.
+func runStoreBench() {
+    print("== TimelineStore ==")
+    var load = [0.0, 0.0, 0.0]
+    if getloadavg(&load, 3) == 3 {
+        print(String(format: "machine: %d cores, load average %.2f (figures are wall time unless marked CPU)",
+                     ProcessInfo.processInfo.activeProcessorCount, load[0]))
+    }
+    let large = ProcessInfo.processInfo.environment["TIMELINE_BENCH_STORE_EVENTS"].flatMap(Int.init) ?? 1_000_000
+    for total in [1_000, large] {
+        do {
+            try StoreBench(events: total, tasks: max(1, total / 20)).run()
+        } catch {
+            print("store bench with \(total) events failed: \(error)")
+        }
+    }
+}
+
+private struct StoreBench {
+    let events: Int
+    let tasks: Int
+    let clock = ContinuousClock()
+
+    func run() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("timeline-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try TimelineStore(path: directory.appendingPathComponent("bench.db").path)
+        var generator = EventGenerator(tasks: tasks)
+        print("-- \(events) events over \(tasks) tasks")
+
+        // Bulk import: big batches, generation not timed.
+        let batchSize = 10_000
+        var importTime = Duration.zero
+        var importCPU = 0.0
+        var imported = 0
+        while imported < events {
+            let batch = (0..<min(batchSize, events - imported)).map { _ in IngestItem.event(generator.next(), messageID: nil) }
+            let cpuBefore = processCPUSeconds()
+            importTime += try clock.measure { _ = try store.ingest(batch, deferSearchIndex: true) }
+            importCPU += processCPUSeconds() - cpuBefore
+            imported += batch.count
+        }
+        let cpuBefore = processCPUSeconds()
+        importTime += try clock.measure { try store.flushSearchIndex() }
+        importCPU += processCPUSeconds() - cpuBefore
+        print(String(format: "bulk import (batches of %d, then the search index): %.0f events/s wall (%.2f s), %.0f events per CPU-second",
+                     batchSize, Double(events) / importTime.seconds, importTime.seconds, Double(events) / importCPU))
+
+        // Poller-sized batches: 10 events, each batch its own transaction.
+        var batchTimes: [Duration] = []
+        for _ in 0..<1_000 {
+            let batch = (0..<10).map { _ in IngestItem.event(generator.next(), messageID: "m") }
+            batchTimes.append(try clock.measure { _ = try store.ingest(batch) })
+        }
+        print(String(format: "ingest batch of 10 (own transaction): median %.3f ms, p99 %.3f ms",
+                     percentile(batchTimes, 0.5).millis, percentile(batchTimes, 0.99).millis))
+
+        let everything = TimelineQuery()
+        let first = try repeatTimed { _ = try store.rows(matching: everything, olderThan: nil, limit: 60) }
+        print(String(format: "first window of 60 rows: median %.3f ms", first.millis))
+
+        let rowCount = try store.count(matching: everything)
+        let middleKey = try store.rows(matching: everything, olderThan: nil, limit: rowCount / 2).last?.key
+        let middle = try repeatTimed { _ = try store.rows(matching: everything, olderThan: middleKey, limit: 60) }
+        let up = try repeatTimed {
+            _ = try store.rows(matching: everything, newerThan: middleKey ?? RowKey(timestampMicros: 0, seq: 0), limit: 60)
+        }
+        let position = try repeatTimed { _ = try store.countNewer(than: middleKey!, matching: everything) }
+        print(String(format: "window of 60 in the middle (of %d rows): older %.3f ms, newer %.3f ms; its position %.3f ms",
+                     rowCount, middle.millis, up.millis, position.millis))
+        let counts = try repeatTimed { _ = try store.statusCounts(matching: everything) }
+        print(String(format: "status counts: %.3f ms", counts.millis))
+
+        for text in ["deploy", "migration", "zebra-rare"] {
+            let query = TimelineQuery.parse(text)
+            var matches = 0
+            let window = try repeatTimed { _ = try store.rows(matching: query, olderThan: nil, limit: 60) }
+            let count = try repeatTimed { matches = try store.count(matching: query) }
+            print(String(format: "search %@ (%d matching tasks): first window %.3f ms, count %.3f ms, both %.3f ms",
+                         "\"\(text)\"", matches, window.millis, count.millis, window.millis + count.millis))
+        }
+        let short = TimelineQuery.parse("#7 status:error")
+        let shortTime = try repeatTimed { _ = try store.rows(matching: short, olderThan: nil, limit: 60) }
+        print(String(format: "short-term search \"#7 status:error\" (LIKE fallback): first window %.3f ms", shortTime.millis))
+
+        try store.checkpoint()
+        let stats = try store.stats()
+        print(String(format: "database: %d events, %d tasks, %.1f MB, %.0f bytes/event",
+                     stats.events, stats.tasks, Double(stats.fileBytes) / 1e6,
+                     Double(stats.fileBytes) / Double(stats.events)))
+    }
+
+    /// Median of several runs after one warm-up.
+    private func repeatTimed(_ body: () throws -> Void) throws -> Duration {
+        try body()
+        var times: [Duration] = []
+        for _ in 0..<21 { times.append(try clock.measure(body)) }
+        return percentile(times, 0.5)
+    }
+
+    private func percentile(_ values: [Duration], _ fraction: Double) -> Duration {
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * fraction + 0.5))]
+    }
+}
+
+/// User + system CPU time of this process (wall time on a shared machine says little on its own).
+private func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF, &usage)
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// Realistic events: increasing timestamps with some late arrivals, varied titles and ~400-byte raw JSON.
+private struct EventGenerator {
+    let tasks: Int
+    var counter = 0
+    var rng = SplitMix64(seed: 42)
+    static let verbs = ["Deploy", "Review", "Test", "Refactor", "Migration of", "Index", "Build", "Scan", "Sync", "Audit"]
+    static let objects = ["billing service", "auth module", "search API", "payments DB", "web frontend",
+                          "CI pipeline", "docs site", "mobile app", "data lake", "cache layer"]
+    static let categories = ["deploy", "code-review", "ci", "migration", "security", nil]
+    static let agents = (0..<25).map { "agent-\($0)" }
+
+    mutating func next() -> Event {
+        counter += 1
+        let task = Int(rng.next() % UInt64(tasks))
+        // One event in 20 arrives up to 10 minutes late.
+        let lateness: Int64 = rng.next() % 20 == 0 ? Int64(rng.next() % 600_000_000) : 0
+        let micros = 1_800_000_000_000_000 + Int64(counter) * 1_000 - lateness
+        let status = Status.allCases[Int(rng.next() % 5)]
+        let title = "\(Self.verbs[task % Self.verbs.count]) \(Self.objects[(task / 10) % Self.objects.count]) #\(task)"
+        let body = "Step \(counter % 17) of the \(Self.objects[task % Self.objects.count]) run: processed \(rng.next() % 10_000) items, "
+            + "\(rng.next() % 50) warnings. Next: verify outputs and report back to the coordinator."
+        let agent = Self.agents[task % Self.agents.count]
+        let category = Self.categories[task % Self.categories.count]
+        let id = String(format: "%08x-%04x-4%03x-a%03x-%012llx", counter, task & 0xFFFF, counter & 0xFFF, task & 0xFFF,
+                        rng.next() & 0xFFFF_FFFF_FFFF)
+        let progress: Double? = status == .inProgress ? Double(rng.next() % 101) : nil
+        let raw = #"{"id":"\#(id)","agent_id":"\#(agent)","task_id":"task-\#(task)","title":"\#(title)","body":"\#(body)","status":"\#(status.rawValue)","category":"\#(category ?? "")","timestamp":"2027-01-15T08:00:00.\#(counter % 1_000_000)Z","host":"worker-\#(task % 7)"}"#
+        return Event(id: id, agentID: agent, taskID: "task-\(task)", title: title, body: body, status: status,
+                     category: category, timestampMicros: micros, progress: progress, rawJSON: raw)
+    }
+}
+
+/// Small deterministic PRNG so every run generates the same events.
+private struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+private extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+    var millis: Double { seconds * 1000 }
+}

@@ -1,0 +1,65 @@
+import CSQLite
+
+/// Keeps the contentless FTS5 table `search` in step with the timeline: one entry per timeline row
+/// (rowid = `timeline.row_id`) holding the text of the row's winning event.
+///
+/// A row waits for the index while `indexed_seq` differs from `seq`; indexing it removes the text of
+/// `indexed_seq` (a contentless table needs the exact old values, read back from `events`) and adds the
+/// text of `seq`. Callers run it inside a write transaction.
+struct SearchIndexer {
+    let db: Database
+
+    /// Whether at least `count` rows wait for the index.
+    func backlog(atLeast count: Int) throws -> Bool {
+        try db.scalarInt("SELECT count(*) FROM (SELECT 1 FROM timeline WHERE indexed_seq IS NOT seq LIMIT ?)",
+                         [.integer(Int64(count))]) >= count
+    }
+
+    /// Indexes up to `limit` waiting rows; returns how many it indexed.
+    @discardableResult
+    func indexWaitingRows(limit: Int) throws -> Int {
+        let waiting = try db.cached("SELECT row_id, indexed_seq, seq FROM timeline WHERE indexed_seq IS NOT seq LIMIT ?")
+        var rows: [(rowID: Int64, indexedSeq: Int64?, seq: Int64)] = []
+        try waiting.bind(Int64(limit), at: 1)
+        while try waiting.step() == .row {
+            rows.append((waiting.int64(0), waiting.isNull(1) ? nil : waiting.int64(1), waiting.int64(2)))
+        }
+        waiting.reset()
+        if rows.isEmpty { return 0 }
+
+        let text = try db.cached("SELECT title, body, agent_id, task_id, category FROM events WHERE seq = ?1")
+        let remove = try db.cached("""
+            INSERT INTO search (search, rowid, title, body, agent_id, task_id, category)
+            VALUES ('delete', ?1, ?2, ?3, ?4, ?5, ?6)
+            """)
+        let add = try db.cached("INSERT INTO search (rowid, title, body, agent_id, task_id, category) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+        let markIndexed = try db.cached("UPDATE timeline SET indexed_seq = ?2 WHERE row_id = ?1")
+
+        /// Binds the text of event `seq` to `statement` parameters 2…6.
+        func bindText(of seq: Int64, to statement: Statement) throws {
+            try text.bind(seq, at: 1)
+            guard try text.step() == .row else {
+                text.reset()
+                throw SQLiteError(code: SQLITE_CORRUPT, message: "timeline row refers to missing event \(seq)")
+            }
+            for column in 0..<4 { try statement.bind(text.string(Int32(column)), at: Int32(column + 2)) }
+            try statement.bind(text.optionalString(4), at: 6)
+            text.reset()
+        }
+
+        for row in rows {
+            if let old = row.indexedSeq {
+                try remove.bind(row.rowID, at: 1)
+                try bindText(of: old, to: remove)
+                try remove.run()
+            }
+            try add.bind(row.rowID, at: 1)
+            try bindText(of: row.seq, to: add)
+            try add.run()
+            try markIndexed.bind(row.rowID, at: 1)
+            try markIndexed.bind(row.seq, at: 2)
+            try markIndexed.run()
+        }
+        return rows.count
+    }
+}

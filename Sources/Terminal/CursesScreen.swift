@@ -46,6 +46,17 @@ final class CursesScreen {
         return (Int(x), Int(y))
     }
 
+    /// Catches a size change ncurses missed (a SIGWINCH that arrived before its handler was installed):
+    /// asks the kernel for the tty size and resizes curses when they differ. True when it resized.
+    func syncSizeWithTerminal() -> Bool {
+        var ws = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_row > 0, ws.ws_col > 0 else { return false }
+        let current = size
+        guard Int(ws.ws_col) != current.width || Int(ws.ws_row) != current.height else { return false }
+        resizeterm(Int32(ws.ws_row), Int32(ws.ws_col))
+        return true
+    }
+
     /// Reads one input within the 50 ms timeout (nil on timeout).
     func read() -> RawInput? {
         var ch: wint_t = 0

@@ -9,12 +9,14 @@ public enum TerminalApp {
                            clock: @escaping () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000) }) {
         let curses = CursesScreen(color: color)
         defer { curses.end() }
+        _ = curses.syncSizeWithTerminal()
         var size = curses.size
         controller.send(.resize(width: size.width, height: size.height))
         controller.send(.tick(nowMicros: clock()))
         controller.start()
         var running = true
         var lastTick: Int64 = 0
+        var lastSizeCheck: Int64 = 0
         while running && TerminalRestore.terminationSignal == 0 {
             // One blocking read (≤ 50 ms), then everything already queued.
             var next = curses.read()
@@ -42,6 +44,10 @@ public enum TerminalApp {
                 lastTick = now
             }
             _ = controller.drain()
+            if now - lastSizeCheck >= 500_000 {
+                lastSizeCheck = now
+                _ = curses.syncSizeWithTerminal()
+            }
             let fresh = curses.size
             if fresh != size {
                 size = fresh

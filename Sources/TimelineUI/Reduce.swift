@@ -48,6 +48,12 @@ func applyWindow(_ s: inout AppState, _ r: WindowResult) -> [Effect] {
     guard r.request.generation == s.generation else { return [] }
     let previousTask = s.selectedRow?.taskID
     let previousKey = s.selectedRow?.key
+    // A FOLLOW load that lands after the user moved away must not yank the selection: if the
+    // user's row is not in it, load around that row instead.
+    if r.request.anchor == .newest, r.request.keepSelection, s.mode == .browse, let task = previousTask,
+       !r.rows.contains(where: { $0.taskID == task && $0.key == previousKey }) {
+        return [windowEffect(&s)].compactMap { $0 }
+    }
     s.window = r.rows
     s.windowStart = r.startPosition
     s.windowReachesNewest = r.reachesNewest
@@ -57,8 +63,14 @@ func applyWindow(_ s: inout AppState, _ r: WindowResult) -> [Effect] {
     if r.request.anchorPosition == nil { s.positionStale = false }
     switch r.request.anchor {
     case .newest:
-        s.selected = 0
-        s.selectedLine = 0
+        // A FOLLOW load that lands after the user moved away keeps the user's row (now in BROWSE).
+        if s.mode == .browse && r.request.keepSelection, let task = previousTask,
+           let i = r.rows.firstIndex(where: { $0.taskID == task && $0.key == previousKey }) {
+            s.selected = i
+        } else {
+            s.selected = 0
+            s.selectedLine = 0
+        }
         if s.mode == .browse && s.browseBaseline == nil { s.browseBaseline = r.rows.first?.key }
     case .oldest:
         s.selected = max(0, r.rows.count - 1)

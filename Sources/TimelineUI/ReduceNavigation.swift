@@ -27,7 +27,7 @@ func windowEffect(_ s: inout AppState, from start: WindowAnchor? = nil) -> Effec
     let below = anchor == .newest ? s.listHeight + margin(s) : s.listHeight - s.selectedLine + margin(s)
     let req = WindowRequest(generation: s.generation, query: s.listQuery, anchor: anchor, above: above,
                             below: below, anchorPosition: s.positionStale ? nil : s.selectedPosition,
-                            keepSelection: true, targetLine: nil)
+                            keepSelection: start == nil, targetLine: nil)
     return .loadWindow(req)
 }
 

@@ -16,9 +16,8 @@ struct TUICommand: ParsableCommand {
             """
     )
 
-    // TODO(lead): replace with the shared store/queue ParsableArguments (--db, --queue-url, --endpoint-url, --region).
-    @Option(name: .customLong("db"), help: "Database file (default: $TIMELINE_DB, else $XDG_DATA_HOME/timeline/timeline.db).")
-    var db: String?
+    // TODO(lead): add the shared queue options (--queue-url, --endpoint-url, --region) for the poller.
+    @OptionGroup var store: StoreOptions
 
     @Flag(name: .customLong("no-poll"), help: "Do not poll SQS; view a database fed by `timeline poll` or `timeline import`.")
     var noPoll = false
@@ -33,9 +32,8 @@ struct TUICommand: ParsableCommand {
     }
 
     func run() throws {
-        let path = try TUIDatabasePath.resolve(db)
         // Open once read-write up front: creates/migrates the file (0600) and fails early with a clear message.
-        _ = try TimelineStore(path: path)
+        let path = try store.openForWriting().path
         let poller = noPoll ? nil : TUIPollerHook.start(databasePath: path)
         defer { poller?.stop() }
         let state = AppState(width: 80, height: 24, nowMicros: Int64(Date().timeIntervalSince1970 * 1_000_000))

@@ -266,6 +266,16 @@ def test_sigterm_restores_the_terminal(env):
     assert not tui.alternate_screen_on()
 
 
+def test_crash_signal_restores_the_terminal_and_still_crashes(env):
+    feed, start = env
+    tui = start()
+    tui.wait_for(lambda s: "No events yet" in s, what="the empty state")
+    os.kill(tui.pid(), 11)  # SIGSEGV: the handler restores the terminal, then re-raises
+    assert tui.exit_code() == 128 + 11
+    tui.wait_for(lambda s: "TUI-EXITED" in s, what="the shell after the crash")
+    assert not tui.alternate_screen_on()
+
+
 def test_help_overlay_and_detail(env):
     feed, start = env
     feed(event("T-9", "task with details", "error", body="first line of the body\nsecond line"))

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import TimelineCore
+import TimelineStore
+
+/// `timeline history TASK_ID`: every event of one task, newest first.
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "Print every event of one task, newest first (the first is the task's timeline row).")
+
+    @OptionGroup var store: StoreOptions
+
+    @Argument(help: ArgumentHelp("The task id.", valueName: "task-id"))
+    var taskID: String
+
+    @Flag(help: "JSON lines (one object per event), for jq.")
+    var json = false
+
+    @Option(help: "Print at most this many events.")
+    var limit: Int = 1_000
+
+    func validate() throws {
+        guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
+        guard !taskID.isEmpty else { throw ValidationError("The task id must not be empty.") }
+    }
+
+    func run() throws {
+        guard let timeline = try store.openForReading() else { throw ExitCode.failure }
+        let events = try timeline.history(taskID: taskID, limit: limit)
+        guard !events.isEmpty else {
+            standardError("No events for task \"\(EscapedBytes.escape(taskID))\".")
+            throw ExitCode.failure
+        }
+        if json {
+            // The store does not return seq/received time for history events; JSON carries the event fields.
+            for event in events {
+                var object = EventJSONLine.object(event, seq: 0, receivedMicros: 0)
+                object.removeValue(forKey: "seq")
+                object.removeValue(forKey: "received_at")
+                print(try EventJSONLine.line(object))
+            }
+            return
+        }
+        let table = EventTable(color: TerminalStyle.stdoutWantsColor, width: TerminalStyle.columns(of: STDOUT_FILENO),
+                               showTask: false)
+        print(table.header)
+        for event in events { print(table.row(event)) }
+    }
+}

@@ -1,0 +1,171 @@
+import ArgumentParser
+import Foundation
+import TimelineCore
+import TimelineStore
+
+/// `timeline import [FILE|-]`: JSON lines through the same validation and ingest as the poller.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import events from a file of JSON lines (one event per line).",
+        discussion: """
+            Every line goes through the same validation as messages from SQS. Valid events are stored (newest \
+            wins per task; an event id already stored changes nothing); invalid lines are stored as rejected \
+            messages with their reason (see `timeline rejected`). Blank lines are skipped. Exits 0 even when \
+            lines are rejected, non-zero when the input cannot be read or the database cannot be written.
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @Argument(help: ArgumentHelp("File of JSON lines, or - for standard input.", valueName: "file"))
+    var file: String = "-"
+
+    @Option(help: "Lines stored per transaction.")
+    var batchSize: Int = 1_000
+
+    @Flag(help: "Do not list rejected lines on stderr (the summary still counts them).")
+    var quiet = false
+
+    func validate() throws {
+        guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1.") }
+        if file != "-", !FileManager.default.fileExists(atPath: file) {
+            throw ValidationError("No such file: \(file)")
+        }
+    }
+
+    func run() throws {
+        let fd: Int32
+        if file == "-" {
+            fd = STDIN_FILENO
+        } else {
+            fd = open(file, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw ImportError.open(file, String(cString: strerror(errno))) }
+        }
+        defer { if fd != STDIN_FILENO { close(fd) } }
+
+        let timeline = try store.openForWriting()
+        var importer = Importer(store: timeline, batchSize: batchSize, listRejects: !quiet,
+                                progress: ProgressBar(totalBytes: Self.regularFileSize(fd)))
+        var reader = LineReader(fd: fd)
+        while let line = try reader.next() {
+            try importer.add(line)
+            importer.progress.update(bytes: reader.bytesRead, lines: line.number)
+        }
+        try importer.finish()
+        importer.progress.clear()
+        print(importer.summary(source: file == "-" ? "standard input" : file))
+    }
+
+    /// The size of a regular file (for the progress bar), nil for pipes and terminals.
+    private static func regularFileSize(_ fd: Int32) -> Int64? {
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(info.st_size)
+    }
+}
+
+/// Parses lines, stores them in batches and keeps the tallies.
+private struct Importer {
+    let store: TimelineStore
+    let batchSize: Int
+    let listRejects: Bool
+    var progress: ProgressBar
+    private var batch: [IngestItem] = []
+    private var counts: [IngestOutcome: Int] = [:]
+    private var lines = 0
+    private var blank = 0
+    private var rejectsListed = 0
+    private static let rejectsListedAtMost = 20
+
+    init(store: TimelineStore, batchSize: Int, listRejects: Bool, progress: ProgressBar) {
+        self.store = store
+        self.batchSize = batchSize
+        self.listRejects = listRejects
+        self.progress = progress
+    }
+
+    mutating func add(_ line: LineReader.Line) throws {
+        lines += 1
+        if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) && !line.isTruncated {
+            blank += 1
+            return
+        }
+        let item: IngestItem
+        if line.isTruncated {
+            let reason = "message is \(line.fullLength) bytes, larger than the \(EventLimits.messageBytes)-byte limit"
+                + " (only the first \(line.bytes.count) bytes are kept)"
+            item = .rejected(rawBytes: line.bytes, messageID: nil, reason: reason)
+        } else {
+            switch EventParser.parse(line.bytes) {
+            case .success(let event): item = .event(event, messageID: nil)
+            case .failure(let rejection): item = .rejected(rawBytes: line.bytes, messageID: nil, reason: rejection.reason)
+            }
+        }
+        if case .rejected(_, _, let reason) = item, listRejects {
+            if rejectsListed < Self.rejectsListedAtMost {
+                progress.clear()
+                standardError("line \(line.number): rejected: \(EscapedBytes.escape(reason))")
+            } else if rejectsListed == Self.rejectsListedAtMost {
+                progress.clear()
+                standardError("(more rejected lines are not listed here: `timeline rejected` shows every one)")
+            }
+            rejectsListed += 1
+        }
+        batch.append(item)
+        if batch.count >= batchSize { try flush() }
+    }
+
+    private mutating func flush() throws {
+        guard !batch.isEmpty else { return }
+        for outcome in try store.ingest(batch, deferSearchIndex: true) { counts[outcome, default: 0] += 1 }
+        batch.removeAll(keepingCapacity: true)
+    }
+
+    /// Stores the last batch and brings the search index up to date.
+    mutating func finish() throws {
+        try flush()
+        try store.flushSearchIndex()
+    }
+
+    func summary(source: String) -> String {
+        func count(_ outcome: IngestOutcome) -> Int { counts[outcome, default: 0] }
+        var text = "Imported \(lines) line\(lines == 1 ? "" : "s") from \(EscapedBytes.escape(source)): "
+            + "\(count(.inserted)) inserted, \(count(.replaced)) replaced, \(count(.keptOlder)) kept older, "
+            + "\(count(.duplicate)) duplicates, \(count(.rejected)) rejected"
+        if blank > 0 { text += ", \(blank) blank skipped" }
+        return text + "."
+    }
+}
+
+/// A progress bar on stderr, drawn only when stderr is a terminal, at most ten times a second.
+struct ProgressBar {
+    let totalBytes: Int64?
+    private let enabled = TerminalStyle.isTerminal(STDERR_FILENO)
+    private var lastDraw = ContinuousClock.now
+    private var drawn = false
+
+    init(totalBytes: Int64?) { self.totalBytes = totalBytes }
+
+    mutating func update(bytes: Int64, lines: Int) {
+        guard enabled, ContinuousClock.now - lastDraw >= .milliseconds(100) else { return }
+        lastDraw = .now
+        var text = "\r\u{1B}[K"
+        if let totalBytes, totalBytes > 0 {
+            let fraction = min(1, Double(bytes) / Double(totalBytes))
+            let width = 30
+            let filled = Int(fraction * Double(width))
+            text += "[" + String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled) + "] "
+            text += String(format: "%3.0f%% ", fraction * 100)
+        }
+        text += "\(lines) lines"
+        FileHandle.standardError.write(Data(text.utf8))
+        drawn = true
+    }
+
+    /// Erases the bar (before other stderr output and at the end).
+    mutating func clear() {
+        guard drawn else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        drawn = false
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import TimelineCore
+
+/// Whether output goes to a terminal, and the colours of the plain-text commands.
+enum TerminalStyle {
+    /// True when `fd` is a terminal.
+    static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    /// Colours on stdout: only on a terminal and when NO_COLOR is unset or empty (https://no-color.org).
+    static var stdoutWantsColor: Bool {
+        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"] ?? ""
+        return isTerminal(STDOUT_FILENO) && noColor.isEmpty
+    }
+
+    /// Columns of the terminal on `fd`, nil when it is not a terminal.
+    static func columns(of fd: Int32) -> Int? {
+        guard isTerminal(fd) else { return nil }
+        var size = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
+    /// SGR colour of a status: info blue, in_progress yellow, success green, warning orange (256-colour
+    /// 208), error red.
+    static func color(of status: Status) -> String {
+        switch status {
+        case .info: "\u{1B}[34m"
+        case .inProgress: "\u{1B}[33m"
+        case .success: "\u{1B}[32m"
+        case .warning: "\u{1B}[38;5;208m"
+        case .error: "\u{1B}[31m"
+        }
+    }
+
+    static let reset = "\u{1B}[0m"
+    static let dim = "\u{1B}[2m"
+
+    /// `text` in `sgr` when colours are on.
+    static func paint(_ text: String, _ sgr: String, enabled: Bool) -> String {
+        enabled ? sgr + text + reset : text
+    }
+}

@@ -2,17 +2,20 @@ import Dispatch
 import Foundation
 import TimelineCore
 
-/// Owns the state and runs effects on a background queue against its own `TimelineReading`
-/// (made by `makeReader` on that queue, so SQLite connections stay on one thread). The terminal loop
-/// feeds inputs with `send`, calls `drain` each iteration and redraws when it returns true.
+/// Owns the state and runs effects off the input path against `TimelineReading`s made by `makeReader`.
+/// Two lanes, each a serial queue with its own reader (so SQLite connections stay on one thread): the
+/// fast lane answers what the next frame needs (windows, history, n/N, change checks); the slow lane
+/// counts (totals, per-status, matches), so a count over a large history never delays a frame.
+/// The terminal loop feeds inputs with `send`, calls `drain` each iteration and redraws.
 public final class TimelineController: @unchecked Sendable {
     public private(set) var state: AppState
-    private let queue = DispatchQueue(label: "timeline.ui.store", qos: .userInitiated)
-    private let makeReader: @Sendable () throws -> TimelineReading
+    private let fast: Lane
+    private let slow: Lane
     private let inbox = Inbox()
     private let tickets = Tickets()
-    /// Touched only on `queue`.
-    nonisolated(unsafe) private var reader: TimelineReading?
+    /// Touched only on the slow lane.
+    private let countThrottle = CountThrottle()
+    /// Touched only on the fast lane.
     nonisolated(unsafe) private var lastToken: Int64?
     private var lastChangeCheck: Int64 = 0
     private var checkPending = Atomic()
@@ -23,7 +26,8 @@ public final class TimelineController: @unchecked Sendable {
     public init(state: AppState, makeReader: @escaping @Sendable () throws -> TimelineReading,
                 pollerStatus: (@Sendable () -> PollerStatusView)? = nil) {
         self.state = state
-        self.makeReader = makeReader
+        fast = Lane(label: "timeline.ui.fast", makeReader: makeReader)
+        slow = Lane(label: "timeline.ui.slow", makeReader: makeReader)
         self.pollerStatus = pollerStatus
         if let pollerStatus { self.state.poller = pollerStatus() }
     }
@@ -60,9 +64,15 @@ public final class TimelineController: @unchecked Sendable {
     public func settle(timeout: TimeInterval = 5) {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
-            queue.sync {}
+            fast.queue.sync {}
+            slow.queue.sync {}
             if !drain() && inbox.isEmpty && tickets.idle { return }
         } while Date() < deadline
+    }
+
+    /// Waits until the fast lane has answered (what the next frame needs); counts may still be running.
+    public func settleFrame() {
+        repeat { fast.queue.sync {} } while drain()
     }
 
     private func onTick(_ now: Int64) {
@@ -72,9 +82,9 @@ public final class TimelineController: @unchecked Sendable {
         }
         guard now - lastChangeCheck >= Self.changeCheckMicros, checkPending.setIfClear() else { return }
         lastChangeCheck = now
-        queue.async { [self] in
+        fast.queue.async { [self] in
             defer { checkPending.clear() }
-            guard let reader = try? readerOnQueue(), let token = try? reader.changeToken() else { return }
+            guard let reader = try? fast.reader(), let token = try? reader.changeToken() else { return }
             if let last = lastToken, last != token { inbox.put(.storeChanged) }
             lastToken = token
         }
@@ -85,14 +95,20 @@ public final class TimelineController: @unchecked Sendable {
             if effect == .quit { continue }
             let kind = EffectKind(effect)
             let ticket = tickets.issue(kind)
-            queue.async { [self] in
+            let lane = kind == .counts ? slow : fast
+            lane.queue.async { [self] in
                 defer { tickets.finish(kind) }
+                if case .loadCounts(let request) = effect { countThrottle.wait(generation: request.generation) }
                 // A newer request of the same kind supersedes this one: skip it.
                 guard tickets.isLatest(ticket, kind) else { return }
                 do {
-                    let reader = try readerOnQueue()
-                    if lastToken == nil { lastToken = try? reader.changeToken() }
+                    let reader = try lane.reader()
+                    if lane === fast, lastToken == nil { lastToken = try? reader.changeToken() }
+                    let started = DispatchTime.now().uptimeNanoseconds
                     if let result = EffectExecutor.run(effect, on: reader) { inbox.put(result) }
+                    if case .loadCounts(let request) = effect {
+                        countThrottle.finished(generation: request.generation, startedNanos: started)
+                    }
                 } catch {
                     inbox.put(.loadFailed("cannot open the store: \(error)"))
                 }
@@ -100,10 +116,47 @@ public final class TimelineController: @unchecked Sendable {
         }
     }
 
-    private func readerOnQueue() throws -> TimelineReading {
-        if let reader { return reader }
+}
+
+/// Keeps recounts after store changes from monopolizing a core on a large history: a recount of the
+/// same query waits until twice its last duration has passed since it last finished (at most 2 s).
+/// A new query (new generation) is counted at once.
+final class CountThrottle: @unchecked Sendable {
+    private var generation: Int?
+    private var lastEnd: UInt64 = 0
+    private var lastDuration: UInt64 = 0
+
+    func wait(generation g: Int) {
+        guard g == generation else { return }
+        let ready = lastEnd + min(2 * lastDuration, 2_000_000_000)
+        let now = DispatchTime.now().uptimeNanoseconds
+        if ready > now { Thread.sleep(forTimeInterval: Double(ready - now) / 1e9) }
+    }
+
+    func finished(generation g: Int, startedNanos: UInt64) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        generation = g
+        lastEnd = now
+        lastDuration = now - startedNanos
+    }
+}
+
+/// A serial queue and the reader used only on it (opened lazily, on the queue).
+final class Lane: @unchecked Sendable {
+    let queue: DispatchQueue
+    private let makeReader: @Sendable () throws -> TimelineReading
+    private var opened: TimelineReading?
+
+    init(label: String, makeReader: @escaping @Sendable () throws -> TimelineReading) {
+        queue = DispatchQueue(label: label, qos: .userInitiated)
+        self.makeReader = makeReader
+    }
+
+    /// Call only on `queue`.
+    func reader() throws -> TimelineReading {
+        if let opened { return opened }
         let r = try makeReader()
-        reader = r
+        opened = r
         return r
     }
 }

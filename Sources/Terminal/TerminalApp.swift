@@ -17,10 +17,12 @@ public enum TerminalApp {
         var running = true
         var lastTick: Int64 = 0
         var lastSizeCheck: Int64 = 0
+        var dirty = true
         while running && TerminalRestore.terminationSignal == 0 {
             // One blocking read (≤ 50 ms), then everything already queued.
             var next = curses.read()
             while let input = next, running {
+                dirty = true
                 switch input {
                 case .key(let raw):
                     if let key = KeyDecoder.decode(raw) { running = controller.send(.key(key)) }
@@ -39,11 +41,14 @@ public enum TerminalApp {
             wtimeout(tl_stdscr(), 50)
             guard running else { break }
             let now = clock()
-            if now - lastTick >= 100_000 {
+            // Spinners and countdowns need 10 frames a second; relative times only one.
+            if now - lastTick >= (controller.state.animating ? 100_000 : 1_000_000) {
                 controller.send(.tick(nowMicros: now))
                 lastTick = now
+                dirty = true
             }
-            _ = controller.drain()
+            controller.pollBackground(nowMicros: now)
+            if controller.drain() { dirty = true }
             if now - lastSizeCheck >= 500_000 {
                 lastSizeCheck = now
                 _ = curses.syncSizeWithTerminal()
@@ -53,8 +58,12 @@ public enum TerminalApp {
                 size = fresh
                 curses.invalidate()
                 controller.send(.resize(width: size.width, height: size.height))
+                dirty = true
             }
-            curses.draw(render(controller.state, width: size.width, height: size.height))
+            if dirty {
+                curses.draw(render(controller.state, width: size.width, height: size.height))
+                dirty = false
+            }
         }
         curses.end()
         TerminalRestore.reraiseIfSignalled()

@@ -68,3 +68,14 @@ enum TimeText {
         return width >= 19 ? full : String(full.suffix(width))
     }
 }
+
+extension AppState {
+    /// True while something on screen animates (a live spinner, a retry countdown): the loop then
+    /// ticks ten times a second instead of once.
+    public var animating: Bool {
+        if case .backingOff = poller.state { return true }
+        let top = selected - selectedLine
+        let visible = window.indices.clamped(to: max(0, top)..<max(0, min(window.count, top + listHeight)))
+        return visible.contains { Liveness(window[$0], nowMicros: nowMicros) == .live }
+    }
+}

@@ -42,7 +42,7 @@ public final class TimelineController: @unchecked Sendable {
     /// Applies an input from the terminal; returns false once the user asked to quit.
     @discardableResult
     public func send(_ input: Input) -> Bool {
-        if case .tick(let now) = input { onTick(now) }
+        if case .tick(let now) = input { pollBackground(nowMicros: now) }
         run(reduce(&state, input))
         return !state.quitRequested
     }
@@ -75,7 +75,9 @@ public final class TimelineController: @unchecked Sendable {
         repeat { fast.queue.sync {} } while drain()
     }
 
-    private func onTick(_ now: Int64) {
+    /// Looks for other connections' writes (at most every `changeCheckMicros`) and poller status
+    /// changes. The terminal loop calls it every iteration; ticks call it too.
+    public func pollBackground(nowMicros now: Int64) {
         if let pollerStatus {
             let p = pollerStatus()
             if p != state.poller { inbox.put(.pollerStatus(p)) }

@@ -74,6 +74,9 @@ enum DetailLayout {
             out.append(StyledLine([("\(StatusGlyph.glyph(h.status)) ", Style(fg: h.status.colorRole, bold: true)),
                                    (time + "  ", label), (status, Style(fg: h.status.colorRole)), (title, .plain)]))
         }
+        out.append(StyledLine())
+        out.append(StyledLine([("Raw payload", Style(fg: .accent, bold: true)), (" · unknown fields kept", label)]))
+        for line in TextWidth.wrapUntrusted(e.rawJSON, to: width) { out.append(StyledLine([(line, label)])) }
         return out
     }
 }

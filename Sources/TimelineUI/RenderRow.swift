@@ -10,6 +10,10 @@ func renderRow(_ row: TimelineRow, into screen: inout Screen, x: Int, y: Int, la
     let statusStyle = Style(fg: liveness == .stale ? .muted : e.status.colorRole, bg: base.bg, bold: true)
     let glyph = StatusGlyph.glyph(for: row, nowMicros: state.nowMicros)
     screen.put(String(glyph), x: x + 1, y: y, style: statusStyle)
+    // Highlight mode: a bar in the first column marks every matching task (even when the match is in the body).
+    if let q = state.matchQuery, QueryMatcher.matches(row, q) {
+        screen.put("▌", x: x, y: y, style: Style(fg: .highlight, bg: base.bg, bold: true))
+    }
 
     var col = x + 3
     let time = TextWidth.padLeft(TimeText.row(e.timestampMicros, state: state, width: layout.time), to: layout.time)

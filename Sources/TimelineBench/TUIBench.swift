@@ -88,8 +88,10 @@ enum TUIBenchMeasure {
         controller.settleFrame()
         _ = render(controller.state, width: width, height: height)
         let firstFrame = now() - clock0
+        let rssFirstFrame = peakRSSMiB()
         controller.settle(timeout: 120)
         let countsReady = now() - clock0
+        let rssCounts = peakRSSMiB()
         let total = controller.state.counts.total ?? 0
         _ = cpu0
 
@@ -157,10 +159,10 @@ enum TUIBenchMeasure {
               page step (PgDn)       %8.3f ms CPU
               search keystroke frame %8.2f ms median wall, %.2f ms worst; %.2f ms CPU per keystroke incl. counts
               match counts settle    %8.1f ms after the last keystroke (worst query)
-              peak RSS               %8.1f MiB   (%.1f MiB before the searches)
+              peak RSS               %8.1f MiB   (%.1f after the first frame, %.1f after the counts, %.1f before the searches)
             """, tuiBenchThousands(events), tuiBenchThousands(total), firstFrame * 1000, countsReady * 1000,
                      scrollCPU * 1000, scrollWall * 1000, pageCPU * 1000, median * 1000, worst * 1000,
-                     searchCPU * 1000, countsAfter * 1000, rssMiB, rssBeforeSearch))
+                     searchCPU * 1000, countsAfter * 1000, rssMiB, rssFirstFrame, rssCounts, rssBeforeSearch))
     }
 
     static func peakRSSMiB() -> Double {

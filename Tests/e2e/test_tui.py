@@ -103,11 +103,17 @@ class TUI:
 
     def pid(self):
         pane_pid = self.tmux("display-message", "-p", "-t", "e2e", "#{pane_pid}").stdout.strip()
-        out = subprocess.run(["pgrep", "-P", pane_pid], capture_output=True, text=True).stdout.split()
-        for child in out:  # the shell's child: env → timeline (exec)
-            cmd = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
-            if any(part.endswith(b"timeline") for part in cmd) and b"tui" in cmd:
-                return int(child)
+        for proc in Path("/proc").iterdir():  # the shell's child: env execs timeline
+            if not proc.name.isdigit():
+                continue
+            try:
+                stat = (proc / "stat").read_text()
+                cmd = (proc / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            ppid = stat.rsplit(")", 1)[1].split()[1]
+            if ppid == pane_pid and any(part.endswith(b"timeline") for part in cmd) and b"tui" in cmd:
+                return int(proc.name)
         pytest.fail("timeline tui process not found")
 
     def exit_code(self, timeout=5.0):

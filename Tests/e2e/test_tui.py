@@ -88,12 +88,27 @@ class TUI:
     def lines(self):
         return self.screen().split("\n")
 
+    def stable_screen(self, limit=1.0):
+        """A capture taken once the pane stopped changing (ncurses may be mid-update), or the last one
+        after `limit` seconds (a spinner never stops)."""
+        deadline = time.monotonic() + limit
+        previous = self.screen()
+        while time.monotonic() < deadline:
+            time.sleep(0.06)
+            current = self.screen()
+            if current == previous:
+                return current
+            previous = current
+        return previous
+
     def wait_for(self, predicate, timeout=5.0, what="condition"):
         deadline = time.monotonic() + timeout
         while True:
             screen = self.screen()
             if predicate(screen):
-                return screen
+                screen = self.stable_screen()
+                if predicate(screen):
+                    return screen
             if time.monotonic() > deadline:
                 pytest.fail(f"timed out waiting for {what}; screen was:\n{screen}")
             time.sleep(0.05)

@@ -76,15 +76,21 @@ struct Palette {
             if reverse { attr |= tl_a_reverse() }
             return (attr, 0)
         }
+        var bg = style.bg
+        if depth == .eight && bg == .selection {
+            // Eight colours leave no background that every status colour reads on: use reverse video.
+            reverse.toggle()
+            bg = nil
+        }
         if style.dim || (depth == .eight && style.fg == .muted) { attr |= tl_a_dim() }
         if reverse { attr |= tl_a_reverse() }
-        guard style.fg != nil || style.bg != nil else { return (attr, 0) }
-        let key = PairKey(fg: style.fg, bg: style.bg)
+        guard style.fg != nil || bg != nil else { return (attr, 0) }
+        let key = PairKey(fg: style.fg, bg: bg)
         if let pair = pairs[key] { return (attr, pair) }
         guard Int(nextPair) < Int(tl_color_pairs()) else { return (attr, 0) }
         let pair = nextPair
         nextPair += 1
-        init_pair(pair, style.fg.map(fgColor) ?? -1, style.bg.map(bgColor) ?? -1)
+        init_pair(pair, style.fg.map(fgColor) ?? -1, bg.map(bgColor) ?? -1)
         pairs[key] = pair
         return (attr, pair)
     }

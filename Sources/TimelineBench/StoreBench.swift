@@ -30,15 +30,18 @@ private struct StoreBench {
     let clock = ContinuousClock()
 
     func run() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("timeline-bench-\(UUID().uuidString)")
+        // TIMELINE_BENCH_KEEP_DIR keeps the databases (bench-N.db) for a look with sqlite3 afterwards.
+        let keep = ProcessInfo.processInfo.environment["TIMELINE_BENCH_KEEP_DIR"]
+        let directory = keep.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("timeline-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try TimelineStore(path: directory.appendingPathComponent("bench.db").path)
+        defer { if keep == nil { try? FileManager.default.removeItem(at: directory) } }
+        let store = try TimelineStore(path: directory.appendingPathComponent("bench-\(events).db").path)
         var generator = EventGenerator(tasks: tasks)
         print("-- \(events) events over \(tasks) tasks")
 
         // Bulk import: big batches, generation not timed.
-        let batchSize = 10_000
+        let batchSize = 100_000
         var importTime = Duration.zero
         var importCPU = 0.0
         var imported = 0

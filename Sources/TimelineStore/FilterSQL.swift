@@ -7,13 +7,28 @@ import TimelineCore
 /// yet, use LIKE over the same five columns (LIKE for ASCII terms, a Unicode-aware function otherwise).
 /// Qualifiers are case-insensitive substrings of the timeline row's columns; statuses are an IN list.
 struct FilterSQL {
+    /// How a query with indexed terms should meet the set of matching rows.
+    enum MatchPlan {
+        /// Walk the timeline in display order and probe the match set, stopping after one window
+        /// (windows: cheap however many rows match).
+        case scanTimelineInOrder
+        /// Start from the match set (counts: cost grows with the matches, not with the timeline).
+        case driveFromMatches
+    }
+
+    let plan: MatchPlan
     /// Conditions joined with AND.
     var conditions: [String] = []
     var values: [SQLiteValue] = []
     /// Whether a condition reads `e.title` / `e.body` (the query must join `events e`).
     var needsEvents = false
+    /// `SELECT row_id …` of the rows matching the indexed terms, when there are such terms.
+    private(set) var matchSet: (sql: String, values: [SQLiteValue])?
+    /// True when the indexed terms are the whole filter: a count is then the size of `matchSet`.
+    var isOnlyIndexedTerms: Bool { matchSet != nil && conditions.count == 1 }
 
-    init(_ query: TimelineQuery, tokenizer: SearchTokenizer) {
+    init(_ query: TimelineQuery, tokenizer: SearchTokenizer, plan: MatchPlan = .scanTimelineInOrder) {
+        self.plan = plan
         var indexedTerms: [String] = []
         for term in query.terms where !term.isEmpty {
             if tokenizer == .trigram, term.unicodeScalars.count >= 3 {
@@ -40,16 +55,20 @@ struct FilterSQL {
         let match = terms.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
             .joined(separator: " AND ")
         let waitingMatches = terms.map { Self.anyTextColumn(of: "we", t: "w", contains: $0) }.joined(separator: " AND ")
-        conditions.append("""
-            t.row_id IN (
-                SELECT rowid FROM search WHERE search MATCH ?
-                    AND rowid NOT IN (SELECT row_id FROM timeline WHERE indexed_seq IS NOT seq)
-                UNION ALL
-                SELECT w.row_id FROM timeline w JOIN events we ON we.seq = w.seq
-                WHERE w.indexed_seq IS NOT w.seq AND \(waitingMatches))
-            """)
-        values.append(.text(match))
-        for term in terms { values += Self.containsValues(term, count: 5) }
+        let set = """
+            SELECT rowid FROM search WHERE search MATCH ?
+                AND rowid NOT IN (SELECT row_id FROM timeline WHERE indexed_seq IS NOT seq)
+            UNION ALL
+            SELECT w.row_id FROM timeline w JOIN events we ON we.seq = w.seq
+            WHERE w.indexed_seq IS NOT w.seq AND \(waitingMatches)
+            """
+        // `+t.row_id` keeps the planner from driving the query from the match set (and then sorting every
+        // match): it walks the timeline in display order and probes the set, stopping after one window.
+        conditions.append((plan == .scanTimelineInOrder ? "+" : "") + "t.row_id IN (\(set))")
+        var setValues: [SQLiteValue] = [.text(match)]
+        for term in terms { setValues += Self.containsValues(term, count: 5) }
+        values += setValues
+        matchSet = (set, setValues)
     }
 
     /// One of the five searchable columns of event alias `e` / timeline alias `t` contains `term`

@@ -37,13 +37,17 @@ extension TimelineStore: TimelineReading {
     }
 
     public func count(matching query: TimelineQuery) throws -> Int {
-        let filter = FilterSQL(query, tokenizer: searchTokenizer)
+        let filter = FilterSQL(query, tokenizer: searchTokenizer, plan: .driveFromMatches)
+        if filter.isOnlyIndexedTerms, let set = filter.matchSet {
+            // Every element of the match set is a distinct timeline row.
+            return try locked { Int(try db.scalarInt("SELECT count(*) FROM (\(set.sql))", set.values)) }
+        }
         let sql = "SELECT count(*) FROM timeline t" + join(filter) + filter.whereClause()
         return try locked { Int(try db.scalarInt(sql, filter.values)) }
     }
 
     public func countNewer(than key: RowKey, matching query: TimelineQuery) throws -> Int {
-        let filter = FilterSQL(query, tokenizer: searchTokenizer)
+        let filter = FilterSQL(query, tokenizer: searchTokenizer, plan: .driveFromMatches)
         let sql = "SELECT count(*) FROM timeline t" + join(filter)
             + filter.whereClause(adding: ["(t.ts_us, t.seq) > (?, ?)"])
         let values = filter.values + [.integer(key.timestampMicros), .integer(key.seq)]
@@ -51,16 +55,19 @@ extension TimelineStore: TimelineReading {
     }
 
     public func statusCounts(matching query: TimelineQuery) throws -> [Status: Int] {
-        let filter = FilterSQL(query, tokenizer: searchTokenizer)
-        let sql = "SELECT t.status, count(*) FROM timeline t" + join(filter) + filter.whereClause()
-            + " GROUP BY t.status"
+        let filter = FilterSQL(query, tokenizer: searchTokenizer, plan: .driveFromMatches)
+        // One pass over the order index with a counter per status (GROUP BY would sort every row).
+        let counters = Status.allCases.map { "count(*) FILTER (WHERE t.status = '\($0.rawValue)')" }
+        let sql = "SELECT " + counters.joined(separator: ", ") + " FROM timeline t" + join(filter) + filter.whereClause()
         return try locked {
             let statement = try db.cached(sql)
             defer { statement.reset() }
             try statement.bind(filter.values)
             var counts: [Status: Int] = [:]
-            while try statement.step() == .row {
-                if let status = Status(rawValue: statement.string(0)) { counts[status] = statement.int(1) }
+            if try statement.step() == .row {
+                for (index, status) in Status.allCases.enumerated() where statement.int(Int32(index)) > 0 {
+                    counts[status] = statement.int(Int32(index))
+                }
             }
             return counts
         }

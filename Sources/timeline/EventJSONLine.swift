@@ -3,13 +3,16 @@ import TimelineCore
 
 /// JSON lines for `--json` output (for jq): one object per row, event or rejected message.
 enum EventJSONLine {
-    /// An event's fields; `extra` adds fields such as `event_count`.
-    static func object(_ event: Event, seq: Int64, receivedMicros: Int64, extra: [String: Any] = [:]) -> [String: Any] {
+    /// An event's fields (plus its arrival `seq` and `received_at` when known); `extra` adds fields such
+    /// as `event_count`.
+    static func object(_ event: Event, seq: Int64? = nil, receivedMicros: Int64? = nil,
+                       extra: [String: Any] = [:]) -> [String: Any] {
         var object: [String: Any] = [
             "id": event.id, "agent_id": event.agentID, "task_id": event.taskID, "title": event.title,
             "body": event.body, "status": event.status.rawValue, "timestamp": isoTimestamp(event.timestampMicros),
-            "seq": seq, "received_at": isoTimestamp(receivedMicros),
         ]
+        if let seq { object["seq"] = seq }
+        if let receivedMicros { object["received_at"] = isoTimestamp(receivedMicros) }
         object["category"] = event.category ?? NSNull()
         object["progress"] = event.progress ?? NSNull()
         for (key, value) in extra { object[key] = value }

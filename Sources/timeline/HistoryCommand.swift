@@ -33,13 +33,7 @@ struct HistoryCommand: ParsableCommand {
             throw ExitCode.failure
         }
         if json {
-            // The store does not return seq/received time for history events; JSON carries the event fields.
-            for event in events {
-                var object = EventJSONLine.object(event, seq: 0, receivedMicros: 0)
-                object.removeValue(forKey: "seq")
-                object.removeValue(forKey: "received_at")
-                print(try EventJSONLine.line(object))
-            }
+            for event in events { print(try EventJSONLine.line(EventJSONLine.object(event))) }
             return
         }
         let table = EventTable(color: TerminalStyle.stdoutWantsColor, width: TerminalStyle.columns(of: STDOUT_FILENO),

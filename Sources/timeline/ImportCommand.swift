@@ -20,8 +20,10 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("File of JSON lines, or - for standard input.", valueName: "file"))
     var file: String = "-"
 
+    /// 10,000 rather than 1,000: each transaction rewrites the history-index pages it touches, so on a large
+    /// database bigger transactions write far fewer bytes per event (a 10,000-line batch takes ~0.1–0.3 s).
     @Option(help: "Lines stored per transaction.")
-    var batchSize: Int = 1_000
+    var batchSize: Int = 10_000
 
     @Flag(help: "Do not list rejected lines on stderr (the summary still counts them).")
     var quiet = false

@@ -18,6 +18,7 @@ public enum DisplayText {
 
     /// `s` as one safe row (see the type's documentation for the exact rules).
     public static func sanitize(_ s: String) -> String {
+        if isPlainASCII(s) { return s }
         var out = String.UnicodeScalarView()
         for line in SafeLines(s) {
             if line.index > 0 { out.append("⏎") }
@@ -28,7 +29,8 @@ public enum DisplayText {
 
     /// `s` as safe lines for a multi-line view: split at line breaks, each line sanitized, tabs expanded.
     public static func sanitizeLines(_ s: String, tabWidth: Int = 4) -> [String] {
-        SafeLines(s).map { line in
+        if isPlainASCII(s) { return [s] }
+        return SafeLines(s).map { line in
             var out = String.UnicodeScalarView()
             appendLine(line.scalars, to: &out, tabWidth: max(1, tabWidth))
             return repairOrphanMarks(String(out))
@@ -55,6 +57,11 @@ public enum DisplayText {
             }
         }
         return repairOrphanMarks(out)
+    }
+
+    /// Printable ASCII only (the common case, which needs no work).
+    private static func isPlainASCII(_ s: String) -> Bool {
+        s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     // MARK: - Per-line filtering

@@ -181,3 +181,20 @@ def test_build_event_rejects_like_timeline(kwargs, reason):
     with pytest.raises(InvalidEvent) as caught:
         timeline_event.build_event(title, status, **args)
     assert caught.value.reason == reason
+
+
+def test_schema_cross_check_is_live(tmp_path, monkeypatch):
+    pytest.importorskip("jsonschema")
+    with open(os.path.join(ROOT, "event.schema.json"), encoding="utf-8") as handle:
+        schema = json.load(handle)
+    schema["required"] = schema["required"] + ["only_in_this_test"]
+    path = tmp_path / "stricter.schema.json"
+    path.write_text(json.dumps(schema), encoding="utf-8")
+    monkeypatch.setenv("TIMELINE_EVENT_SCHEMA", str(path))
+    monkeypatch.setattr(timeline_event, "_SCHEMA_LOADED", False)
+    body = open(os.path.join(EXAMPLES, "valid", "minimal.json"), "rb").read()
+    try:
+        with pytest.raises(AssertionError, match="only_in_this_test"):
+            timeline_event.validate(body)
+    finally:
+        monkeypatch.setattr(timeline_event, "_SCHEMA_LOADED", False)

@@ -165,7 +165,14 @@ enum TUIBenchMeasure {
                      searchCPU * 1000, countsAfter * 1000, rssMiB, rssFirstFrame, rssCounts, rssBeforeSearch))
     }
 
+    /// Peak RSS of this process image: VmHWM (ru_maxrss survives exec, so a child started by a big
+    /// parent would report the parent's peak), else ru_maxrss.
     static func peakRSSMiB() -> Double {
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+           let kib = Double(line.split(separator: " ").dropFirst().first ?? "") {
+            return kib / 1024
+        }
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_maxrss) / 1024

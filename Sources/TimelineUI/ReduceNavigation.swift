@@ -24,7 +24,10 @@ func windowEffect(_ s: inout AppState, from start: WindowAnchor? = nil) -> Effec
         anchor = .row(taskID: row.taskID, key: row.key)
     }
     let above = anchor == .newest ? 0 : s.selectedLine + margin(s)
-    let below = anchor == .newest ? s.listHeight + margin(s) : s.listHeight - s.selectedLine + margin(s)
+    // A new search (explicit `.newest` start) fetches one screenful: the keystroke's frame needs no
+    // more, and the margin follows on the first move.
+    let newestRows = start == .newest ? s.listHeight + 1 : s.listHeight + margin(s)
+    let below = anchor == .newest ? newestRows : s.listHeight - s.selectedLine + margin(s)
     let req = WindowRequest(generation: s.generation, query: s.listQuery, anchor: anchor, above: above,
                             below: below, anchorPosition: s.positionStale ? nil : s.selectedPosition,
                             keepSelection: start == nil, targetLine: nil)

@@ -14,7 +14,7 @@ public final class TimelineController: @unchecked Sendable {
     private let inbox = Inbox()
     private let tickets = Tickets()
     /// Touched only on the slow lane.
-    private let countThrottle = CountThrottle()
+    private let countThrottle: CountThrottle
     /// Touched only on the fast lane.
     nonisolated(unsafe) private var lastToken: Int64?
     private var lastChangeCheck: Int64 = 0
@@ -23,9 +23,11 @@ public final class TimelineController: @unchecked Sendable {
     /// How often other connections' writes are looked for.
     public static let changeCheckMicros: Int64 = 200_000
 
+    /// `countDebounce`: how long counts for a new query wait, so a burst of keystrokes is counted once.
     public init(state: AppState, makeReader: @escaping @Sendable () throws -> TimelineReading,
-                pollerStatus: (@Sendable () -> PollerStatusView)? = nil) {
+                pollerStatus: (@Sendable () -> PollerStatusView)? = nil, countDebounce: Double = 0.12) {
         self.state = state
+        countThrottle = CountThrottle(debounceSeconds: countDebounce)
         fast = Lane(label: "timeline.ui.fast", makeReader: makeReader)
         slow = Lane(label: "timeline.ui.slow", makeReader: makeReader)
         self.pollerStatus = pollerStatus
@@ -120,16 +122,24 @@ public final class TimelineController: @unchecked Sendable {
 
 }
 
-/// Keeps recounts after store changes from monopolizing a core on a large history: a recount of the
-/// same query waits until twice its last duration has passed since it last finished (at most 2 s).
-/// A new query (new generation) is counted at once.
+/// Keeps counts from monopolizing a core on a large history: a recount of the same query (after store
+/// changes) waits until twice its last duration has passed since it last finished (at most 2 s); a new
+/// query waits a short debounce so a burst of keystrokes is counted once.
 final class CountThrottle: @unchecked Sendable {
     private var generation: Int?
     private var lastEnd: UInt64 = 0
     private var lastDuration: UInt64 = 0
 
+    /// A new query waits this long first, so counts for keystrokes typed in quick succession are
+    /// skipped (superseded) instead of competing with the frames for CPU.
+    private let debounceSeconds: Double
+    init(debounceSeconds: Double) { self.debounceSeconds = debounceSeconds }
+
     func wait(generation g: Int) {
-        guard g == generation else { return }
+        guard g == generation else {
+            if generation != nil, debounceSeconds > 0 { Thread.sleep(forTimeInterval: debounceSeconds) }
+            return
+        }
         let ready = lastEnd + min(2 * lastDuration, 2_000_000_000)
         let now = DispatchTime.now().uptimeNanoseconds
         if ready > now { Thread.sleep(forTimeInterval: Double(ready - now) / 1e9) }

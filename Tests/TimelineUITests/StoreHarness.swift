@@ -18,7 +18,7 @@ final class StoreHarness {
         let path = directory + "/timeline.db"
         writer = try TimelineStore(path: path)
         controller = TimelineController(state: AppState(width: width, height: height, nowMicros: fixedNow),
-                                        makeReader: { try TimelineStore(path: path) })
+                                        makeReader: { try TimelineStore(path: path) }, countDebounce: 0)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }

@@ -1,2 +1,221 @@
-import CCurl
+import Foundation
 import SigV4
+
+/// SQS over the AWS JSON 1.0 protocol: every call is a signed `POST /` to the endpoint with
+/// `X-Amz-Target: AmazonSQS.<Action>` and the queue URL in the body. Thread-safe; calls block,
+/// so run them on background threads (several long polls may be in flight at once).
+public final class SQSClient: Sendable {
+    public let endpoint: URL
+    public let region: String
+    public let credentialsProvider: any CredentialsProvider
+    public let transport: any HTTPTransport
+    private let clock: @Sendable () -> Date
+    /// Added to a long poll's wait time to bound the whole call.
+    public static let timeoutMargin: TimeInterval = 10
+    /// Bound for calls that do not long-poll.
+    public static let shortCallTimeout: TimeInterval = 30
+
+    /// `endpoint`: e.g. `https://sqs.eu-west-1.amazonaws.com` or `http://127.0.0.1:4566`.
+    /// `clock` is the time used to sign (tests may skew it).
+    public init(
+        endpoint: URL, region: String, credentials: any CredentialsProvider,
+        transport: any HTTPTransport = CurlTransport(), clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.endpoint = endpoint
+        self.region = region
+        self.credentialsProvider = credentials
+        self.transport = transport
+        self.clock = clock
+    }
+
+    // MARK: - Calls
+
+    /// Long-polls for up to `maxMessages` (1–10) messages, waiting up to `waitSeconds` (0–20).
+    /// Asks for `ApproximateReceiveCount` and `SentTimestamp`. An empty array means none arrived.
+    public func receiveMessage(
+        queueURL: String, maxMessages: Int = 10, waitSeconds: Int = 20, visibilityTimeout: Int? = nil,
+        cancel: CancellationToken? = nil
+    ) throws(SQSError) -> [SQSMessage] {
+        var body: [String: Any] = [
+            "QueueUrl": queueURL,
+            "MaxNumberOfMessages": min(10, max(1, maxMessages)),
+            "WaitTimeSeconds": min(20, max(0, waitSeconds)),
+            "AttributeNames": ["ApproximateReceiveCount", "SentTimestamp"],
+            "MessageSystemAttributeNames": ["ApproximateReceiveCount", "SentTimestamp"],
+        ]
+        if let visibilityTimeout { body["VisibilityTimeout"] = visibilityTimeout }
+        let reply = try call(
+            "ReceiveMessage", body, timeout: TimeInterval(waitSeconds) + Self.timeoutMargin, cancel: cancel)
+        let messages = reply["Messages"] as? [[String: Any]] ?? []
+        return messages.compactMap { item in
+            guard let id = item["MessageId"] as? String, let handle = item["ReceiptHandle"] as? String else { return nil }
+            var attributes: [String: String] = [:]
+            for (key, value) in item["Attributes"] as? [String: Any] ?? [:] { attributes[key] = "\(value)" }
+            return SQSMessage(
+                messageID: id, receiptHandle: handle, body: item["Body"] as? String ?? "",
+                attributes: attributes, md5OfBody: item["MD5OfBody"] as? String)
+        }
+    }
+
+    /// Deletes up to 10 messages. Per-entry failures come back in `failed` (the call itself succeeds).
+    public func deleteMessageBatch(queueURL: String, entries: [DeleteEntry]) throws(SQSError) -> BatchResult {
+        let reply = try call("DeleteMessageBatch", [
+            "QueueUrl": queueURL,
+            "Entries": entries.map { ["Id": $0.id, "ReceiptHandle": $0.receiptHandle] },
+        ])
+        return Self.batchResult(reply)
+    }
+
+    /// Deletes one message.
+    public func deleteMessage(queueURL: String, receiptHandle: String) throws(SQSError) {
+        _ = try call("DeleteMessage", ["QueueUrl": queueURL, "ReceiptHandle": receiptHandle])
+    }
+
+    /// Sends one message; returns its SQS message id.
+    public func sendMessage(queueURL: String, body: String, delaySeconds: Int? = nil) throws(SQSError) -> String {
+        var request: [String: Any] = ["QueueUrl": queueURL, "MessageBody": body]
+        if let delaySeconds { request["DelaySeconds"] = delaySeconds }
+        let reply = try call("SendMessage", request)
+        guard let id = reply["MessageId"] as? String else {
+            throw SQSError(kind: .server, code: "MalformedResponse", message: "SendMessage answer has no MessageId")
+        }
+        return id
+    }
+
+    /// Sends up to 10 messages; `messageIDs` maps entry ids to SQS message ids.
+    public func sendMessageBatch(queueURL: String, entries: [SendEntry]) throws(SQSError) -> BatchResult {
+        let reply = try call("SendMessageBatch", [
+            "QueueUrl": queueURL,
+            "Entries": entries.map { entry -> [String: Any] in
+                var item: [String: Any] = ["Id": entry.id, "MessageBody": entry.body]
+                if let delay = entry.delaySeconds { item["DelaySeconds"] = delay }
+                return item
+            },
+        ])
+        return Self.batchResult(reply)
+    }
+
+    /// The URL of the queue named `name`.
+    public func getQueueURL(name: String, ownerAccountID: String? = nil) throws(SQSError) -> String {
+        var request: [String: Any] = ["QueueName": name]
+        if let ownerAccountID { request["QueueOwnerAWSAccountId"] = ownerAccountID }
+        let reply = try call("GetQueueUrl", request)
+        guard let url = reply["QueueUrl"] as? String else {
+            throw SQSError(kind: .server, code: "MalformedResponse", message: "GetQueueUrl answer has no QueueUrl")
+        }
+        return url
+    }
+
+    /// Queue attributes (`ApproximateNumberOfMessages`, ...); `names` defaults to all.
+    public func getQueueAttributes(queueURL: String, names: [String] = ["All"]) throws(SQSError) -> [String: String] {
+        let reply = try call("GetQueueAttributes", ["QueueUrl": queueURL, "AttributeNames": names])
+        var attributes: [String: String] = [:]
+        for (key, value) in reply["Attributes"] as? [String: Any] ?? [:] { attributes[key] = "\(value)" }
+        return attributes
+    }
+
+    /// Makes a received message visible again after `visibilityTimeout` seconds (0 = at once).
+    public func changeMessageVisibility(queueURL: String, receiptHandle: String, visibilityTimeout: Int) throws(SQSError) {
+        _ = try call("ChangeMessageVisibility", [
+            "QueueUrl": queueURL, "ReceiptHandle": receiptHandle, "VisibilityTimeout": visibilityTimeout,
+        ])
+    }
+
+    /// Creates a queue (or returns the existing one's URL).
+    public func createQueue(name: String, attributes: [String: String] = [:]) throws(SQSError) -> String {
+        var request: [String: Any] = ["QueueName": name]
+        if !attributes.isEmpty { request["Attributes"] = attributes }
+        let reply = try call("CreateQueue", request)
+        guard let url = reply["QueueUrl"] as? String else {
+            throw SQSError(kind: .server, code: "MalformedResponse", message: "CreateQueue answer has no QueueUrl")
+        }
+        return url
+    }
+
+    /// Deletes every message in the queue.
+    public func purgeQueue(queueURL: String) throws(SQSError) {
+        _ = try call("PurgeQueue", ["QueueUrl": queueURL])
+    }
+
+    /// Deletes the queue.
+    public func deleteQueue(queueURL: String) throws(SQSError) {
+        _ = try call("DeleteQueue", ["QueueUrl": queueURL])
+    }
+
+    // MARK: - Protocol
+
+    /// Signs and sends one JSON 1.0 call; returns the decoded JSON object (`{}` for an empty body).
+    func call(
+        _ action: String, _ payload: [String: Any], timeout: TimeInterval = SQSClient.shortCallTimeout,
+        cancel: CancellationToken? = nil
+    ) throws(SQSError) -> [String: Any] {
+        let credentials: AWSCredentials
+        do {
+            credentials = try credentialsProvider.credentials()
+        } catch {
+            throw SQSError(kind: .auth, code: "CredentialsUnavailable", message: error.message)
+        }
+        let body: [UInt8]
+        do {
+            body = Array(try JSONSerialization.data(withJSONObject: payload))
+        } catch {
+            throw SQSError(kind: .client, code: "InvalidRequest", message: "could not encode \(action) request")
+        }
+        let request = signedRequest(action: action, body: body, credentials: credentials)
+        let response: HTTPResponse
+        do {
+            response = try transport.send(request, timeout: timeout, cancel: cancel)
+        } catch {
+            throw SQSError(transport: error)
+        }
+        guard (200..<300).contains(response.status) else { throw ErrorResponseDecoder.decode(response) }
+        if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d }) { return [:] }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] else {
+            throw SQSError(
+                kind: .server, code: "MalformedResponse",
+                message: "\(action) answer is not a JSON object: \(ErrorResponseDecoder.summarize(response.text))",
+                httpStatus: response.status)
+        }
+        return object
+    }
+
+    /// The HTTP request for `action`, with SigV4 headers for service `sqs` in `region`.
+    func signedRequest(action: String, body: [UInt8], credentials: AWSCredentials) -> HTTPRequest {
+        let path = endpoint.path.isEmpty ? "/" : endpoint.path
+        var headers = [
+            HTTPHeader("Host", Self.hostHeader(for: endpoint)),
+            HTTPHeader("Content-Type", "application/x-amz-json-1.0"),
+            HTTPHeader("X-Amz-Target", "AmazonSQS.\(action)"),
+        ]
+        let signing = SigningRequest(method: "POST", path: path, query: endpoint.query ?? "", headers: headers, body: body)
+        headers += SigV4Signer.sign(request: signing, credentials: credentials, region: region, service: "sqs", date: clock())
+        return HTTPRequest(method: "POST", url: endpoint, headers: headers, body: body)
+    }
+
+    /// `host` or `host:port` when the port is not the scheme's default (what curl would send).
+    static func hostHeader(for url: URL) -> String {
+        let host = url.host ?? ""
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        guard let port = url.port else { return bracketed }
+        let scheme = url.scheme?.lowercased()
+        if (scheme == "https" && port == 443) || (scheme == "http" && port == 80) { return bracketed }
+        return "\(bracketed):\(port)"
+    }
+
+    static func batchResult(_ reply: [String: Any]) -> BatchResult {
+        var result = BatchResult()
+        for item in reply["Successful"] as? [[String: Any]] ?? [] {
+            guard let id = item["Id"] as? String else { continue }
+            result.successful.append(id)
+            if let messageID = item["MessageId"] as? String { result.messageIDs[id] = messageID }
+        }
+        for item in reply["Failed"] as? [[String: Any]] ?? [] {
+            result.failed.append(BatchFailure(
+                id: item["Id"] as? String ?? "",
+                code: item["Code"] as? String ?? "",
+                message: item["Message"] as? String ?? "",
+                senderFault: item["SenderFault"] as? Bool ?? false))
+        }
+        return result
+    }
+}

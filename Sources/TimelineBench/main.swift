@@ -1,2 +1,1 @@
 print("timeline bench")
-runStoreBench()

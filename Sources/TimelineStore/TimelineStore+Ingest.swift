@@ -19,7 +19,7 @@ extension TimelineStore {
         let receivedMicros = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
         return try locked {
             try db.transaction {
-                let writer = try BatchWriter(db: db, receivedMicros: receivedMicros)
+                var writer = try BatchWriter(db: db, receivedMicros: receivedMicros)
                 var outcomes: [IngestOutcome] = []
                 outcomes.reserveCapacity(items.count)
                 for item in items {
@@ -31,6 +31,7 @@ extension TimelineStore {
                         outcomes.append(.rejected)
                     }
                 }
+                try writer.writeTimelineRows()
                 if !deferSearchIndex {
                     let indexer = SearchIndexer(db: db)
                     if try indexer.backlog(atLeast: Self.searchIndexBacklog) {
@@ -59,14 +60,30 @@ extension TimelineStore {
 }
 
 /// The statements of one ingest transaction.
+///
+/// Events are inserted one by one; the timeline is decided in memory per task (newest wins, exactly as
+/// if the events were applied one at a time) and each touched task's row is written once at the end, so a
+/// task updated many times in one batch costs one row write, not one per event.
 private struct BatchWriter {
+    /// What this batch did to one task so far.
+    private struct TaskChange {
+        /// The task's timeline row, nil when the batch creates it.
+        var rowID: Int64?
+        var winnerSeq: Int64
+        var winnerMicros: Int64
+        /// The new winning event, nil while the stored row still wins.
+        var winner: Event?
+        /// Events of the task this batch added.
+        var added: Int
+    }
+
     let db: Database
     let receivedMicros: Int64
     let insertEvent: Statement
     let findRow: Statement
-    let insertRow: Statement
-    let replaceRow: Statement
-    let countOlder: Statement
+    private var changes: [String: TaskChange] = [:]
+    /// Task ids in first-touched order (new rows get row ids in arrival order).
+    private var touched: [String] = []
 
     init(db: Database, receivedMicros: Int64) throws {
         self.db = db
@@ -78,20 +95,9 @@ private struct BatchWriter {
             ON CONFLICT (id) DO NOTHING
             """)
         findRow = try db.cached("SELECT row_id, seq, ts_us FROM timeline WHERE task_id = ?1")
-        insertRow = try db.cached("""
-            INSERT INTO timeline (task_id, seq, ts_us, status, agent_id, category, event_count, indexed_seq)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, NULL)
-            """)
-        // indexed_seq stays: the row now waits for the search index.
-        replaceRow = try db.cached("""
-            UPDATE timeline SET seq = ?2, ts_us = ?3, status = ?4, agent_id = ?5, category = ?6,
-                                event_count = event_count + 1
-            WHERE row_id = ?1
-            """)
-        countOlder = try db.cached("UPDATE timeline SET event_count = event_count + 1 WHERE row_id = ?1")
     }
 
-    func store(_ event: Event, messageID: String?) throws -> IngestOutcome {
+    mutating func store(_ event: Event, messageID: String?) throws -> IngestOutcome {
         try insertEvent.bind(event.id, at: 1)
         try insertEvent.bind(event.agentID, at: 2)
         try insertEvent.bind(event.taskID, at: 3)
@@ -108,35 +114,67 @@ private struct BatchWriter {
         if db.changes == 0 { return .duplicate }
         let seq = db.lastInsertRowID
 
-        try findRow.bind(event.taskID, at: 1)
-        guard try findRow.step() == .row else {
-            findRow.reset()
-            try bindRow(insertRow, key: .text(event.taskID), seq: seq, event: event)
-            try insertRow.run()
+        guard var change = try changes[event.taskID] ?? storedRow(of: event.taskID) else {
+            changes[event.taskID] = TaskChange(rowID: nil, winnerSeq: seq, winnerMicros: event.timestampMicros,
+                                               winner: event, added: 1)
+            touched.append(event.taskID)
             return .inserted
         }
-        let rowID = findRow.int64(0), currentSeq = findRow.int64(1), currentMicros = findRow.int64(2)
-        findRow.reset()
-
+        if change.added == 0 { touched.append(event.taskID) }
+        change.added += 1
         // Newest wins by (timestamp, arrival); seq only grows, so on equal timestamps the later arrival wins.
-        if (event.timestampMicros, seq) > (currentMicros, currentSeq) {
-            try bindRow(replaceRow, key: .integer(rowID), seq: seq, event: event)
-            try replaceRow.run()
-            return .replaced
+        let outcome: IngestOutcome
+        if (event.timestampMicros, seq) > (change.winnerMicros, change.winnerSeq) {
+            (change.winnerSeq, change.winnerMicros, change.winner) = (seq, event.timestampMicros, event)
+            outcome = .replaced
+        } else {
+            outcome = .keptOlder
         }
-        try countOlder.bind(rowID, at: 1)
-        try countOlder.run()
-        return .keptOlder
+        changes[event.taskID] = change
+        return outcome
     }
 
-    /// Binds a timeline row's columns; `key` (?1) is the task id for an insert, the row id for an update.
-    private func bindRow(_ statement: Statement, key: SQLiteValue, seq: Int64, event: Event) throws {
-        try statement.bind(key, at: 1)
-        try statement.bind(seq, at: 2)
-        try statement.bind(event.timestampMicros, at: 3)
-        try statement.bind(event.status.rawValue, at: 4)
-        try statement.bind(event.agentID, at: 5)
-        try statement.bind(event.category, at: 6)
+    /// The task's stored timeline row as an unchanged `TaskChange`, nil when the task is new.
+    private func storedRow(of taskID: String) throws -> TaskChange? {
+        defer { findRow.reset() }
+        try findRow.bind(taskID, at: 1)
+        guard try findRow.step() == .row else { return nil }
+        return TaskChange(rowID: findRow.int64(0), winnerSeq: findRow.int64(1), winnerMicros: findRow.int64(2),
+                          winner: nil, added: 0)
+    }
+
+    /// Writes each touched task's row once: new rows, new winners (they then wait for the search index:
+    /// `indexed_seq` is left as it was), and event counts.
+    func writeTimelineRows() throws {
+        if touched.isEmpty { return }
+        let insertRow = try db.cached("""
+            INSERT INTO timeline (task_id, seq, ts_us, status, agent_id, category, event_count, indexed_seq)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, NULL)
+            """)
+        let replaceRow = try db.cached("""
+            UPDATE timeline SET seq = ?2, ts_us = ?3, status = ?4, agent_id = ?5, category = ?6,
+                                event_count = event_count + ?7
+            WHERE row_id = ?1
+            """)
+        let countOlder = try db.cached("UPDATE timeline SET event_count = event_count + ?2 WHERE row_id = ?1")
+        for taskID in touched {
+            guard let change = changes[taskID] else { continue }
+            if let winner = change.winner {
+                let statement = change.rowID == nil ? insertRow : replaceRow
+                if let rowID = change.rowID { try statement.bind(rowID, at: 1) } else { try statement.bind(taskID, at: 1) }
+                try statement.bind(change.winnerSeq, at: 2)
+                try statement.bind(winner.timestampMicros, at: 3)
+                try statement.bind(winner.status.rawValue, at: 4)
+                try statement.bind(winner.agentID, at: 5)
+                try statement.bind(winner.category, at: 6)
+                try statement.bind(change.added, at: 7)
+                try statement.run()
+            } else if let rowID = change.rowID {
+                try countOlder.bind(rowID, at: 1)
+                try countOlder.bind(change.added, at: 2)
+                try countOlder.run()
+            }
+        }
     }
 
     func storeRejected(_ bytes: [UInt8], messageID: String?, reason: String) throws {

@@ -1,55 +1,50 @@
 import TimelineCore
 
 /// Plain-text rows for `list` and `history`: time, status, agent, task, progress, title, category.
-/// Every piece of event text is sanitized; colours only when asked.
+/// Every piece of event text goes through `DisplayText` (sanitized, cut by display width); colours only
+/// when asked.
 struct EventTable {
     let color: Bool
-    /// Terminal width to fit titles into, nil for no limit (output to a pipe or file).
+    /// Terminal width to fit rows into, nil for no limit (output to a pipe or file).
     let width: Int?
     let showTask: Bool
 
+    private static let timeWidth = 19
     private static let statusWidth = 11
     private static let idWidth = 20
 
     var header: String {
-        var columns = ["TIME".padded(19), "STATUS".padded(Self.statusWidth), "AGENT".padded(Self.idWidth)]
-        if showTask { columns.append("TASK".padded(Self.idWidth)) }
+        var columns = [pad("TIME", Self.timeWidth), pad("STATUS", Self.statusWidth), pad("AGENT", Self.idWidth)]
+        if showTask { columns.append(pad("TASK", Self.idWidth)) }
         columns.append("TITLE")
         return TerminalStyle.paint(columns.joined(separator: " "), TerminalStyle.dim, enabled: color)
     }
 
     /// One event as a row; `suffix` (e.g. `(3 events)`) follows the title.
     func row(_ event: Event, suffix: String = "") -> String {
-        let clean = ProvisionalDisplayText.sanitize  // replace with DisplayText.sanitize
-        let status = TerminalStyle.paint(event.status.rawValue.padded(Self.statusWidth),
+        let status = TerminalStyle.paint(pad(event.status.rawValue, Self.statusWidth),
                                          TerminalStyle.color(of: event.status), enabled: color)
-        var prefix = localTime(event.timestampMicros) + " " + status + " "
-            + ProvisionalDisplayText.truncate(clean(event.agentID), to: Self.idWidth).padded(Self.idWidth) + " "
-        var used = 19 + 1 + Self.statusWidth + 1 + Self.idWidth + 1
+        var prefix = localTime(event.timestampMicros) + " " + status + " " + DisplayText.fit(event.agentID, toWidth: Self.idWidth) + " "
+        var used = Self.timeWidth + 1 + Self.statusWidth + 1 + Self.idWidth + 1
         if showTask {
-            prefix += ProvisionalDisplayText.truncate(clean(event.taskID), to: Self.idWidth).padded(Self.idWidth) + " "
+            prefix += DisplayText.fit(event.taskID, toWidth: Self.idWidth) + " "
             used += Self.idWidth + 1
         }
-        var title = clean(event.title)
+        var title = DisplayText.sanitize(event.title)
         if let progress = event.progress, event.status == .inProgress { title = "[\(Int(progress.rounded()))%] " + title }
         var tail = ""
-        if let category = event.category, !category.isEmpty { tail += " #" + clean(category) }
+        if let category = event.category, !category.isEmpty { tail += " #" + DisplayText.sanitize(category) }
         tail += suffix
         if let width {
             let room = max(10, width - used)
-            let full = title + tail
-            if full.count > room {
-                title = ProvisionalDisplayText.truncate(full, to: room)
+            if DisplayText.width(of: title + tail) > room {
+                title = DisplayText.truncate(title + tail, toWidth: room)
                 tail = ""
             }
         }
         return prefix + title + TerminalStyle.paint(tail, TerminalStyle.dim, enabled: color && !tail.isEmpty)
     }
-}
 
-extension String {
-    /// Padded with spaces to `width` characters (not truncated).
-    func padded(_ width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
-    }
+    /// Trusted text (labels, status names) padded to `width` columns.
+    private func pad(_ text: String, _ width: Int) -> String { DisplayText.pad(text, toWidth: width) }
 }

@@ -47,6 +47,9 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         guard let timeline = try store.openForReading() else { return }
         let query = self.query
+        if !query.terms.isEmpty, timeline.searchTokenizer != .trigram {
+            standardError("Note: this SQLite has no trigram tokenizer, so search scans every row with LIKE (slower on big histories).")
+        }
         let rows = try timeline.rows(matching: query, olderThan: nil, limit: limit)
         if json {
             for row in rows {

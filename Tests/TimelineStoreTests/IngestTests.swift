@@ -44,6 +44,26 @@ struct IngestTests {
         #expect(try fixture.store.row(taskID: "A")?.event.id == "second")
     }
 
+    @Test func manyEventsOfOneTaskInOneBatchBehaveAsIfAppliedOneByOne() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        try store.ingestEvents([makeEvent("stored", task: "A", second: 4)])
+        let outcomes = try store.ingestEvents([
+            makeEvent("a3", task: "A", second: 3), makeEvent("a9", task: "A", second: 9, title: "nine"),
+            makeEvent("b1", task: "B", second: 1), makeEvent("a9bis", task: "A", second: 9, title: "nine again"),
+            makeEvent("a1", task: "A", second: 1), makeEvent("b0", task: "B", second: 0),
+        ])
+        #expect(outcomes == [.keptOlder, .replaced, .inserted, .replaced, .keptOlder, .keptOlder])
+        #expect(try store.row(taskID: "A")?.event.id == "a9bis")
+        #expect(try store.row(taskID: "A")?.eventCount == 5)
+        #expect(try store.row(taskID: "B")?.event.id == "b1")
+        #expect(try store.row(taskID: "B")?.eventCount == 2)
+        #expect(try store.allRows().map(\.taskID) == ["A", "B"])
+        try store.flushSearchIndex()
+        #expect(try store.count(matching: TimelineQuery(terms: ["nine again"])) == 1)
+        #expect(try store.count(matching: TimelineQuery(terms: ["event stored"])) == 0)
+    }
+
     @Test func sameBatchTwiceChangesNothing() throws {
         let fixture = try StoreFixture()
         let store = fixture.store

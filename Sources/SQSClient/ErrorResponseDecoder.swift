@@ -1,0 +1,67 @@
+import Foundation
+
+/// Turns a non-2xx response into an `SQSError`: JSON (`__type`, `message`), the
+/// `x-amzn-query-error` header (`Code;Sender`), XML (`<Code>`, `<Message>`), or plain text/HTML.
+enum ErrorResponseDecoder {
+    static func decode(_ response: HTTPResponse) -> SQSError {
+        var codes: [String] = []
+        var message = ""
+        var typeCode: String?
+        if let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] {
+            if let type = (object["__type"] ?? object["code"] ?? object["Code"]) as? String {
+                typeCode = shapeName(type)
+            }
+            message = (object["message"] ?? object["Message"]) as? String ?? ""
+        } else if let xmlCode = xmlElement("Code", in: response.text) {
+            typeCode = xmlCode
+            message = xmlElement("Message", in: response.text) ?? ""
+        }
+        if let typeCode { codes.append(typeCode) }
+        if let header = response.headers.value(for: "x-amzn-query-error") {
+            let queryCode = String(header.split(separator: ";", maxSplits: 1).first ?? "")
+            if !queryCode.isEmpty { codes.append(queryCode) }
+        }
+        if message.isEmpty, codes.isEmpty {
+            message = summarize(response.text)
+        }
+        let code = codes.first ?? "HTTP \(response.status)"
+        return SQSError(
+            kind: SQSError.classify(codes: codes, status: response.status),
+            code: code, message: clean(message), httpStatus: response.status)
+    }
+
+    /// `com.amazonaws.sqs#QueueDoesNotExist:http://...` → `QueueDoesNotExist`.
+    static func shapeName(_ type: String) -> String {
+        let beforeColon = type.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return String(beforeColon.split(separator: "#", omittingEmptySubsequences: false).last ?? "")
+    }
+
+    /// The text of the first `<name>…</name>` element, entities decoded.
+    static func xmlElement(_ name: String, in text: String) -> String? {
+        guard let open = text.range(of: "<\(name)>"),
+              let close = text.range(of: "</\(name)>", range: open.upperBound..<text.endIndex)
+        else { return nil }
+        return String(text[open.upperBound..<close.lowerBound])
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    /// The start of a non-JSON, non-XML body (an HTML error page): tags stripped, short.
+    static func summarize(_ text: String) -> String {
+        var stripped = ""
+        var inTag = false
+        for character in text {
+            if character == "<" { inTag = true; stripped.append(" "); continue }
+            if character == ">" { inTag = false; continue }
+            if !inTag { stripped.append(character) }
+        }
+        return String(stripped.split(whereSeparator: \.isWhitespace).joined(separator: " ").prefix(200))
+    }
+
+    /// Control characters removed, length bounded: server text may reach a terminal.
+    static func clean(_ text: String) -> String {
+        let scalars = text.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }
+        return String(String.UnicodeScalarView(scalars).prefix(500))
+    }
+}

@@ -1,0 +1,44 @@
+/// A failure below HTTP: the request got no complete response.
+public struct TransportError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        /// Name resolution failed.
+        case dns
+        /// Connection refused or unreachable.
+        case connect
+        /// Connect or total timeout.
+        case timeout
+        /// The connection broke mid-exchange (reset, empty reply, partial body).
+        case connectionLost
+        /// The TLS handshake failed.
+        case tls
+        /// The server's certificate did not verify (not retried: it will not fix itself).
+        case certificate
+        /// The URL cannot be used (malformed, unsupported scheme).
+        case invalidURL
+        /// The caller's CancellationToken fired.
+        case cancelled
+        /// Anything else.
+        case other
+    }
+
+    public var kind: Kind
+    /// libcurl's CURLcode (0 when not from curl).
+    public var code: Int
+    public var message: String
+
+    public init(kind: Kind, code: Int = 0, message: String) {
+        self.kind = kind
+        self.code = code
+        self.message = message
+    }
+
+    /// Whether trying again later may succeed.
+    public var isRetryable: Bool {
+        switch kind {
+        case .dns, .connect, .timeout, .connectionLost, .tls: return true
+        case .certificate, .invalidURL, .cancelled, .other: return false
+        }
+    }
+
+    public var description: String { "\(kind.rawValue): \(message)" }
+}

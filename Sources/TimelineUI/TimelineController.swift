@@ -102,9 +102,12 @@ public final class TimelineController: @unchecked Sendable {
             let lane = kind == .counts ? slow : fast
             lane.queue.async { [self] in
                 defer { tickets.finish(kind) }
-                if case .loadCounts(let request) = effect { countThrottle.wait(generation: request.generation) }
-                // A newer request of the same kind supersedes this one: skip it.
+                // A newer request of the same kind supersedes this one: skip it (before and after waiting).
                 guard tickets.isLatest(ticket, kind) else { return }
+                if case .loadCounts(let request) = effect {
+                    countThrottle.wait(generation: request.generation)
+                    guard tickets.isLatest(ticket, kind) else { return }
+                }
                 do {
                     let reader = try lane.reader()
                     if lane === fast, lastToken == nil { lastToken = try? reader.changeToken() }

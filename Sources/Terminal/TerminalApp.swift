@@ -16,7 +16,6 @@ public enum TerminalApp {
         controller.start()
         var running = true
         var lastTick: Int64 = 0
-        var lastSizeCheck: Int64 = 0
         var dirty = true
         while running && TerminalRestore.terminationSignal == 0 {
             // One blocking read (≤ 50 ms), then everything already queued.
@@ -49,10 +48,9 @@ public enum TerminalApp {
             }
             controller.pollBackground(nowMicros: now)
             if controller.drain() { dirty = true }
-            if now - lastSizeCheck >= 500_000 {
-                lastSizeCheck = now
-                _ = curses.syncSizeWithTerminal()
-            }
+            // ncurses learns of resizes from SIGWINCH; when that signal is blocked or ignored by whatever
+            // started us (seen under pytest+tmux), the tty size itself tells (one cheap ioctl per iteration).
+            _ = curses.syncSizeWithTerminal()
             let fresh = curses.size
             if fresh != size {
                 size = fresh

@@ -64,11 +64,13 @@ class TUI:
     def __init__(self, binary, db, tmp, width=100, height=30, extra_env=None, args=()):
         self.socket = f"timeline-e2e-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self.exit_file = tmp / f"exit-{self.socket}"
+        self.modes_before = tmp / f"stty-before-{self.socket}"
+        self.modes_after = tmp / f"stty-after-{self.socket}"
         env = {"TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "NO_COLOR": ""}
         env.update(extra_env or {})
         exports = " ".join(f"{k}={json.dumps(v)}" for k, v in env.items())
-        command = (f"env {exports} {binary} tui --no-poll --db {db} {' '.join(args)}; "
-                   f"echo $? > {self.exit_file}; echo TUI-EXITED; sleep 600")
+        command = (f"stty -g > {self.modes_before}; env {exports} {binary} tui --no-poll --db {db} {' '.join(args)}; "
+                   f"echo $? > {self.exit_file}; stty -g > {self.modes_after}; echo TUI-EXITED; sleep 600")
         self.tmux("new-session", "-d", "-s", "e2e", "-x", str(width), "-y", str(height), command)
 
     def tmux(self, *args, check=True):
@@ -139,6 +141,12 @@ class TUI:
             time.sleep(0.05)
         time.sleep(0.05)
         return int(self.exit_file.read_text().strip())
+
+    def terminal_modes_restored(self):
+        """The tty modes (`stty -g`) after the TUI exited equal those before it started."""
+        before = self.modes_before.read_text().strip()
+        after = self.modes_after.read_text().strip()
+        return before != "" and before == after
 
     def close(self):
         self.tmux("kill-server", check=False)
@@ -238,11 +246,12 @@ def test_resize_redraws_at_once(env):
     tui = start(width=100, height=30)
     tui.wait_for(lambda s: "resizable row 29" in s, what="rows")
     tui.tmux("resize-window", "-t", "e2e", "-x", "60", "-y", "12")
-    screen = tui.wait_for(lambda s: len(s.rstrip("\n").split("\n")) == 12 and "row 1 of 30" in s.split("\n")[11],
-                          what="the 60x12 redraw")
+    # tmux reflows the old frame into the new size at once; the redraw replaces it (header on line 0).
+    screen = tui.wait_for(lambda s: len(s.rstrip("\n").split("\n")) == 12 and "row 1 of 30" in s.split("\n")[11]
+                          and "timeline" in s.split("\n")[0], what="the 60x12 redraw")
     lines = screen.rstrip("\n").split("\n")
     assert all(len(line) <= 60 for line in lines)
-    assert "timeline" in lines[0]
+    assert "timeline" in lines[0], screen
     assert sum("resizable row" in line for line in lines) == 10
     tui.tmux("resize-window", "-t", "e2e", "-x", "140", "-y", "40")
     screen = tui.wait_for(lambda s: sum("resizable row" in line for line in s.split("\n")) == 30, what="the 140x40 redraw")
@@ -275,6 +284,7 @@ def test_q_restores_the_terminal(env):
     assert tui.exit_code() == 0
     tui.wait_for(lambda s: "TUI-EXITED" in s, what="the shell after exit")
     assert not tui.alternate_screen_on()
+    assert tui.terminal_modes_restored()
 
 
 def test_sigterm_restores_the_terminal(env):
@@ -285,6 +295,7 @@ def test_sigterm_restores_the_terminal(env):
     assert tui.exit_code() == 128 + 15
     tui.wait_for(lambda s: "TUI-EXITED" in s, what="the shell after SIGTERM")
     assert not tui.alternate_screen_on()
+    assert tui.terminal_modes_restored()
 
 
 def test_crash_signal_restores_the_terminal_and_still_crashes(env):
@@ -295,6 +306,7 @@ def test_crash_signal_restores_the_terminal_and_still_crashes(env):
     assert tui.exit_code() == 128 + 11
     tui.wait_for(lambda s: "TUI-EXITED" in s, what="the shell after the crash")
     assert not tui.alternate_screen_on()
+    assert tui.terminal_modes_restored()
 
 
 def test_help_overlay_and_detail(env):

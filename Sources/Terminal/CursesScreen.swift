@@ -1,0 +1,146 @@
+import CNCursesW
+import Foundation
+import TimelineUI
+
+/// The ncurses session: set-up, teardown, input reading and diff drawing of `Screen`s.
+final class CursesScreen {
+    private var palette: Palette
+    private var previous: Screen?
+    private(set) var active = false
+
+    /// Starts curses on the controlling terminal. `color: false` honours NO_COLOR / --no-color.
+    init(color: Bool) {
+        setlocale(LC_ALL, "")
+        CursesKeyCheck.verify()
+        initscr()
+        raw()
+        noecho()
+        nonl()
+        keypad(tl_stdscr(), true)
+        wtimeout(tl_stdscr(), 50)
+        set_escdelay(25)
+        curs_set(0)
+        mousemask(tl_button1_pressed() | tl_button1_clicked() | tl_button4_pressed() | tl_button5_pressed(), nil)
+        mouseinterval(0)
+        var depth = Palette.Depth.none
+        if color && has_colors() {
+            start_color()
+            use_default_colors()
+            depth = tl_colors() >= 256 ? .full : .eight
+        }
+        palette = Palette(depth: depth)
+        active = true
+        TerminalRestore.register { endwin() }
+    }
+
+    /// Restores the terminal exactly (idempotent).
+    func end() {
+        guard active else { return }
+        active = false
+        endwin()
+    }
+
+    var size: (width: Int, height: Int) {
+        var y: Int32 = 0, x: Int32 = 0
+        tl_getmaxyx(tl_stdscr(), &y, &x)
+        return (Int(x), Int(y))
+    }
+
+    /// Catches a size change ncurses missed (a SIGWINCH that arrived before its handler was installed):
+    /// asks the kernel for the tty size and resizes curses when they differ. True when it resized.
+    func syncSizeWithTerminal() -> Bool {
+        var ws = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_row > 0, ws.ws_col > 0 else { return false }
+        let current = size
+        guard Int(ws.ws_col) != current.width || Int(ws.ws_row) != current.height else { return false }
+        resizeterm(Int32(ws.ws_row), Int32(ws.ws_col))
+        return true
+    }
+
+    /// Reads one input within the 50 ms timeout (nil on timeout).
+    func read() -> RawInput? {
+        var ch: wint_t = 0
+        let rc = wget_wch(tl_stdscr(), &ch)
+        if rc == ERR { return nil }
+        if rc == KEY_CODE_YES {
+            let code = Int32(ch)
+            if code == KEY_RESIZE { return .resize }
+            if code == KEY_MOUSE {
+                var event = MEVENT()
+                guard getmouse(&event) == OK else { return .ignored }
+                let b = event.bstate
+                return .mouse(RawMouse(x: Int(event.x), y: Int(event.y),
+                                       button1: b & (tl_button1_pressed() | tl_button1_clicked()) != 0,
+                                       wheelUp: b & tl_button4_pressed() != 0, wheelDown: b & tl_button5_pressed() != 0))
+            }
+            return .key(.keyCode(code))
+        }
+        return .key(.character(UInt32(ch)))
+    }
+
+    /// Forgets what is on the terminal so the next draw repaints everything (after a resize).
+    func invalidate() {
+        previous = nil
+        clearok(tl_stdscr(), true)
+    }
+
+    /// Draws only the cells that differ from the previous screen, then updates the terminal once.
+    func draw(_ screen: Screen) {
+        let full = previous == nil || previous!.width != screen.width || previous!.height != screen.height
+        if full { werase(tl_stdscr()) }
+        for y in 0..<screen.height {
+            var x = 0
+            while x < screen.width {
+                let cell = screen[x, y]
+                let changed = full || previous![x, y] != cell
+                    || (cell.width == 2 && x + 1 < screen.width && previous![x + 1, y] != screen[x + 1, y])
+                if changed {
+                    if cell.isContinuation {
+                        if x > 0 { put(screen[x - 1, y], x: x - 1, y: y) }
+                    } else {
+                        put(cell, x: x, y: y)
+                    }
+                }
+                x += 1
+            }
+        }
+        previous = screen
+        wnoutrefresh(tl_stdscr())
+        doupdate()
+    }
+
+    private func put(_ cell: Cell, x: Int, y: Int) {
+        if cell.isContinuation { return }
+        let (attr, pair) = palette.attributes(for: cell.style)
+        var cc = cchar_t()
+        var scalars = cell.character.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) }
+        scalars.append(0)
+        var rc = setcchar(&cc, scalars, attr, pair, nil)
+        if rc == ERR, let first = cell.character.unicodeScalars.first {
+            rc = setcchar(&cc, [wchar_t(bitPattern: first.value), 0], attr, pair, nil)
+        }
+        guard rc != ERR else { return }
+        mvwadd_wch(tl_stdscr(), Int32(y), Int32(x), &cc)
+    }
+}
+
+/// One read from the terminal.
+enum RawInput {
+    case key(RawKey)
+    case mouse(RawMouse)
+    case resize
+    case ignored
+}
+
+/// TimelineUI's key-code constants must equal the library's.
+enum CursesKeyCheck {
+    static func verify() {
+        precondition(CursesKeyCode.down == KEY_DOWN && CursesKeyCode.up == KEY_UP && CursesKeyCode.left == KEY_LEFT
+            && CursesKeyCode.right == KEY_RIGHT && CursesKeyCode.home == KEY_HOME && CursesKeyCode.end == KEY_END
+            && CursesKeyCode.nextPage == KEY_NPAGE && CursesKeyCode.previousPage == KEY_PPAGE
+            && CursesKeyCode.backspace == KEY_BACKSPACE && CursesKeyCode.enter == KEY_ENTER
+            && CursesKeyCode.backTab == KEY_BTAB && CursesKeyCode.deleteChar == KEY_DC
+            && CursesKeyCode.mouse == KEY_MOUSE && CursesKeyCode.resize == KEY_RESIZE,
+            "ncurses key codes differ from TimelineUI.CursesKeyCode")
+    }
+}

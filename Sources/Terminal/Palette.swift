@@ -1,0 +1,97 @@
+import CNCursesW
+import TimelineUI
+
+/// Maps semantic colour roles to ncurses colours: 256-colour, 8-colour fallback, or none (NO_COLOR).
+struct Palette {
+    enum Depth { case none, eight, full }
+    let depth: Depth
+    private var pairs: [PairKey: Int16] = [:]
+    private var nextPair: Int16 = 1
+
+    private struct PairKey: Hashable { var fg: ColorRole?; var bg: ColorRole? }
+
+    init(depth: Depth) { self.depth = depth }
+
+    /// Foreground colour number for a role (-1: terminal default).
+    private func fgColor(_ role: ColorRole) -> Int16 {
+        switch depth {
+        case .none: return -1
+        case .full:
+            switch role {
+            case .info: return 39
+            case .inProgress: return 220
+            case .success: return 78
+            case .warning: return 208
+            case .error: return 203
+            case .accent: return 81
+            case .muted: return 245
+            case .highlight: return 213
+            case .border: return 240
+            case .selection, .headerBar, .statusBar: return -1
+            }
+        case .eight:
+            switch role {
+            case .info: return Int16(COLOR_BLUE)
+            case .inProgress: return Int16(COLOR_YELLOW)
+            case .success: return Int16(COLOR_GREEN)
+            case .warning: return Int16(COLOR_MAGENTA)  // distinct from in_progress yellow without orange
+            case .error: return Int16(COLOR_RED)
+            case .accent: return Int16(COLOR_CYAN)
+            case .muted, .border: return Int16(COLOR_WHITE)
+            case .highlight: return Int16(COLOR_MAGENTA)
+            case .selection, .headerBar, .statusBar: return -1
+            }
+        }
+    }
+
+    private func bgColor(_ role: ColorRole) -> Int16 {
+        switch depth {
+        case .none: return -1
+        case .full:
+            switch role {
+            case .selection: return 238
+            case .headerBar, .statusBar: return 235
+            default: return fgColor(role)
+            }
+        case .eight:
+            switch role {
+            case .selection: return Int16(COLOR_BLUE)
+            case .headerBar, .statusBar: return Int16(COLOR_BLACK)
+            default: return fgColor(role)
+            }
+        }
+    }
+
+    /// The attributes and colour pair for a style (allocating the pair on first use).
+    mutating func attributes(for style: Style) -> (attr: attr_t, pair: Int16) {
+        var attr = tl_a_normal()
+        var reverse = style.reverse
+        if style.bold { attr |= tl_a_bold() }
+        if style.underline { attr |= tl_a_underline() }
+        if depth == .none {
+            // Without colour: bars and the selection read as reverse video, muted as dim, matches underlined.
+            if style.bg != nil { reverse.toggle() }
+            if style.fg == .muted || style.dim { attr |= tl_a_dim() }
+            if style.fg == .highlight { attr |= tl_a_underline() | tl_a_bold() }
+            if reverse { attr |= tl_a_reverse() }
+            return (attr, 0)
+        }
+        var bg = style.bg
+        if depth == .eight && bg == .selection {
+            // Eight colours leave no background that every status colour reads on: use reverse video.
+            reverse.toggle()
+            bg = nil
+        }
+        if style.dim || (depth == .eight && style.fg == .muted) { attr |= tl_a_dim() }
+        if reverse { attr |= tl_a_reverse() }
+        guard style.fg != nil || bg != nil else { return (attr, 0) }
+        let key = PairKey(fg: style.fg, bg: bg)
+        if let pair = pairs[key] { return (attr, pair) }
+        guard Int(nextPair) < Int(tl_color_pairs()) else { return (attr, 0) }
+        let pair = nextPair
+        nextPair += 1
+        init_pair(pair, style.fg.map(fgColor) ?? -1, bg.map(bgColor) ?? -1)
+        pairs[key] = pair
+        return (attr, pair)
+    }
+}

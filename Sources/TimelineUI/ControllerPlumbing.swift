@@ -1,0 +1,48 @@
+import Foundation
+
+/// Effects of one kind supersede each other.
+enum EffectKind: Hashable {
+    case window, counts, history, find
+    init(_ e: Effect) {
+        switch e {
+        case .loadWindow: self = .window
+        case .loadCounts: self = .counts
+        case .loadHistory: self = .history
+        case .findMatch, .quit: self = .find
+        }
+    }
+}
+
+/// Results waiting for the input thread.
+final class Inbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Input] = []
+    func put(_ input: Input) { lock.lock(); items.append(input); lock.unlock() }
+    func takeAll() -> [Input] { lock.lock(); defer { lock.unlock() }; let out = items; items = []; return out }
+    var isEmpty: Bool { lock.lock(); defer { lock.unlock() }; return items.isEmpty }
+}
+
+/// Latest ticket per effect kind, and how many are in flight.
+final class Tickets: @unchecked Sendable {
+    private let lock = NSLock()
+    private var latest: [EffectKind: Int] = [:]
+    private var inFlight = 0
+    func issue(_ kind: EffectKind) -> Int {
+        lock.lock(); defer { lock.unlock() }
+        inFlight += 1
+        let next = (latest[kind] ?? 0) + 1
+        latest[kind] = next
+        return next
+    }
+    func isLatest(_ ticket: Int, _ kind: EffectKind) -> Bool { lock.lock(); defer { lock.unlock() }; return latest[kind] == ticket }
+    func finish(_ kind: EffectKind) { lock.lock(); inFlight -= 1; lock.unlock() }
+    var idle: Bool { lock.lock(); defer { lock.unlock() }; return inFlight == 0 }
+}
+
+/// A flag set by one thread and cleared by another.
+final class Atomic: @unchecked Sendable {
+    private let lock = NSLock()
+    private var set = false
+    func setIfClear() -> Bool { lock.lock(); defer { lock.unlock() }; if set { return false }; set = true; return true }
+    func clear() { lock.lock(); set = false; lock.unlock() }
+}

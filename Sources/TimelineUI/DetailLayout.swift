@@ -1,0 +1,108 @@
+import TimelineCore
+
+/// A line of the detail view: styled segments.
+struct StyledLine: Equatable {
+    var segments: [(String, Style)]
+    init(_ segments: [(String, Style)] = []) { self.segments = segments }
+    static func == (a: StyledLine, b: StyledLine) -> Bool {
+        a.segments.map(\.0) == b.segments.map(\.0) && a.segments.map(\.1) == b.segments.map(\.1)
+    }
+}
+
+/// The detail view's content (fields, wrapped body, history), shared by `reduce` (scroll limits) and `render`.
+enum DetailLayout {
+    /// Where the detail pane sits: the right part in split view, else the whole list area.
+    static func paneX(_ s: AppState) -> Int {
+        s.splitDetail ? Layout.listWidth(width: s.width, split: true) + 1 : 0
+    }
+
+    static func contentWidth(_ s: AppState) -> Int { max(1, s.width - paneX(s) - 2) }
+
+    static func visibleLines(_ s: AppState) -> Int { s.listHeight }
+
+    static func lines(_ s: AppState, width: Int) -> [StyledLine] {
+        guard let d = s.detail else { return [] }
+        guard let row = d.row else { return [StyledLine([("Task \(TextWidth.safe(d.taskID)) not found", Style(fg: .muted))])] }
+        let e = row.event
+        let label = Style(fg: .muted)
+        var out: [StyledLine] = []
+        let titleLines = TextWidth.wrap(TextWidth.safe(e.title), to: max(1, width - 2))
+        for (i, line) in titleLines.enumerated() {
+            let lead = i == 0 ? "\(StatusGlyph.glyph(for: row, nowMicros: s.nowMicros)) " : "  "
+            out.append(StyledLine([(lead, Style(fg: e.status.colorRole, bold: true)), (line, Style(bold: true))]))
+        }
+        out.append(StyledLine())
+        func field(_ name: String, _ value: String, _ style: Style = .plain) {
+            let valueWidth = max(1, width - 11)
+            for (i, piece) in TextWidth.wrap(TextWidth.safe(value), to: valueWidth).enumerated() {
+                out.append(StyledLine([(TextWidth.pad(i == 0 ? name : "", to: 11), label), (piece, style)]))
+            }
+        }
+        field("Status", e.status.name, Style(fg: e.status.colorRole, bold: true))
+        field("Task", e.taskID)
+        field("Agent", e.agentID, Style(fg: .accent))
+        if let c = e.category { field("Category", c) }
+        field("Time", "\(Times.absolute(e.timestampMicros, s))  (\(Times.relative(e.timestampMicros, s)) ago)")
+        if let p = e.progress { field("Progress", StatusGlyph.progressBar(p, cells: 10), Style(fg: .inProgress)) }
+        switch Liveness(row, nowMicros: s.nowMicros) {
+        case .live: field("Activity", "live: updates are arriving", Style(fg: .inProgress))
+        case .stale: field("Activity", "stale: no update for over \(Liveness.staleSeconds / 60) minutes", Style(fg: .warning))
+        case .quiet, .notRunning: break
+        }
+        field("Event id", e.id, label)
+        field("Received", Times.absolute(row.receivedMicros, s), label)
+        out.append(StyledLine())
+        out.append(StyledLine([("Body", Style(fg: .accent, bold: true))]))
+        if e.body.isEmpty {
+            out.append(StyledLine([("(empty)", label)]))
+        } else {
+            for line in TextWidth.wrapUntrusted(e.body, to: width) { out.append(StyledLine([(line, .plain)])) }
+        }
+        out.append(StyledLine())
+        let count = d.loaded ? d.history.count : row.eventCount
+        out.append(StyledLine([("History", Style(fg: .accent, bold: true)),
+                               (" · \(count) event\(count == 1 ? "" : "s"), newest first", label)]))
+        if !d.loaded { out.append(StyledLine([("loading…", label)])) }
+        for h in d.history {
+            let time = TextWidth.padLeft(s.absoluteTime ? Times.absolute(h.timestampMicros, s)
+                                                        : Times.relative(h.timestampMicros, s),
+                                         to: s.absoluteTime ? 19 : 4)
+            let status = TextWidth.pad(h.status.name, to: 12)
+            let progress = h.progress.map { " \(Int($0.rounded()))%" } ?? ""
+            let used = 2 + TextWidth.of(time) + 2 + 12
+            let title = TextWidth.truncate(TextWidth.safe(h.title) + progress, to: max(1, width - used))
+            out.append(StyledLine([("\(StatusGlyph.glyph(h.status)) ", Style(fg: h.status.colorRole, bold: true)),
+                                   (time + "  ", label), (status, Style(fg: h.status.colorRole)), (title, .plain)]))
+        }
+        out.append(StyledLine())
+        out.append(StyledLine([("Raw payload", Style(fg: .accent, bold: true)), (" · unknown fields kept", label)]))
+        for line in TextWidth.wrapUntrusted(e.rawJSON, to: width) { out.append(StyledLine([(line, label)])) }
+        return out
+    }
+}
+
+/// Draws the detail pane (split or full-screen) at lines 1 ..< height-1.
+func renderDetail(_ s: AppState, into screen: inout Screen) {
+    guard let d = s.detail else { return }
+    let x0 = DetailLayout.paneX(s)
+    if s.splitDetail {
+        for y in 1...max(1, s.listHeight) where y < screen.height - 1 {
+            screen.put("│", x: x0 - 1, y: y, style: Style(fg: .border))
+        }
+    }
+    screen.fill(x: x0, y: 1, width: screen.width - x0, height: s.listHeight, style: .plain)
+    let width = DetailLayout.contentWidth(s)
+    let lines = DetailLayout.lines(s, width: width)
+    let visible = DetailLayout.visibleLines(s)
+    let scroll = min(d.scroll, max(0, lines.count - visible))
+    for i in 0..<visible where scroll + i < lines.count {
+        var x = x0 + 1
+        for (text, style) in lines[scroll + i].segments {
+            x += screen.put(text, x: x, y: 1 + i, style: style, limit: x0 + 1 + width - x)
+        }
+    }
+    if lines.count > visible {
+        let more = "\(scroll + 1)-\(min(lines.count, scroll + visible))/\(lines.count)"
+        screen.put(more, x: screen.width - TextWidth.of(more) - 1, y: 1, style: Style(fg: .muted))
+    }
+}

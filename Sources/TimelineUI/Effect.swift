@@ -1,0 +1,96 @@
+import TimelineCore
+
+/// Where a window is anchored.
+public enum WindowAnchor: Sendable, Equatable {
+    /// The newest rows (FOLLOW, or a fresh filter).
+    case newest
+    /// The oldest rows (G / End).
+    case oldest
+    /// Around a row: keep it (found by task id and key) at the same place.
+    case row(taskID: String, key: RowKey)
+}
+
+/// A keyset window fetch: rows above and below an anchor.
+public struct WindowRequest: Sendable, Equatable {
+    public var generation: Int
+    public var query: TimelineQuery
+    public var anchor: WindowAnchor
+    /// Rows wanted newer than the anchor (includes the margin).
+    public var above: Int
+    /// Rows wanted at and older than the anchor (includes the margin).
+    public var below: Int
+    /// Known absolute position of the anchor row, if still valid (saves a count).
+    public var anchorPosition: Int?
+    /// True for reloads around the current selection (scrolling, store changes): when the result
+    /// arrives the selection stays on whatever row is selected then. False for jumps (n/N, e/w).
+    public var keepSelection: Bool
+    /// Screen line the anchor row should be drawn on when the result arrives (jumps only).
+    public var targetLine: Int?
+}
+
+/// A fetched window, newest first.
+public struct WindowResult: Sendable, Equatable {
+    public var request: WindowRequest
+    public var rows: [TimelineRow]
+    /// Index in `rows` of the anchor row (or of the row that took its place).
+    public var anchorIndex: Int
+    /// Absolute position of `rows[0]` in the whole list.
+    public var startPosition: Int
+    /// True when nothing newer than `rows[0]` exists / nothing older than the last row.
+    public var reachesNewest: Bool
+    public var reachesOldest: Bool
+    /// True when the anchor row itself moved away (its task got a newer event).
+    public var anchorMoved: Bool
+}
+
+/// Header and status-bar counts.
+public struct CountsRequest: Sendable, Equatable {
+    public var generation: Int
+    public var listQuery: TimelineQuery
+    /// Query for the per-status header counts (the list query without status filters).
+    public var statusQuery: TimelineQuery
+    /// Highlight-mode query whose matches are counted, if any.
+    public var matchQuery: TimelineQuery?
+    /// Count rows newer than this key (`↑ N new` in BROWSE).
+    public var newerThan: RowKey?
+}
+
+public struct CountsResult: Sendable, Equatable {
+    public var request: CountsRequest
+    public var total: Int
+    public var perStatus: [Status: Int]
+    public var matchCount: Int?
+    public var newCount: Int?
+}
+
+/// A task's history for the detail view.
+public struct HistoryResult: Sendable, Equatable {
+    public var taskID: String
+    public var row: TimelineRow?
+    public var events: [Event]
+}
+
+/// Find the next row matching `query` from `from` in a direction (n/N, e/w).
+public struct MatchRequest: Sendable, Equatable {
+    public var generation: Int
+    public var query: TimelineQuery
+    public var from: RowKey
+    public var olderFirst: Bool
+    /// Wrap around to the other end when nothing is found.
+    public var wrap: Bool
+}
+
+public struct MatchResult: Sendable, Equatable {
+    public var request: MatchRequest
+    public var row: TimelineRow?
+    public var wrapped: Bool
+}
+
+/// A request from `reduce` to the outside world; the executor answers with an `Input`.
+public enum Effect: Sendable, Equatable {
+    case loadWindow(WindowRequest)
+    case loadCounts(CountsRequest)
+    case loadHistory(taskID: String)
+    case findMatch(MatchRequest)
+    case quit
+}

@@ -1,0 +1,89 @@
+import TimelineCore
+
+/// Runs one data effect against a `TimelineReading` and returns the input that reports its result.
+/// Called off the input path (the controller's background queue); the reader is used by one thread.
+public enum EffectExecutor {
+    public static func run(_ effect: Effect, on reader: TimelineReading) -> Input? {
+        do {
+            switch effect {
+            case .loadWindow(let request): return .windowLoaded(try loadWindow(request, reader))
+            case .loadCounts(let request): return .countsLoaded(try loadCounts(request, reader))
+            case .loadHistory(let taskID):
+                let row = try reader.row(taskID: taskID)
+                let events = try reader.history(taskID: taskID, limit: 500)
+                return .historyLoaded(HistoryResult(taskID: taskID, row: row, events: events))
+            case .findMatch(let request): return .matchFound(try findMatch(request, reader))
+            case .quit: return nil
+            }
+        } catch {
+            return .loadFailed("store: \(error)")
+        }
+    }
+
+    static func loadWindow(_ r: WindowRequest, _ reader: TimelineReading) throws -> WindowResult {
+        switch r.anchor {
+        case .newest:
+            let rows = try reader.rows(matching: r.query, olderThan: nil, limit: r.below + 1)
+            let page = Array(rows.prefix(r.below))
+            return WindowResult(request: r, rows: page, anchorIndex: 0, startPosition: 0, reachesNewest: true,
+                                reachesOldest: rows.count <= r.below, anchorMoved: false)
+        case .oldest:
+            let floor = RowKey(timestampMicros: .min, seq: .min)
+            let rows = try reader.rows(matching: r.query, newerThan: floor, limit: r.below)
+            let total = try reader.count(matching: r.query)
+            return WindowResult(request: r, rows: rows, anchorIndex: max(0, rows.count - 1),
+                                startPosition: max(0, total - rows.count), reachesNewest: rows.count >= total,
+                                reachesOldest: true, anchorMoved: false)
+        case .row(let taskID, let key):
+            let current = try reader.row(taskID: taskID)
+            let anchorStillThere = current?.key == key
+            let newer = try reader.rows(matching: r.query, newerThan: key, limit: r.above + 1)
+            let older = try reader.rows(matching: r.query, olderThan: key, limit: r.below + 1)
+            let keptNewer = Array(newer.suffix(r.above))
+            let anchorRow = anchorStillThere ? try listedRow(at: key, r.query, reader) : nil
+            var rows = keptNewer
+            if let anchorRow { rows.append(anchorRow) }
+            rows += older.prefix(r.below)
+            // The anchor's task moved (newer event) or left the filter: select what took its place.
+            var anchorIndex = keptNewer.count
+            if anchorRow == nil && anchorIndex >= rows.count { anchorIndex = max(0, rows.count - 1) }
+            let start: Int
+            if let p = r.anchorPosition, anchorStillThere {
+                start = max(0, p - keptNewer.count)
+            } else if let first = rows.first {
+                start = try reader.countNewer(than: first.key, matching: r.query)
+            } else {
+                start = 0
+            }
+            return WindowResult(request: r, rows: rows, anchorIndex: anchorIndex, startPosition: start,
+                                reachesNewest: newer.count <= r.above, reachesOldest: older.count <= r.below,
+                                anchorMoved: !anchorStillThere)
+        }
+    }
+
+    /// The row at `key` if it matches `query` (the first row older than the key just above it).
+    static func listedRow(at key: RowKey, _ query: TimelineQuery, _ reader: TimelineReading) throws -> TimelineRow? {
+        let justAbove = RowKey(timestampMicros: key.timestampMicros, seq: key.seq &+ 1)
+        return try reader.rows(matching: query, olderThan: justAbove, limit: 1).first.flatMap { $0.key == key ? $0 : nil }
+    }
+
+    static func loadCounts(_ r: CountsRequest, _ reader: TimelineReading) throws -> CountsResult {
+        let total = try reader.count(matching: r.listQuery)
+        let perStatus = try reader.statusCounts(matching: r.statusQuery)
+        let matches = try r.matchQuery.map { try reader.count(matching: $0) }
+        let newCount = try r.newerThan.map { try reader.countNewer(than: $0, matching: r.listQuery) }
+        return CountsResult(request: r, total: total, perStatus: perStatus, matchCount: matches, newCount: newCount)
+    }
+
+    static func findMatch(_ r: MatchRequest, _ reader: TimelineReading) throws -> MatchResult {
+        let next = r.olderFirst
+            ? try reader.rows(matching: r.query, olderThan: r.from, limit: 1).first
+            : try reader.rows(matching: r.query, newerThan: r.from, limit: 1).last
+        if let next { return MatchResult(request: r, row: next, wrapped: false) }
+        guard r.wrap else { return MatchResult(request: r, row: nil, wrapped: false) }
+        let wrapped = r.olderFirst
+            ? try reader.rows(matching: r.query, olderThan: nil, limit: 1).first
+            : try reader.rows(matching: r.query, newerThan: RowKey(timestampMicros: .min, seq: .min), limit: 1).last
+        return MatchResult(request: r, row: wrapped, wrapped: wrapped != nil)
+    }
+}

@@ -1,0 +1,35 @@
+import TimelineCore
+
+/// A decoded key press.
+public enum Key: Sendable, Equatable {
+    case char(Character)
+    /// Control + letter (lowercase), e.g. `.ctrl("d")`.
+    case ctrl(Character)
+    case up, down, left, right, pageUp, pageDown, home, end
+    case enter, escape, backspace, tab, backTab, delete
+}
+
+/// A mouse report in screen coordinates.
+public enum MouseEvent: Sendable, Equatable {
+    case wheelUp(x: Int, y: Int)
+    case wheelDown(x: Int, y: Int)
+    case click(x: Int, y: Int)
+}
+
+/// Everything that can change the UI state: user input, time and data results.
+public enum Input: Sendable, Equatable {
+    case key(Key)
+    case mouse(MouseEvent)
+    case resize(width: Int, height: Int)
+    /// The clock moved (drives relative times and spinners).
+    case tick(nowMicros: Int64)
+    /// Another connection (poller or another process) committed a write.
+    case storeChanged
+    case windowLoaded(WindowResult)
+    case countsLoaded(CountsResult)
+    case historyLoaded(HistoryResult)
+    case matchFound(MatchResult)
+    case pollerStatus(PollerStatusView)
+    /// A store read failed; shown in the status bar.
+    case loadFailed(String)
+}

@@ -1,0 +1,39 @@
+/// What the status bar shows about the background poller. The `timeline tui` command maps the
+/// Ingest poller's status into this plain value, so TimelineUI never depends on Ingest.
+public struct PollerStatusView: Sendable, Equatable {
+    public enum State: Sendable, Equatable {
+        /// Connected, waiting on a long poll.
+        case connected
+        /// Messages are arriving.
+        case receiving
+        /// Retrying after an error at `untilMicros`.
+        case backingOff(untilMicros: Int64, reason: String)
+        /// Gave up (auth error, missing queue, …).
+        case stopped(reason: String)
+        /// No poller in this process (`--no-poll`).
+        case disabled
+    }
+
+    public var state: State
+    /// Queue name (or URL) shown in the header.
+    public var queueName: String?
+    /// Queue URL for the empty-state publish command.
+    public var queueURL: String?
+    /// Local time of the last successful receive, microseconds since the epoch.
+    public var lastReceiveMicros: Int64?
+    /// Events stored and messages rejected since start.
+    public var storedCount: Int
+    public var rejectedCount: Int
+
+    public init(state: State, queueName: String? = nil, queueURL: String? = nil, lastReceiveMicros: Int64? = nil,
+                storedCount: Int = 0, rejectedCount: Int = 0) {
+        self.state = state
+        self.queueName = queueName
+        self.queueURL = queueURL
+        self.lastReceiveMicros = lastReceiveMicros
+        self.storedCount = storedCount
+        self.rejectedCount = rejectedCount
+    }
+
+    public static let disabled = PollerStatusView(state: .disabled)
+}

@@ -1,0 +1,132 @@
+import TimelineCore
+
+/// Applies one input to the state and returns the effects to run. No I/O happens here.
+public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
+    switch input {
+    case .key(let key): return reduceKey(&s, key)
+    case .mouse(let event): return reduceMouse(&s, event)
+    case .resize(let width, let height):
+        s.width = max(1, width)
+        s.height = max(1, height)
+        s.selectedLine = min(s.selectedLine, s.listHeight - 1)
+        return [windowEffect(&s)].compactMap { $0 }
+    case .tick(let now):
+        s.nowMicros = now
+        return []
+    case .storeChanged:
+        s.positionStale = true
+        var effects = [windowEffect(&s), countsEffect(s)].compactMap { $0 }
+        if let d = s.detail { effects.append(.loadHistory(taskID: d.taskID)) }
+        return effects
+    case .windowLoaded(let result): return applyWindow(&s, result)
+    case .countsLoaded(let result):
+        guard result.request.generation == s.generation else { return [] }
+        s.counts.total = result.total
+        s.counts.perStatus = result.perStatus
+        s.search.matchCount = result.matchCount ?? (s.search.query.isEmpty ? nil : result.total)
+        if s.mode == .browse, let n = result.newCount { s.counts.newSinceBrowse = n }
+        return []
+    case .historyLoaded(let result):
+        guard var d = s.detail, d.taskID == result.taskID else { return [] }
+        d.history = result.events
+        d.row = result.row ?? d.row
+        d.loaded = true
+        s.detail = d
+        return []
+    case .matchFound(let result): return applyMatch(&s, result)
+    case .pollerStatus(let status):
+        s.poller = status
+        return []
+    case .loadFailed(let message):
+        s.lastError = message
+        return []
+    }
+}
+
+/// Installs a loaded window, keeping the selection on the right row and screen line.
+func applyWindow(_ s: inout AppState, _ r: WindowResult) -> [Effect] {
+    guard r.request.generation == s.generation else { return [] }
+    let previousTask = s.selectedRow?.taskID
+    let previousKey = s.selectedRow?.key
+    // A FOLLOW load that lands after the user moved away must not yank the selection: if the
+    // user's row is not in it, load around that row instead.
+    if r.request.anchor == .newest, r.request.keepSelection, s.mode == .browse, let task = previousTask,
+       !r.rows.contains(where: { $0.taskID == task && $0.key == previousKey }) {
+        return [windowEffect(&s)].compactMap { $0 }
+    }
+    s.window = r.rows
+    s.windowStart = r.startPosition
+    s.windowReachesNewest = r.reachesNewest
+    s.windowReachesOldest = r.reachesOldest
+    s.loadedOnce = true
+    s.lastError = nil
+    if r.request.anchorPosition == nil { s.positionStale = false }
+    switch r.request.anchor {
+    case .newest:
+        // A FOLLOW load that lands after the user moved away keeps the user's row (now in BROWSE).
+        if s.mode == .browse && r.request.keepSelection, let task = previousTask,
+           let i = r.rows.firstIndex(where: { $0.taskID == task && $0.key == previousKey }) {
+            s.selected = i
+        } else {
+            s.selected = 0
+            s.selectedLine = 0
+        }
+        if s.mode == .browse && s.browseBaseline == nil { s.browseBaseline = r.rows.first?.key }
+    case .oldest:
+        s.selected = max(0, r.rows.count - 1)
+        s.selectedLine = s.listHeight - 1
+    case .row:
+        if r.request.keepSelection, let task = previousTask,
+           let i = r.rows.firstIndex(where: { $0.taskID == task && $0.key == previousKey }) {
+            s.selected = i
+        } else {
+            s.selected = r.anchorIndex
+        }
+        if let line = r.request.targetLine { s.selectedLine = line }
+    }
+    clampSelection(&s)
+    if s.splitDetail, let row = s.selectedRow, row.taskID != s.detail?.taskID {
+        s.detail = DetailState(taskID: row.taskID, row: row)
+        return [.loadHistory(taskID: row.taskID)]
+    }
+    return []
+}
+
+/// Keeps `selected` inside the window and `selectedLine` consistent with the rows around it.
+func clampSelection(_ s: inout AppState) {
+    let h = s.listHeight
+    guard !s.window.isEmpty else {
+        s.selected = 0
+        s.selectedLine = 0
+        return
+    }
+    s.selected = min(max(0, s.selected), s.window.count - 1)
+    var line = min(max(0, s.selectedLine), h - 1, s.selected)
+    if s.windowReachesNewest { line = min(line, s.windowStart + s.selected) }
+    // At the end of the list, use the space above instead of leaving blank lines below.
+    if s.windowReachesOldest {
+        let rowsBelow = s.window.count - 1 - s.selected
+        line = max(line, min(s.selected, h - 1 - rowsBelow))
+    }
+    s.selectedLine = max(0, line)
+}
+
+/// A found match (n/N, e/w): jump there in BROWSE.
+func applyMatch(_ s: inout AppState, _ r: MatchResult) -> [Effect] {
+    guard r.request.generation == s.generation else { return [] }
+    guard let row = r.row else {
+        s.search.notice = "no match"
+        return []
+    }
+    s.search.notice = r.wrapped ? "search wrapped" : nil
+    enterBrowse(&s)
+    if let i = s.window.firstIndex(where: { $0.taskID == row.taskID && $0.key == row.key }) {
+        return moveSelection(&s, by: i - s.selected, keepLine: false)
+    }
+    let line = min(s.listHeight / 3, max(0, s.listHeight - 1))
+    let req = WindowRequest(generation: s.generation, query: s.listQuery,
+                            anchor: .row(taskID: row.taskID, key: row.key),
+                            above: line + margin(s), below: s.listHeight - line + margin(s),
+                            anchorPosition: nil, keepSelection: false, targetLine: line)
+    return [.loadWindow(req)]
+}

@@ -1,0 +1,147 @@
+import TimelineCore
+
+/// Rows fetched beyond the visible ones on each side.
+func margin(_ s: AppState) -> Int { s.listHeight * Layout.marginPages + 2 }
+
+/// The window load the current state needs (nil when nothing can match).
+func windowEffect(_ s: inout AppState, from start: WindowAnchor? = nil) -> Effect? {
+    if s.listMatchesNothing {
+        s.window = []
+        s.windowStart = 0
+        s.windowReachesNewest = true
+        s.windowReachesOldest = true
+        s.loadedOnce = true
+        clampSelection(&s)
+        return nil
+    }
+    let anchor: WindowAnchor
+    if let start {
+        anchor = start
+    } else if s.mode == .follow || s.selectedRow == nil {
+        anchor = .newest
+    } else {
+        let row = s.window[s.selected]
+        anchor = .row(taskID: row.taskID, key: row.key)
+    }
+    let above = anchor == .newest ? 0 : s.selectedLine + margin(s)
+    // A new search (explicit `.newest` start) fetches one screenful: the keystroke's frame needs no
+    // more, and the margin follows on the first move.
+    let newestRows = start == .newest ? s.listHeight + 1 : s.listHeight + margin(s)
+    let below = anchor == .newest ? newestRows : s.listHeight - s.selectedLine + margin(s)
+    let req = WindowRequest(generation: s.generation, query: s.listQuery, anchor: anchor, above: above,
+                            below: below, anchorPosition: s.positionStale ? nil : s.selectedPosition,
+                            keepSelection: start == nil, targetLine: nil)
+    return .loadWindow(req)
+}
+
+/// Header/status counts for the current state.
+func countsEffect(_ s: AppState) -> Effect? {
+    if s.listMatchesNothing { return nil }
+    let req = CountsRequest(generation: s.generation, listQuery: s.listQuery, statusQuery: s.statusCountQuery,
+                            matchQuery: s.matchQuery, newerThan: s.mode == .browse ? s.browseBaseline : nil)
+    return .loadCounts(req)
+}
+
+/// Switches to BROWSE, remembering the newest row for `↑ N new`.
+func enterBrowse(_ s: inout AppState) {
+    guard s.mode == .follow else { return }
+    s.mode = .browse
+    s.browseBaseline = s.windowStart == 0 ? s.window.first?.key : nil
+    s.counts.newSinceBrowse = 0
+}
+
+/// Back to FOLLOW: newest task on top, selection on it.
+func follow(_ s: inout AppState) -> [Effect] {
+    s.mode = .follow
+    s.browseBaseline = nil
+    s.counts.newSinceBrowse = 0
+    s.selected = 0
+    s.selectedLine = 0
+    s.positionStale = true
+    return [windowEffect(&s), countsEffect(s)].compactMap { $0 } + detailFollowsSelection(&s)
+}
+
+/// Moves the selection; small moves move the cursor line, page moves keep it and scroll the view.
+func moveSelection(_ s: inout AppState, by delta: Int, keepLine: Bool) -> [Effect] {
+    guard !s.window.isEmpty, delta != 0 else { return [] }
+    let target = min(max(0, s.selected + delta), s.window.count - 1)
+    let moved = target - s.selected
+    var effects: [Effect] = []
+    if moved != 0 {
+        enterBrowse(&s)
+        s.selected = target
+        if keepLine {
+            if target == 0 && s.windowReachesNewest { s.selectedLine = 0 }
+        } else {
+            s.selectedLine += moved
+        }
+        clampSelection(&s)
+        effects += detailFollowsSelection(&s)
+    }
+    let rowsBelow = s.window.count - 1 - s.selected
+    let nearEnd = !s.windowReachesOldest && rowsBelow < s.listHeight + 1
+    let nearStart = !s.windowReachesNewest && s.selected < s.listHeight + 1
+    if nearEnd || nearStart, let e = windowEffect(&s) { effects.insert(e, at: 0) }
+    return effects
+}
+
+/// G / End: the oldest rows.
+func jumpToOldest(_ s: inout AppState) -> [Effect] {
+    if s.listMatchesNothing { return [] }
+    enterBrowse(&s)
+    if s.windowReachesOldest && !s.window.isEmpty {
+        return moveSelection(&s, by: s.window.count - 1 - s.selected, keepLine: false)
+    }
+    let req = WindowRequest(generation: s.generation, query: s.listQuery, anchor: .oldest, above: 0,
+                            below: s.listHeight + margin(s), anchorPosition: nil, keepSelection: false,
+                            targetLine: nil)
+    return [.loadWindow(req)]
+}
+
+/// In split view the detail pane shows whatever is selected.
+func detailFollowsSelection(_ s: inout AppState) -> [Effect] {
+    guard s.splitDetail, let row = s.selectedRow, row.taskID != s.detail?.taskID else { return [] }
+    s.detail = DetailState(taskID: row.taskID, row: row)
+    return [.loadHistory(taskID: row.taskID)]
+}
+
+/// Next row matching `query` below (or above) the selection, wrapping around.
+func findEffect(_ s: AppState, query: TimelineQuery, olderFirst: Bool) -> Effect? {
+    guard let row = s.selectedRow else { return nil }
+    return .findMatch(MatchRequest(generation: s.generation, query: query, from: row.key,
+                                   olderFirst: olderFirst, wrap: true))
+}
+
+/// The list query narrowed to one status (e/w).
+func queryForStatus(_ s: AppState, _ status: Status) -> TimelineQuery {
+    var q = s.listQuery
+    q.statuses = [status]
+    return q
+}
+
+/// A click or wheel on the list area.
+func reduceMouse(_ s: inout AppState, _ event: MouseEvent) -> [Effect] {
+    if s.helpOpen { s.helpOpen = false; return [] }
+    switch event {
+    case .wheelUp(let x, _):
+        if let d = s.detail, !s.splitDetail || x >= Layout.listWidth(width: s.width, split: true) {
+            _ = d
+            return scrollDetail(&s, by: -3)
+        }
+        return moveSelection(&s, by: -3, keepLine: false)
+    case .wheelDown(let x, _):
+        if s.detail != nil, !s.splitDetail || x >= Layout.listWidth(width: s.width, split: true) {
+            return scrollDetail(&s, by: 3)
+        }
+        return moveSelection(&s, by: 3, keepLine: false)
+    case .click(let x, let y):
+        guard s.detail == nil || s.splitDetail else { return [] }
+        guard x < Layout.listWidth(width: s.width, split: s.splitDetail) else { return [] }
+        let line = y - 1
+        guard line >= 0, line < s.listHeight, !s.window.isEmpty else { return [] }
+        let top = s.selected - s.selectedLine
+        let index = top + line
+        guard index < s.window.count, index != s.selected else { return [] }
+        return moveSelection(&s, by: index - s.selected, keepLine: false)
+    }
+}

@@ -1,0 +1,139 @@
+import TimelineCore
+
+/// Line 0: app name, queue, mode, per-status counts (toggled statuses marked), active filter.
+func renderHeader(_ state: AppState, into screen: inout Screen) {
+    let bar = Style(bg: .headerBar)
+    screen.fill(y: 0, width: screen.width, style: bar)
+    var x = 1
+    x += screen.put("timeline", x: x, y: 0, style: Style(fg: .accent, bg: .headerBar, bold: true)) + 1
+    if let queue = state.poller.queueName {
+        x += screen.put(TextWidth.truncate(TextWidth.safe(queue), to: 24), x: x, y: 0, style: bar) + 1
+    }
+    x += 1
+    for status in Status.allCases {
+        let picked = state.statusFilter.isEmpty || state.statusFilter.contains(status)
+        let n = state.counts.perStatus[status] ?? 0
+        let text = screen.width >= 100 ? "\(StatusGlyph.glyph(status)) \(n) \(StatusGlyph.label(status))"
+                                       : "\(StatusGlyph.glyph(status)) \(n)"
+        let style = Style(fg: picked ? status.colorRole : .muted, bg: .headerBar, bold: picked,
+                          dim: !picked, underline: !state.statusFilter.isEmpty && picked)
+        guard x + TextWidth.of(text) < screen.width else { break }
+        x += screen.put(text, x: x, y: 0, style: style) + 2
+    }
+    if !state.search.text.isEmpty {
+        let label = state.search.kind == .filter ? "filter: " : "highlight: "
+        let text = label + TextWidth.safe(state.search.text)
+        x += screen.put(TextWidth.truncate(text, to: max(0, screen.width - x - 1)), x: x, y: 0,
+                        style: Style(fg: .highlight, bg: .headerBar, bold: true))
+    }
+}
+
+/// The last line: mode, `↑ N new`, poller state, hints and position, or the search prompt.
+func renderStatusBar(_ state: AppState, into screen: inout Screen) {
+    let y = screen.height - 1
+    guard y > 0 else { return }
+    let bar = Style(bg: .statusBar)
+    screen.fill(y: y, width: screen.width, style: bar)
+    if state.search.promptOpen { return renderPrompt(state, into: &screen, y: y) }
+
+    var left: [(String, Style)] = []
+    let modeStyle = Style(fg: state.mode == .follow ? .success : .warning, bg: .statusBar, bold: true, reverse: true)
+    left.append((" \(state.mode.rawValue) ", modeStyle))
+    if state.mode == .browse {
+        if state.counts.newSinceBrowse > 0 {
+            left.append((" ↑ \(state.counts.newSinceBrowse) new ", Style(fg: .warning, bg: .statusBar, bold: true)))
+        }
+        left.append((" f: follow ", Style(fg: .accent, bg: .statusBar)))
+    }
+    if let error = state.lastError {
+        left.append((" " + TextWidth.safe(error), Style(fg: .error, bg: .statusBar, bold: true)))
+    } else {
+        left.append((" " + PollerText.describe(state.poller, nowMicros: state.nowMicros), PollerText.style(state.poller)))
+    }
+    if let notice = state.search.notice { left.append(("  " + notice, Style(fg: .highlight, bg: .statusBar))) }
+
+    // Right: position and `? help` always; more hints only when they fit.
+    let position = positionText(state)
+    let essential = (position.isEmpty ? "" : position + "  ") + "? help "
+    let extra = state.detail != nil && !state.splitDetail ? "j/k scroll  Esc back  " : "/ search  ⏎ detail  q quit  "
+    let leftWidth = left.reduce(0) { $0 + TextWidth.of($1.0) }
+    let right = leftWidth + TextWidth.of(extra + essential) + 2 <= screen.width ? extra + essential : essential
+    let rightWidth = TextWidth.of(right)
+    var x = 0
+    for (text, style) in left {
+        let room = screen.width - rightWidth - 1 - x
+        guard room > 1 else { break }
+        x += screen.put(TextWidth.truncate(text, to: room), x: x, y: y, style: style, limit: room)
+    }
+    if rightWidth < screen.width {
+        screen.put(right, x: screen.width - rightWidth, y: y, style: Style(fg: .muted, bg: .statusBar))
+    }
+}
+
+/// `row N of M`, or counts while nothing is selected.
+func positionText(_ state: AppState) -> String {
+    guard state.selectedRow != nil else { return state.counts.total.map { "\(Thousands.format($0)) tasks" } ?? "" }
+    let n = Thousands.format(state.selectedPosition + 1)
+    guard let total = state.counts.total else { return "row \(n)" }
+    return "row \(n) of \(Thousands.format(max(total, state.selectedPosition + 1)))"
+}
+
+/// The `/` prompt line with its mode and match count.
+func renderPrompt(_ state: AppState, into screen: inout Screen, y: Int) {
+    let s = state.search
+    let info: String = {
+        var parts = [s.kind == .filter ? "filter" : "highlight"]
+        if let n = s.matchCount { parts.append("\(Thousands.format(n)) match\(n == 1 ? "" : "es")") }
+        parts.append("Tab: \(s.kind == .filter ? "highlight" : "filter")")
+        parts.append("⏎ keep  Esc clear")
+        return parts.joined(separator: " · ") + " "
+    }()
+    let infoWidth = TextWidth.of(info)
+    let room = max(4, screen.width - infoWidth - 2)
+    var text = TextWidth.safe(s.text)
+    while TextWidth.of(text) > room - 2, !text.isEmpty { text.removeFirst() }
+    var x = screen.put("/", x: 0, y: y, style: Style(fg: .accent, bg: .statusBar, bold: true))
+    x += screen.put(text, x: x, y: y, style: Style(bg: .statusBar, bold: true))
+    screen.put(" ", x: x, y: y, style: Style(reverse: true))
+    if infoWidth + x + 2 <= screen.width {
+        screen.put(info, x: screen.width - infoWidth, y: y, style: Style(fg: .muted, bg: .statusBar))
+    }
+}
+
+/// `1,234,567`.
+enum Thousands {
+    static func format(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+}
+
+/// Poller state in words for the status bar.
+enum PollerText {
+    static func describe(_ p: PollerStatusView, nowMicros: Int64) -> String {
+        let last = p.lastReceiveMicros.map { " · last \(TimeFormat.relative(fromMicros: $0, nowMicros: nowMicros)) ago" } ?? ""
+        switch p.state {
+        case .connected: return "● connected" + last
+        case .receiving: return "● receiving" + last
+        case .backingOff(let until, let reason):
+            let wait = max(0, (until - nowMicros + 999_999) / 1_000_000)
+            return "◔ retry in \(wait)s: \(TextWidth.safe(reason))"
+        case .stopped(let reason): return "■ stopped: \(TextWidth.safe(reason))"
+        case .disabled: return "no poll: reading the database"
+        }
+    }
+
+    static func style(_ p: PollerStatusView) -> Style {
+        switch p.state {
+        case .connected, .receiving: Style(fg: .success, bg: .statusBar)
+        case .backingOff: Style(fg: .warning, bg: .statusBar, bold: true)
+        case .stopped: Style(fg: .error, bg: .statusBar, bold: true)
+        case .disabled: Style(fg: .muted, bg: .statusBar)
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Dispatch
+import Foundation
+import TimelineCore
+
+/// Owns the state and runs effects off the input path against `TimelineReading`s made by `makeReader`.
+/// Two lanes, each a serial queue with its own reader (so SQLite connections stay on one thread): the
+/// fast lane answers what the next frame needs (windows, history, n/N, change checks); the slow lane
+/// counts (totals, per-status, matches), so a count over a large history never delays a frame.
+/// The terminal loop feeds inputs with `send`, calls `drain` each iteration and redraws.
+public final class TimelineController: @unchecked Sendable {
+    public private(set) var state: AppState
+    private let fast: Lane
+    private let slow: Lane
+    private let inbox = Inbox()
+    private let tickets = Tickets()
+    /// Touched only on the slow lane.
+    private let countThrottle: CountThrottle
+    /// Touched only on the fast lane.
+    nonisolated(unsafe) private var lastToken: Int64?
+    private var lastChangeCheck: Int64 = 0
+    private var checkPending = Atomic()
+    private let pollerStatus: (@Sendable () -> PollerStatusView)?
+    /// How often other connections' writes are looked for.
+    public static let changeCheckMicros: Int64 = 200_000
+
+    /// `countDebounce`: how long counts for a new query wait, so a burst of keystrokes is counted once.
+    public init(state: AppState, makeReader: @escaping @Sendable () throws -> TimelineReading,
+                pollerStatus: (@Sendable () -> PollerStatusView)? = nil, countDebounce: Double = 0.12) {
+        self.state = state
+        countThrottle = CountThrottle(debounceSeconds: countDebounce)
+        fast = Lane(label: "timeline.ui.fast", makeReader: makeReader)
+        slow = Lane(label: "timeline.ui.slow", makeReader: makeReader)
+        self.pollerStatus = pollerStatus
+        if let pollerStatus { self.state.poller = pollerStatus() }
+    }
+
+    /// Starts the first loads.
+    public func start() {
+        state.positionStale = true
+        let effects = [windowEffect(&state), countsEffect(state)].compactMap { $0 }
+        run(effects)
+    }
+
+    /// Applies an input from the terminal; returns false once the user asked to quit.
+    @discardableResult
+    public func send(_ input: Input) -> Bool {
+        if case .tick(let now) = input { pollBackground(nowMicros: now) }
+        run(reduce(&state, input))
+        return !state.quitRequested
+    }
+
+    /// Applies results that arrived from the background queue. True when the state changed.
+    public func drain() -> Bool {
+        let inputs = inbox.takeAll()
+        guard !inputs.isEmpty else { return false }
+        var coalesced = false
+        for input in inputs {
+            // Several store changes in one drain are one reload.
+            if input == .storeChanged { if coalesced { continue }; coalesced = true }
+            run(reduce(&state, input))
+        }
+        return true
+    }
+
+    /// Waits (briefly) until the background queue has answered everything sent so far. For tests and benches.
+    public func settle(timeout: TimeInterval = 5) {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            fast.queue.sync {}
+            slow.queue.sync {}
+            if !drain() && inbox.isEmpty && tickets.idle { return }
+        } while Date() < deadline
+    }
+
+    /// Waits until the fast lane has answered (what the next frame needs); counts may still be running.
+    public func settleFrame() {
+        repeat { fast.queue.sync {} } while drain()
+    }
+
+    /// Looks for other connections' writes (at most every `changeCheckMicros`) and poller status
+    /// changes. The terminal loop calls it every iteration; ticks call it too.
+    public func pollBackground(nowMicros now: Int64) {
+        if let pollerStatus {
+            let p = pollerStatus()
+            if p != state.poller { inbox.put(.pollerStatus(p)) }
+        }
+        guard now - lastChangeCheck >= Self.changeCheckMicros, checkPending.setIfClear() else { return }
+        lastChangeCheck = now
+        fast.queue.async { [self] in
+            defer { checkPending.clear() }
+            guard let reader = try? fast.reader(), let token = try? reader.changeToken() else { return }
+            if let last = lastToken, last != token { inbox.put(.storeChanged) }
+            lastToken = token
+        }
+    }
+
+    private func run(_ effects: [Effect]) {
+        for effect in effects {
+            if effect == .quit { continue }
+            let kind = EffectKind(effect)
+            let ticket = tickets.issue(kind)
+            let lane = kind == .counts ? slow : fast
+            lane.queue.async { [self] in
+                defer { tickets.finish(kind) }
+                // A newer request of the same kind supersedes this one: skip it (before and after waiting).
+                guard tickets.isLatest(ticket, kind) else { return }
+                if case .loadCounts(let request) = effect {
+                    countThrottle.wait(generation: request.generation)
+                    guard tickets.isLatest(ticket, kind) else { return }
+                }
+                do {
+                    let reader = try lane.reader()
+                    if lane === fast, lastToken == nil { lastToken = try? reader.changeToken() }
+                    let started = DispatchTime.now().uptimeNanoseconds
+                    if let result = EffectExecutor.run(effect, on: reader) { inbox.put(result) }
+                    if case .loadCounts(let request) = effect {
+                        countThrottle.finished(generation: request.generation, startedNanos: started)
+                    }
+                } catch {
+                    inbox.put(.loadFailed("cannot open the store: \(error)"))
+                }
+            }
+        }
+    }
+
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import Terminal
+import TimelineCore
+import TimelineStore
+import TimelineUI
+
+/// `timeline tui`: the live terminal timeline.
+struct TUICommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tui",
+        abstract: "Show the live, searchable timeline in the terminal.",
+        discussion: """
+            Polls the queue in the background (unless --no-poll) and draws the timeline from the local \
+            database. Press ? inside for every key. NO_COLOR or --no-color turns colours off.
+            """
+    )
+
+    // TODO(lead): add the shared queue options (--queue-url, --endpoint-url, --region) for the poller.
+    @OptionGroup var store: StoreOptions
+
+    @Flag(name: .customLong("no-poll"), help: "Do not poll SQS; view a database fed by `timeline poll` or `timeline import`.")
+    var noPoll = false
+
+    @Flag(name: .customLong("no-color"), help: "No colours (bold and reverse video remain).")
+    var noColor = false
+
+    func validate() throws {
+        guard isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 else {
+            throw ValidationError("timeline tui needs a terminal (stdin and stdout must be a TTY); try `timeline list`")
+        }
+    }
+
+    func run() throws {
+        // Open once read-write up front: creates/migrates the file (0600) and fails early with a clear message.
+        let path = try store.openForWriting().path
+        let poller = noPoll ? nil : TUIPollerHook.start(databasePath: path)
+        defer { poller?.stop() }
+        let state = AppState(width: 80, height: 24, nowMicros: Int64(Date().timeIntervalSince1970 * 1_000_000))
+        let status: (@Sendable () -> PollerStatusView)?
+        if let poller {
+            status = poller.status
+        } else if noPoll {
+            status = nil
+        } else {
+            status = { TUIPollerHook.unavailableStatus }
+        }
+        let makeReader: @Sendable () throws -> TimelineReading = { try TimelineStore(path: path) }
+        let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status)
+        let env = ProcessInfo.processInfo.environment
+        let color = !noColor && (env["NO_COLOR"] ?? "").isEmpty
+        TerminalApp.run(controller: controller, color: color)
+    }
+}

@@ -1,0 +1,107 @@
+import Testing
+@testable import TimelineUI
+
+@Suite("Key decoder")
+struct KeyDecoderTests {
+    @Test func functionKeys() {
+        let table: [(Int32, Key)] = [
+            (CursesKeyCode.down, .down), (CursesKeyCode.up, .up), (CursesKeyCode.left, .left),
+            (CursesKeyCode.right, .right), (CursesKeyCode.home, .home), (CursesKeyCode.end, .end),
+            (CursesKeyCode.nextPage, .pageDown), (CursesKeyCode.previousPage, .pageUp),
+            (CursesKeyCode.backspace, .backspace), (CursesKeyCode.enter, .enter),
+            (CursesKeyCode.backTab, .backTab), (CursesKeyCode.deleteChar, .delete),
+        ]
+        for (code, key) in table { #expect(KeyDecoder.decode(.keyCode(code)) == key) }
+        #expect(KeyDecoder.decode(.keyCode(0o410)) == nil)  // F0: unbound
+        // The values are ncurses' own (checked against the library at start-up too).
+        #expect(CursesKeyCode.down == 258 && CursesKeyCode.resize == 410 && CursesKeyCode.mouse == 409)
+    }
+
+    @Test func controlCharacters() {
+        #expect(KeyDecoder.decode(.character(0x0A)) == .enter)
+        #expect(KeyDecoder.decode(.character(0x0D)) == .enter)
+        #expect(KeyDecoder.decode(.character(0x09)) == .tab)
+        #expect(KeyDecoder.decode(.character(0x1B)) == .escape)
+        #expect(KeyDecoder.decode(.character(0x7F)) == .backspace)
+        #expect(KeyDecoder.decode(.character(0x08)) == .backspace)
+        #expect(KeyDecoder.decode(.character(0x03)) == .ctrl("c"))
+        #expect(KeyDecoder.decode(.character(0x04)) == .ctrl("d"))
+        #expect(KeyDecoder.decode(.character(0x15)) == .ctrl("u"))
+        #expect(KeyDecoder.decode(.character(0x17)) == .ctrl("w"))
+        #expect(KeyDecoder.decode(.character(0x00)) == nil)
+        #expect(KeyDecoder.decode(.character(0x1C)) == nil)
+        #expect(KeyDecoder.decode(.character(0x9B)) == nil)  // C1 CSI never becomes a key
+    }
+
+    @Test func printableAndWideCharacters() {
+        #expect(KeyDecoder.decode(.character(UInt32(UInt8(ascii: "j")))) == .char("j"))
+        #expect(KeyDecoder.decode(.character(UInt32(UInt8(ascii: "G")))) == .char("G"))
+        #expect(KeyDecoder.decode(.character(UInt32(UInt8(ascii: "/")))) == .char("/"))
+        #expect(KeyDecoder.decode(.character(0x90E8)) == .char("部"))
+        #expect(KeyDecoder.decode(.character(0x1F680)) == .char("🚀"))
+        #expect(KeyDecoder.decode(.character(0xD800)) == nil)  // a lone surrogate is no character
+    }
+
+    @Test func mouse() {
+        #expect(KeyDecoder.decode(RawMouse(x: 3, y: 4, wheelUp: true)) == .wheelUp(x: 3, y: 4))
+        #expect(KeyDecoder.decode(RawMouse(x: 3, y: 4, wheelDown: true)) == .wheelDown(x: 3, y: 4))
+        #expect(KeyDecoder.decode(RawMouse(x: 7, y: 2, button1: true)) == .click(x: 7, y: 2))
+        #expect(KeyDecoder.decode(RawMouse(x: 7, y: 2)) == nil)
+    }
+
+    @Test func ggNeedsTwoPresses() {
+        var s = loadedState(sampleRows(), width: 80, height: 12)
+        _ = reduce(&s, .key(.char("j")))
+        _ = reduce(&s, .key(.char("j")))
+        #expect(s.mode == .browse)
+        _ = reduce(&s, .key(.char("g")))
+        #expect(s.mode == .browse && s.pendingG)
+        _ = reduce(&s, .key(.char("x")))
+        _ = reduce(&s, .key(.char("g")))
+        #expect(s.mode == .browse)
+        let effects = reduce(&s, .key(.char("g")))
+        #expect(s.mode == .follow)
+        #expect(effects.contains { if case .loadWindow(let r) = $0 { return r.anchor == .newest } else { return false } })
+    }
+
+    @Test func ctrlCQuitsFromEveryMode() {
+        var s = loadedState(sampleRows(), width: 80, height: 12)
+        _ = reduce(&s, .key(.char("/")))
+        #expect(reduce(&s, .key(.ctrl("c"))) == [.quit])
+        #expect(s.quitRequested)
+    }
+}
+
+@Suite("Screen grid")
+struct ScreenGridTests {
+    @Test func wideCharactersOccupyTwoCellsAndNeverStraddleTheEdge() {
+        var screen = Screen(width: 5, height: 1)
+        let used = screen.put("a部b部", x: 0, y: 0, style: .plain)
+        #expect(used == 5)
+        #expect(screen.line(0) == "a部b ")
+        #expect(screen[1, 0].width == 2 && screen[2, 0].isContinuation)
+        // Overwriting half of a wide character clears the other half.
+        screen.put("x", x: 2, y: 0, style: .plain)
+        #expect(screen[1, 0].character == " " && screen[1, 0].width == 1)
+        #expect(screen.line(0) == "a xb ")
+    }
+
+    @Test func limitClipsText() {
+        var screen = Screen(width: 10, height: 1)
+        #expect(screen.put("hello world", x: 2, y: 0, style: .plain, limit: 4) == 4)
+        #expect(screen.line(0) == "  hell    ")
+    }
+
+    @Test func everyRenderedRowIsExactlyTheScreenWidth() {
+        for width in [20, 33, 61, 80, 119, 160, 200] {
+            let rows = sampleRows() + [makeRow("W", "全角文字🚀👨‍👩‍👧 mixed ünïcödé", status: .error, agent: "エージェント",
+                                               category: "カテゴリ", secondsAgo: 1, seq: 99)]
+            let s = loadedState(rows, width: width, height: 12)
+            let screen = render(s, width: width, height: 12)
+            for y in 0..<12 {
+                let columns = (0..<width).reduce(0) { $0 + (screen[$1, y].isContinuation ? 0 : Int(screen[$1, y].width)) }
+                #expect(columns == width, "width \(width) line \(y)")
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import TimelineCore
+import TimelineStore
+@testable import TimelineUI
+
+/// A real TimelineStore on a temp SQLite file, a writer connection for the test, and a controller
+/// reading through its own connection (as `timeline tui` does).
+final class StoreHarness {
+    let directory: String
+    let writer: TimelineStore
+    let controller: TimelineController
+    private var seq = 0
+    private var clock = fixedNow
+
+    init(width: Int = 80, height: Int = 12) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("timeline-ui-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/timeline.db"
+        writer = try TimelineStore(path: path)
+        controller = TimelineController(state: AppState(width: width, height: height, nowMicros: fixedNow),
+                                        makeReader: { try TimelineStore(path: path) }, countDebounce: 0)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+    var state: AppState { controller.state }
+
+    /// Stores one event `secondsAgo` before the fixed clock; returns it.
+    @discardableResult
+    func publish(_ task: String, _ title: String? = nil, status: Status = .info, agent: String = "agent-1",
+                 category: String? = nil, secondsAgo: Int64, body: String = "") throws -> Event {
+        seq += 1
+        let event = Event(id: "e\(seq)", agentID: agent, taskID: task, title: title ?? "title of \(task)", body: body,
+                          status: status, category: category, timestampMicros: fixedNow - secondsAgo * 1_000_000,
+                          rawJSON: "{}")
+        _ = try writer.ingest([.event(event, messageID: nil)])
+        return event
+    }
+
+    /// Starts the controller and waits for its first loads.
+    func start() {
+        controller.start()
+        controller.settle()
+    }
+
+    /// Sends inputs and waits for every resulting load.
+    func send(_ inputs: Input...) {
+        for input in inputs { controller.send(input) }
+        controller.settle()
+    }
+
+    func press(_ keys: Key...) { for key in keys { send(.key(key)) } }
+
+    func type(_ text: String) { for c in text { send(.key(.char(c))) } }
+
+    /// Simulates the loop noticing another connection's write.
+    func storeChanged() { send(.storeChanged) }
+
+    /// Advances the clock by `micros` through a tick.
+    func tick(by micros: Int64) {
+        clock += micros
+        send(.tick(nowMicros: clock))
+    }
+
+    /// Task ids of the rows on screen, top to bottom.
+    var visibleTasks: [String] {
+        let s = state
+        let top = s.selected - s.selectedLine
+        return (0..<s.listHeight).compactMap { line in
+            let i = top + line
+            return s.window.indices.contains(i) ? s.window[i].taskID : nil
+        }
+    }
+
+    var selectedTask: String? { state.selectedRow?.taskID }
+}

@@ -47,11 +47,11 @@ struct ImportCommand: ParsableCommand {
 
         let timeline = try store.openForWriting()
         var importer = Importer(store: timeline, batchSize: batchSize, listRejects: !quiet,
-                                progress: ProgressBar(totalBytes: Self.regularFileSize(fd)))
+                                progress: ProgressBar(total: Self.regularFileSize(fd)))
         var reader = LineReader(fd: fd)
         while let line = try reader.next() {
             try importer.add(line)
-            importer.progress.update(bytes: reader.bytesRead, lines: line.number)
+            importer.progress.update(done: reader.bytesRead, detail: "\(line.number) lines")
         }
         try importer.finish()
         importer.progress.clear()
@@ -136,38 +136,5 @@ private struct Importer {
             + "\(count(.duplicate)) duplicates, \(count(.rejected)) rejected"
         if blank > 0 { text += ", \(blank) blank skipped" }
         return text + "."
-    }
-}
-
-/// A progress bar on stderr, drawn only when stderr is a terminal, at most ten times a second.
-struct ProgressBar {
-    let totalBytes: Int64?
-    private let enabled = TerminalStyle.isTerminal(STDERR_FILENO)
-    private var lastDraw = ContinuousClock.now
-    private var drawn = false
-
-    init(totalBytes: Int64?) { self.totalBytes = totalBytes }
-
-    mutating func update(bytes: Int64, lines: Int) {
-        guard enabled, ContinuousClock.now - lastDraw >= .milliseconds(100) else { return }
-        lastDraw = .now
-        var text = "\r\u{1B}[K"
-        if let totalBytes, totalBytes > 0 {
-            let fraction = min(1, Double(bytes) / Double(totalBytes))
-            let width = 30
-            let filled = Int(fraction * Double(width))
-            text += "[" + String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled) + "] "
-            text += String(format: "%3.0f%% ", fraction * 100)
-        }
-        text += "\(lines) lines"
-        FileHandle.standardError.write(Data(text.utf8))
-        drawn = true
-    }
-
-    /// Erases the bar (before other stderr output and at the end).
-    mutating func clear() {
-        guard drawn else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-        drawn = false
     }
 }

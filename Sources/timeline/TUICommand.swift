@@ -16,8 +16,14 @@ struct TUICommand: ParsableCommand {
             """
     )
 
-    // TODO(lead): add the shared queue options (--queue-url, --endpoint-url, --region) for the poller.
+    @OptionGroup var queue: QueueOptions
     @OptionGroup var store: StoreOptions
+
+    @Option(help: "Long polls in flight at once per queue.")
+    var concurrency = 2
+
+    @Flag(help: "Never delete messages (for a queue shared by several viewers).")
+    var peek = false
 
     @Flag(name: .customLong("no-poll"), help: "Do not poll SQS; view a database fed by `timeline poll` or `timeline import`.")
     var noPoll = false
@@ -34,16 +40,13 @@ struct TUICommand: ParsableCommand {
     func run() throws {
         // Open once read-write up front: creates/migrates the file (0600) and fails early with a clear message.
         let path = try store.openForWriting().path
-        let poller = noPoll ? nil : TUIPollerHook.start(databasePath: path)
+        let poller = noPoll
+            ? nil : TUIPollerHook.start(databasePath: path, options: queue, concurrency: concurrency, peek: peek)
         defer { poller?.stop() }
         let state = AppState(width: 80, height: 24, nowMicros: Int64(Date().timeIntervalSince1970 * 1_000_000))
-        let status: (@Sendable () -> PollerStatusView)?
+        var status: (@Sendable () -> PollerStatusView)?
         if let poller {
-            status = poller.status
-        } else if noPoll {
-            status = nil
-        } else {
-            status = { TUIPollerHook.unavailableStatus }
+            status = { poller.status }
         }
         let makeReader: @Sendable () throws -> TimelineReading = { try TimelineStore(path: path) }
         let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status)

@@ -1,16 +1,85 @@
+import Foundation
+import Ingest
+import SQSClient
 import TimelineUI
 
-/// Where the lead plugs the Ingest poller into `timeline tui`: start it on the database, expose its
-/// status mapped into `PollerStatusView` (called from the UI thread each tick: must be cheap and
-/// thread-safe), and stop it on exit.
-struct TUIPollerHook {
-    let status: @Sendable () -> PollerStatusView
-    let stop: () -> Void
+/// Runs the Ingest poller in the background of `timeline tui`. Settings are resolved and a queue name is
+/// looked up on a background thread, so the UI never waits on the network; until then, and if that
+/// fails, the status says so.
+final class TUIPollerHook: @unchecked Sendable {
+    private let lock = NSLock()
+    private var poller: Poller?
+    private var failure: String?
+    private var queueURL: String?
+    private var stopped = false
 
-    /// TODO(lead): start the Poller here (queue options, credentials) and map its status:
-    /// connected/receiving/backingOff(until, reason)/stopped(reason), lastReceive, stored/rejected counts.
-    static func start(databasePath: String) -> TUIPollerHook? { nil }
+    /// Starts resolving and polling in the background.
+    static func start(
+        databasePath: String, options: QueueOptions, concurrency: Int, peek: Bool
+    ) -> TUIPollerHook {
+        let hook = TUIPollerHook()
+        let thread = Thread {
+            do {
+                let launcher = try PollerLauncher(options: options)
+                let poller = launcher.poller(databasePath: databasePath, concurrency: concurrency, peek: peek)
+                let shouldStart: Bool = hook.lock.withLock {
+                    hook.queueURL = launcher.queueURLs.first
+                    guard !hook.stopped else { return false }
+                    hook.poller = poller
+                    return true
+                }
+                if shouldStart { poller.start() }
+            } catch {
+                let message = (error as? CommandFailure)?.message
+                    ?? (error as? SQSErrorConvertible)?.hintText ?? "\(error)"
+                hook.lock.withLock { hook.failure = message }
+            }
+        }
+        thread.name = "timeline-poller-setup"
+        thread.start()
+        return hook
+    }
 
-    /// Shown while no poller is wired in and --no-poll was not given.
-    static let unavailableStatus = PollerStatusView(state: .stopped(reason: "poller not available in this build; use timeline poll"))
+    /// The poller's status for the status bar (cheap, thread-safe).
+    var status: PollerStatusView {
+        let (poller, failure, queueURL) = lock.withLock { (self.poller, self.failure, self.queueURL) }
+        let name = queueURL.map(PollerLauncher.queueName)
+        if let failure {
+            return PollerStatusView(state: .stopped(reason: failure), queueName: name, queueURL: queueURL)
+        }
+        guard let poller else { return PollerStatusView(state: .connected, queueName: name, queueURL: queueURL) }
+        return Self.view(of: poller.status, queueName: name, queueURL: queueURL)
+    }
+
+    /// Stops polling: in-flight long polls are abandoned; a batch being stored finishes first.
+    func stop() {
+        let poller: Poller? = lock.withLock {
+            stopped = true
+            return self.poller
+        }
+        poller?.stop(timeout: 5)
+    }
+
+    static func view(of status: PollerStatus, queueName: String?, queueURL: String?) -> PollerStatusView {
+        func micros(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970 * 1_000_000) }
+        let state: PollerStatusView.State
+        switch status.state {
+        case .connecting: state = .connected
+        case .receiving:
+            let recent = status.lastStored.map { Date().timeIntervalSince($0) < 5 } ?? false
+            state = recent ? .receiving : .connected
+        case .backingOff(let until, let reason): state = .backingOff(untilMicros: micros(until), reason: reason)
+        case .stopped(let reason): state = .stopped(reason: reason)
+        }
+        return PollerStatusView(
+            state: state, queueName: queueName, queueURL: queueURL, lastReceiveMicros: status.lastReceive.map(micros),
+            storedCount: status.stored, rejectedCount: status.rejected)
+    }
+}
+
+/// Errors that carry a user-facing hint.
+protocol SQSErrorConvertible { var hintText: String { get } }
+
+extension SQSError: SQSErrorConvertible {
+    var hintText: String { SQSErrorHint.describe(self) }
 }

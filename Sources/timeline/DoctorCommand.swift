@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import SQSClient
+import TimelineStore
+
+/// `timeline doctor`: where each setting came from, whether the queue answers, clock skew, the database.
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check the configuration, credentials, queue, clock and database; say how to fix what fails.",
+        discussion: "Credentials are shown masked. Exit code 1 when a check fails."
+    )
+
+    @OptionGroup var queue: QueueOptions
+    @OptionGroup var store: StoreOptions
+
+    func run() throws {
+        var failures = 0
+        func line(_ ok: Bool?, _ name: String, _ text: String) {
+            let mark = ok == nil ? " " : (ok! ? "✓" : "✗")
+            if ok == false { failures += 1 }
+            print("\(mark) \(name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(text)")
+        }
+        checkDatabase(line)
+        let configuration: SQSConfiguration
+        do {
+            configuration = try queue.configuration()
+        } catch {
+            line(false, "config", "\(error)")
+            throw ExitCode(1)
+        }
+        line(nil, "region", "\(configuration.region.value)  (from \(configuration.region.source))")
+        line(nil, "endpoint", "\(configuration.endpoint.value.absoluteString)  (from \(configuration.endpoint.source))")
+        line(nil, "profile", "\(configuration.profile.value)  (from \(configuration.profile.source))")
+        do {
+            let credentials = try configuration.credentials.credentials()
+            let token = credentials.sessionToken == nil ? "" : ", with session token"
+            line(true, "credentials", "\(credentials.maskedAccessKeyID)  (from \(credentials.source)\(token))")
+        } catch {
+            line(false, "credentials", error.message)
+        }
+        let client = configuration.makeClient()
+        do {
+            let url = try configuration.queueURL(using: client)
+            line(nil, "queue", "\(url.value)  (from \(url.source))")
+            let a = try client.getQueueAttributes(queueURL: url.value, names: [
+                "ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible", "ApproximateNumberOfMessagesDelayed",
+            ])
+            line(true, "queue answers", "\(a["ApproximateNumberOfMessages"] ?? "?") waiting, "
+                + "\(a["ApproximateNumberOfMessagesNotVisible"] ?? "?") in flight, "
+                + "\(a["ApproximateNumberOfMessagesDelayed"] ?? "?") delayed")
+        } catch {
+            line(false, "queue", SQSErrorHint.describe(error))
+        }
+        do {
+            let offset = try client.serverClockOffset()
+            // SigV4 signatures are refused beyond 5 minutes of skew.
+            line(abs(offset) < 240, "clock", String(format: "%+.1f s from the endpoint's clock", offset)
+                + (abs(offset) < 240 ? "" : " — fix the system clock (signatures fail beyond 5 minutes)"))
+        } catch {
+            line(false, "clock", "could not compare: \(SQSErrorHint.describe(error))")
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    private func checkDatabase(_ line: (Bool?, String, String) -> Void) {
+        let path = store.resolvedPath()
+        guard FileManager.default.fileExists(atPath: path) else {
+            line(nil, "database", "\(path)  (not created yet; `timeline poll` or `timeline tui` creates it)")
+            return
+        }
+        do {
+            let stats = try TimelineStore(path: path, readOnly: true).stats()
+            line(true, "database", "\(path)  \(stats.fileBytes / 1024) KiB, \(stats.events) events, "
+                + "\(stats.tasks) tasks, \(stats.rejected) rejected")
+        } catch {
+            line(false, "database", "\(path): \(error)")
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Ingest
+import SQSClient
+import TimelineStore
+
+/// Resolves the queue options and builds a poller on a database: shared by `poll`, `drain` and `tui`.
+struct PollerLauncher {
+    let configuration: SQSConfiguration
+    let client: SQSClient
+    let queueURLs: [String]
+
+    /// Resolves settings; a queue name is looked up with GetQueueUrl (a network call).
+    init(options: QueueOptions) throws {
+        configuration = try options.configuration()
+        client = configuration.makeClient()
+        let first = try configuration.queueURL(using: client).value
+        queueURLs = [first] + options.extraQueueURLs
+    }
+
+    func poller(
+        databasePath: String, concurrency: Int, waitSeconds: Int = 20, peek: Bool, stopWhenEmpty: Bool = false,
+        onBatch: (@Sendable (BatchReport) -> Void)? = nil
+    ) -> Poller {
+        Poller(
+            client: client,
+            configuration: PollerConfiguration(
+                queueURLs: queueURLs, concurrency: concurrency, waitSeconds: waitSeconds, peek: peek,
+                stopWhenEmpty: stopWhenEmpty),
+            makeStore: { try TimelineStore(path: databasePath) },
+            onBatch: onBatch)
+    }
+
+    /// The last path component of a queue URL (its name).
+    static func queueName(_ url: String) -> String {
+        URL(string: url)?.lastPathComponent ?? url
+    }
+}

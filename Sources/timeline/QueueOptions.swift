@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import Ingest
+import SQSClient
+
+/// Queue, region, endpoint and profile options shared by every command that talks to SQS.
+/// Each falls back to the standard AWS environment (see `SQSConfiguration.resolve`).
+struct QueueOptions: ParsableArguments {
+    @Option(name: .customLong("queue-url"), help: ArgumentHelp(
+        "Queue URL (default: $TIMELINE_QUEUE_URL). Repeat to poll several queues.", valueName: "url"))
+    var queueURLs: [String] = []
+
+    @Option(name: .customLong("queue"), help: ArgumentHelp(
+        "Queue name, looked up with GetQueueUrl (default: $TIMELINE_QUEUE).", valueName: "name"))
+    var queueName: String?
+
+    @Option(help: ArgumentHelp(
+        "AWS region (default: $AWS_REGION, $AWS_DEFAULT_REGION, the queue URL's host, the profile).",
+        valueName: "region"))
+    var region: String?
+
+    @Option(name: .customLong("endpoint-url"), help: ArgumentHelp(
+        "SQS endpoint, e.g. a local server (default: $AWS_ENDPOINT_URL_SQS, $AWS_ENDPOINT_URL, the queue URL).",
+        valueName: "url"))
+    var endpointURL: String?
+
+    @Option(help: ArgumentHelp("AWS profile (default: $AWS_PROFILE, else default).", valueName: "name"))
+    var profile: String?
+
+    /// Resolves every setting from flags, environment and the AWS files; one clear error otherwise.
+    func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SQSConfiguration {
+        do {
+            return try SQSConfiguration.resolve(
+                flags: .init(region: region, queueURL: queueURLs.first, queueName: queueName,
+                             endpointURL: endpointURL, profile: profile),
+                environment: environment)
+        } catch {
+            throw CommandFailure(error.message)
+        }
+    }
+
+    /// Queue URLs beyond the first (`--queue-url` repeated).
+    var extraQueueURLs: [String] { Array(queueURLs.dropFirst()) }
+}
+
+/// A command failed for a reason the user can fix: printed as `error: …` and exit code 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    var message: String
+    var exitCode: Int32 = 1
+    init(_ message: String, exitCode: Int32 = 1) {
+        self.message = message
+        self.exitCode = exitCode
+    }
+    var description: String { message }
+}
+
+/// Runs a command body, turning `CommandFailure` and SQS errors into a message on stderr and an exit code.
+func reportingFailures(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let failure as CommandFailure {
+        standardError("error: \(failure.message)")
+        throw ExitCode(failure.exitCode)
+    } catch let error as SQSError {
+        standardError("error: \(SQSErrorHint.describe(error))")
+        throw ExitCode(1)
+    }
+}
+
+/// One-line descriptions of SQS errors with a hint that fixes them (never a secret).
+enum SQSErrorHint {
+    static func describe(_ error: SQSError, queueURL: String? = nil) -> String {
+        switch error.kind {
+        case .auth, .queueMissing:
+            return StopReason.explain(error, queueURL: queueURL ?? "the queue")
+        case .network:
+            return "\(error.description). Is the endpoint reachable? (check --endpoint-url, proxies, the network)"
+        case .throttled, .server:
+            return "\(error.description). AWS is busy or failing; try again"
+        case .cancelled, .client:
+            return error.description
+        }
+    }
+}

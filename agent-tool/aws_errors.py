@@ -57,6 +57,8 @@ _CODE_ALIASES = {
     "KmsAccessDenied": "KMS.AccessDenied",
 }
 
+_XML_CODE = re.compile(r"<Code>([^<]+)</Code>")
+_XML_MESSAGE = re.compile(r"<Message>([^<]*)</Message>")
 _ACCESS_KEY_ID = re.compile(r"\b(?:AKIA|ASIA|AROA|AIDA)[A-Z0-9]{12,}\b")
 
 
@@ -96,7 +98,12 @@ def describe_aws_error(error: BaseException) -> PublishError | None:
         code = str(details.get("Code") or "Unknown")
         message = str(details.get("Message") or error)
         status = error.response.get("ResponseMetadata", {}).get("HTTPStatusCode")
-        if code == "Unknown" and status == 403:
+        if message.lstrip().startswith("<"):  # an XML error body (e.g. a 403 from a proxy or moto's IAM)
+            code_match, message_match = _XML_CODE.search(message), _XML_MESSAGE.search(message)
+            if code_match:
+                code = code_match.group(1)
+            message = message_match.group(1) if message_match else f"HTTP {status}"
+        if (code == "Unknown" or code.isdigit()) and status == 403:
             code = "AccessDenied"
         return PublishError(code, scrub(message), hint_for_code(code))
     if isinstance(error, (NoCredentialsError, PartialCredentialsError)):

@@ -8,18 +8,6 @@ from __future__ import annotations
 import os
 import re
 
-from botocore.exceptions import (
-    ClientError,
-    ConnectionError as BotocoreConnectionError,
-    HTTPClientError,
-    NoCredentialsError,
-    NoRegionError,
-    PartialCredentialsError,
-    ProfileNotFound,
-    SSOTokenLoadError,
-    TokenRetrievalError,
-    UnauthorizedSSOTokenError,
-)
 
 _IAM_POINTER = "see the send-only IAM policy in the README (docs/agents.md)"
 
@@ -93,6 +81,19 @@ def hint_for_code(code: str) -> str:
 
 def describe_aws_error(error: BaseException) -> PublishError | None:
     """A PublishError for a known botocore failure, or None if `error` is not one."""
+    from botocore.exceptions import (
+        ClientError,
+        ConnectionError as BotocoreConnectionError,
+        HTTPClientError,
+        NoCredentialsError,
+        NoRegionError,
+        PartialCredentialsError,
+        ProfileNotFound,
+        SSOTokenLoadError,
+        TokenRetrievalError,
+        UnauthorizedSSOTokenError,
+    )
+
     if isinstance(error, ClientError):
         details = error.response.get("Error", {})
         code = str(details.get("Code") or "Unknown")

@@ -163,7 +163,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
+    """Keep a reason on one line without changing it otherwise."""
+    return str(text).replace("\r", "\\r").replace("\n", "\\n")
 
 
 def main(argv: list[str] | None = None) -> int:

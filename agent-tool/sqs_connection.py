@@ -9,8 +9,7 @@ import os
 import re
 from urllib.parse import urlsplit
 
-import boto3
-from botocore.config import Config
+from typing import Any
 
 # Region in hosts such as sqs.eu-west-1.amazonaws.com or sqs.us-east-1.localhost.localstack.cloud.
 _SQS_HOST_REGION = re.compile(r"(?:^|\.)sqs\.([a-z]{2}(?:-[a-z]+)+-\d+)\.")
@@ -19,7 +18,7 @@ _LEGACY_HOST_REGION = re.compile(r"^([a-z]{2}(?:-[a-z]+)+-\d+)\.queue\.amazonaws
 _LOCAL_DEFAULT_REGION = "us-east-1"
 
 # Few retries and short connect timeout: a publisher should fail fast and say why.
-_CLIENT_CONFIG = Config(
+_CLIENT_OPTIONS = dict(
     retries={"max_attempts": 3, "mode": "standard"},
     connect_timeout=5,
     read_timeout=15,
@@ -87,7 +86,7 @@ def region_from_host(host: str | None) -> str | None:
 
 
 def resolve_region(region: str | None, queue_url: str | None, endpoint_url: str | None,
-                   session: boto3.session.Session) -> str:
+                   session: Any) -> str:
     """Explicit region, boto3's chain (env, profile), the queue URL's host, or us-east-1 locally."""
     if region:
         return region
@@ -109,7 +108,10 @@ def resolve_region(region: str | None, queue_url: str | None, endpoint_url: str 
 def make_client(queue_url: str | None = None, endpoint_url: str | None = None,
                 region: str | None = None):
     """A boto3 SQS client for this queue, with endpoint and region resolved as documented above."""
+    import boto3  # imported here so that refusing an invalid event stays fast
+    from botocore.config import Config
+
     session = boto3.session.Session()
     endpoint = resolve_endpoint(queue_url, endpoint_url)
     region_name = resolve_region(region, queue_url, endpoint, session)
-    return session.client("sqs", region_name=region_name, endpoint_url=endpoint, config=_CLIENT_CONFIG)
+    return session.client("sqs", region_name=region_name, endpoint_url=endpoint, config=Config(**_CLIENT_OPTIONS))

@@ -4,23 +4,17 @@ AWS environment (dummy credentials, no user config files, no instance metadata l
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-AGENT_TOOL = Path(__file__).resolve().parent.parent
-REPO_ROOT = AGENT_TOOL.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from agent_tool_testing import AGENT_TOOL, PUBLISH_SCRIPT, REPO_ROOT, LocalQueue, run_script  # noqa: E402
+
 sys.path.insert(0, str(AGENT_TOOL))
 sys.path.insert(0, str(REPO_ROOT / "scripts"))
-
 import sqs_server  # noqa: E402
-
-PUBLISH_SCRIPT = AGENT_TOOL / "publish_event.py"
-SIMULATOR_SCRIPT = AGENT_TOOL / "simulate_agents.py"
 
 # Variables that could make a test depend on the machine it runs on.
 _AWS_VARIABLES = (
@@ -29,37 +23,6 @@ _AWS_VARIABLES = (
     "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", "TIMELINE_QUEUE_URL", "AWS_ROLE_ARN", "AWS_WEB_IDENTITY_TOKEN_FILE",
     "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_CONTAINER_CREDENTIALS_FULL_URI",
 )
-
-
-@dataclass
-class LocalQueue:
-    """A queue on the local server, with helpers to look at what was sent."""
-
-    name: str
-    url: str
-    endpoint: str
-    client: Any
-    received: list[dict[str, Any]] = field(default_factory=list)
-
-    def receive_all(self) -> list[dict[str, Any]]:
-        """Every message now in the queue (received once, hidden for a minute, not deleted)."""
-        messages: list[dict[str, Any]] = []
-        while True:
-            answer = self.client.receive_message(QueueUrl=self.url, MaxNumberOfMessages=10,
-                                                 VisibilityTimeout=60, WaitTimeSeconds=0)
-            batch = answer.get("Messages", [])
-            if not batch:
-                return messages
-            messages.extend(batch)
-
-    def depth(self) -> int:
-        """Visible plus in-flight messages, from GetQueueAttributes."""
-        attributes = self.client.get_queue_attributes(
-            QueueUrl=self.url,
-            AttributeNames=["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
-        )["Attributes"]
-        return int(attributes["ApproximateNumberOfMessages"]) + int(
-            attributes["ApproximateNumberOfMessagesNotVisible"])
 
 
 @pytest.fixture(scope="session")
@@ -100,18 +63,6 @@ def aws_env(isolated_aws, monkeypatch):
     for name, value in {**sqs_server.DUMMY_CREDENTIALS, "AWS_REGION": sqs_server.TEST_REGION}.items():
         monkeypatch.setenv(name, value)
     return dict(os.environ)
-
-
-def run_script(script: Path, args: list[str], env: dict[str, str], stdin: bytes | None = None,
-               timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """Run an agent-tool script with the test interpreter; text output."""
-    completed = subprocess.run(
-        [sys.executable, str(script), *args], input=stdin, env=env, capture_output=True, timeout=timeout,
-    )
-    return subprocess.CompletedProcess(
-        completed.args, completed.returncode,
-        completed.stdout.decode("utf-8", errors="replace"), completed.stderr.decode("utf-8", errors="replace"),
-    )
 
 
 @pytest.fixture

@@ -119,7 +119,7 @@ public enum EventParser {
         default:
             throw EventRejection("field \"\(name)\" must be a string\(orNull ? " or null" : ""), got \(value.kindDescription)")
         }
-        if text.utf8.contains(0) { throw EventRejection("field \"\(name)\" contains a NUL character") }
+        if containsNUL(text) { throw EventRejection("field \"\(name)\" contains a NUL character") }
         if let limit, text.utf8.count > limit {
             throw EventRejection("field \"\(name)\" is \(text.utf8.count) bytes, longer than the \(limit)-byte limit")
         }
@@ -127,6 +127,11 @@ public enum EventParser {
             throw EventRejection("field \"\(name)\" is empty or only whitespace")
         }
         return text
+    }
+
+    private static func containsNUL(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { $0.contains(0) }
     }
 
     private static func checkedProgress(_ value: JSONMember) throws(EventRejection) -> Double {

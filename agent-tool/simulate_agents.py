@@ -5,7 +5,8 @@ Several agents (deployer, code-reviewer, test-runner, doc-writer, data-pipeline,
 work through tasks: in_progress with rising progress, then success, warning or error; some bodies are
 long and multi-line, some titles CJK or emoji; now and then a deliberately malformed message is sent raw.
 
-    python simulate_agents.py --queue-url URL [--endpoint-url URL] [--rate 3] [--count N | --duration S]
+    python simulate_agents.py --queue-url URL [--endpoint-url URL] [--rate 3] [--burst N]
+                              [--count N | --duration S] [--seed N] [--malformed-rate 0.03]
 
 Every message sent is logged on stdout, one line each:
     event <message-id> <agent> <status> [<progress>%] <title>
@@ -149,6 +150,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--region", help="AWS region (default: boto3's chain, then the queue URL)")
     parser.add_argument("--rate", type=float, default=3.0, help="messages per second in total (default 3; 0 = "
                                                                 "as fast as possible)")
+    parser.add_argument("--burst", type=int, default=0,
+                        help="send the first N messages at once (a history to look at), then pace")
     parser.add_argument("--count", type=int, help="stop after this many messages")
     parser.add_argument("--duration", type=float, help="stop after this many seconds")
     parser.add_argument("--seed", type=int, help="random seed, to repeat a run")
@@ -190,6 +193,8 @@ def main(argv: list[str] | None = None) -> int:
             fleet.step()
             sent += 1
             # jitter keeps the stream looking organic while the average rate holds
+            if sent <= args.burst:
+                continue
             stop.sleep(max(0.0, interval * fleet.rng.uniform(0.5, 1.5) - (time.monotonic() - began)))
     except PublishError as error:
         print(f"error: {error.code}: {error}\nhint: {error.hint}", file=sys.stderr)

@@ -87,9 +87,13 @@ def region_from_host(host: str | None) -> str | None:
 
 def resolve_region(region: str | None, queue_url: str | None, endpoint_url: str | None,
                    session: Any) -> str:
-    """Explicit region, boto3's chain (env, profile), the queue URL's host, or us-east-1 locally."""
+    """Explicit region, AWS_REGION, boto3's chain (AWS_DEFAULT_REGION, profile), the queue URL's host,
+    or us-east-1 for a local endpoint. (botocore itself reads only AWS_DEFAULT_REGION; AWS_REGION is what
+    the other AWS SDKs and `timeline` read, so it is honoured here too.)"""
     if region:
         return region
+    if os.environ.get("AWS_REGION"):
+        return os.environ["AWS_REGION"]
     if session.region_name:
         return session.region_name
     for url in (queue_url, endpoint_url):

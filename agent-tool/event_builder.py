@@ -18,6 +18,7 @@ def new_event(title: Any, status: Any, agent_id: Any, *, task_id: Any = None, bo
               timestamp: Any = None) -> dict[str, Any]:
     """An event dict with defaults filled in: a new UUID id, task_id = id, timestamp = now.
 
+    `timestamp` may be ISO 8601 text or an aware `datetime` (formatted in UTC).
     Fields given as None are left out (so a missing title is reported by validation, not here).
     """
     event_id = id if id is not None else str(uuid.uuid4())
@@ -27,9 +28,19 @@ def new_event(title: Any, status: Any, agent_id: Any, *, task_id: Any = None, bo
         "task_id": task_id if task_id is not None else event_id,
         "title": title,
         "status": status,
-        "timestamp": timestamp if timestamp is not None else format_timestamp(),
+        "timestamp": _timestamp_text(timestamp),
         "body": body,
         "category": category,
         "progress": progress,
     }
     return {key: value for key, value in event.items() if value is not None}
+
+
+def _timestamp_text(timestamp: Any) -> Any:
+    if timestamp is None:
+        return format_timestamp()
+    if isinstance(timestamp, datetime):
+        if timestamp.tzinfo is None:
+            raise ValueError("timestamp datetime must be timezone-aware (e.g. datetime.now(timezone.utc))")
+        return format_timestamp(timestamp)
+    return timestamp

@@ -73,7 +73,8 @@ def publish_json(raw: bytes | str, *, queue_url: str | None = None, endpoint_url
 
     Raises InvalidEvent (with the same reason the viewer would give) before anything is sent.
     """
-    data = raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
+    # surrogatepass: a lone surrogate in a str becomes bytes the validator reports as invalid UTF-8
+    data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else bytes(raw)
     event = validate(data)
     text = data.decode("utf-8")
     if not _sqs_safe(text):  # e.g. a literal U+FFFF inside a string: send the same event escaped
@@ -181,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
             event = new_event(args.title, args.status, args.agent_id, task_id=args.task_id, body=args.body,
                               category=args.category, progress=args.progress, id=args.id,
                               timestamp=args.timestamp)
-            payload = json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            # surrogateescape: bytes of an argument that were not UTF-8 reach the validator unchanged
+            payload = json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogateescape")
         validate(payload)  # refuse bad input before looking for a queue or credentials
         queue_url = resolve_queue_url(args.queue_url)
         client = make_client(queue_url, args.endpoint_url, args.region)

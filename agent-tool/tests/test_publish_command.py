@@ -127,3 +127,19 @@ def test_no_queue_url_is_a_usage_error(run_publish):
     result = run_publish(["--title", "x", "--status", "info", "--agent-id", "a"])
     assert result.returncode == 2
     assert "NoQueueUrl" in result.stderr and "TIMELINE_QUEUE_URL" in result.stderr
+
+
+
+def test_argument_bytes_that_are_not_utf8_are_refused(queue, aws_env):
+    import os
+    import subprocess
+    import sys
+
+    from agent_tool_testing import PUBLISH_SCRIPT
+
+    result = subprocess.run([sys.executable, os.fsencode(PUBLISH_SCRIPT), b"--queue-url", queue.url.encode(),
+                             b"--endpoint-url", queue.endpoint.encode(), b"--title", b"caf\xe9",
+                             b"--status", b"info", b"--agent-id", b"a"], env=aws_env, capture_output=True)
+    assert result.returncode == 2
+    assert result.stderr.decode().startswith("invalid event: message is not valid UTF-8 (byte 0xE9")
+    assert queue.depth() == 0

@@ -114,3 +114,18 @@ def test_task_exception_survives_when_error_event_cannot_be_sent(sqs, aws_env):
             sqs.delete_queue(QueueUrl=url)
             1 / 0
     assert any("error event could not be published" in note for note in caught.value.__notes__)
+
+
+def test_datetime_timestamp_is_formatted_in_utc(queue, aws_env):
+    from datetime import datetime, timedelta, timezone
+
+    moment = datetime(2026, 11, 22, 12, 30, 5, 250_000, tzinfo=timezone(timedelta(hours=2)))
+    publish_event("t", "info", "a", timestamp=moment, queue_url=queue.url, endpoint_url=queue.endpoint)
+    assert events_of(queue)[0]["timestamp"] == "2026-11-22T10:30:05.250Z"
+
+
+def test_lone_surrogate_is_refused_as_invalid_utf8(queue, aws_env):
+    with pytest.raises(InvalidEvent) as caught:
+        publish_event("bad \ud800 title", "info", "a", queue_url=queue.url, endpoint_url=queue.endpoint)
+    assert caught.value.reason.startswith("message is not valid UTF-8")
+    assert queue.depth() == 0

@@ -79,6 +79,7 @@ queue_url="$("$python" -c '
 import sys, boto3
 sqs = boto3.client("sqs", endpoint_url=sys.argv[1], region_name="us-east-1")
 print(sqs.create_queue(QueueName="timeline-demo")["QueueUrl"])' "$endpoint")"
+echo "demo: local SQS server $endpoint (pid $server_pid), queue $queue_url"
 db="$workdir/demo.db"
 connection=(--queue-url "$queue_url" --endpoint-url "$endpoint" --region us-east-1)
 simulate=("$python" agent-tool/simulate_agents.py --queue-url "$queue_url" --endpoint-url "$endpoint")
@@ -87,6 +88,7 @@ simulate=("$python" agent-tool/simulate_agents.py --queue-url "$queue_url" --end
 if [ -t 0 ] && [ -t 1 ]; then
   "${simulate[@]}" --burst 25 --rate 3 >"$workdir/simulator.log" 2>&1 &
   simulator_pid=$!
+  echo "demo: simulated agents running (pid $simulator_pid, log $workdir/simulator.log); starting timeline tui"
   status=0
   "$bin" tui "${connection[@]}" --db "$db" || status=$?
   echo "demo: stopped the simulated agents and the local SQS server; removed $workdir"
@@ -99,6 +101,7 @@ echo "demo: variant: the simulated fleet publishes for 5 seconds, 'timeline drai
 echo "demo: and 'timeline list' prints the timeline. Run 'make demo' in a terminal for the live view."
 "${simulate[@]}" --burst 20 --rate 8 --duration 5 --seed 1 >"$workdir/simulator.log" 2>&1 &
 simulator_pid=$!
+echo "demo: simulated agents running (pid $simulator_pid)"
 wait "$simulator_pid" || { echo "demo: the simulator failed:" >&2; cat "$workdir/simulator.log" >&2; exit 1; }
 simulator_pid=""
 echo "demo: $(tail -n 1 "$workdir/simulator.log")"

@@ -87,8 +87,9 @@ def _tests(rng: random.Random) -> TaskPlan:
     suite, total = rng.choice(SUITES), rng.randint(200, 4000)
     steps = [f"{n * total // 5}/{total} tests" for n in range(1, 5)]
     outcome = _pick_outcome(rng, 0.65, 0.2)
+    # Raw CI output keeps its ANSI colour codes: the viewer must show them harmlessly, never interpret them.
     failing = "\n".join(
-        f"FAILED tests/test_{name}.py::test_{case} - AssertionError: expected 200, got 503"
+        f"\x1b[31mFAILED\x1b[0m tests/test_{name}.py::test_{case} - AssertionError: expected 200, got 503"
         for name, case in (("orders", "refund_partial"), ("auth", "token_refresh"), ("search", "facets")))
     traceback = ("Traceback (most recent call last):\n"
                  '  File "tests/test_orders.py", line 88, in test_refund_partial\n'

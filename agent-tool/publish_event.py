@@ -147,7 +147,8 @@ def _parser() -> argparse.ArgumentParser:
     event = parser.add_argument_group("event (ignored with --json)")
     event.add_argument("--title", help="one-line summary (required)")
     event.add_argument("--status", help="info, in_progress, success, warning or error (required)")
-    event.add_argument("--agent-id", help="which agent sends this (required)")
+    event.add_argument("--agent-id", default=os.environ.get("TIMELINE_AGENT_ID") or None,
+                       help="which agent sends this (required; default: $TIMELINE_AGENT_ID)")
     event.add_argument("--task-id", help="events with the same task id update one timeline row "
                                          "(default: the event id)")
     event.add_argument("--body", help="details; may be long and multi-line")
@@ -170,10 +171,12 @@ def _one_line(text: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the command; returns the exit code."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
     try:
         if args.json:
-            given = [f"--{name.replace('_', '-')}" for name in _EVENT_FLAGS if getattr(args, name) is not None]
+            given = [f"--{name.replace('_', '-')}" for name in _EVENT_FLAGS
+                     if getattr(args, name) is not None and getattr(args, name) != parser.get_default(name)]
             if given:
                 print(f"invalid event: {', '.join(given)} cannot be combined with --json", file=sys.stderr)
                 return 2

@@ -143,3 +143,15 @@ def test_argument_bytes_that_are_not_utf8_are_refused(queue, aws_env):
     assert result.returncode == 2
     assert result.stderr.decode().startswith("invalid event: message is not valid UTF-8 (byte 0xE9")
     assert queue.depth() == 0
+
+
+def test_agent_id_from_environment(queue, run_publish, aws_env):
+    env = {**aws_env, "TIMELINE_AGENT_ID": "nightly-bot"}
+    result = run_publish(["--queue-url", queue.url, "--endpoint-url", queue.endpoint,
+                          "--title", "t", "--status", "info"], env=env)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(only_message(queue)["Body"])["agent_id"] == "nightly-bot"
+    with_json = run_publish(["--json", "--queue-url", queue.url, "--endpoint-url", queue.endpoint], env=env,
+                            stdin=json.dumps({"id": "j1", "agent_id": "from-json", "task_id": "t", "title": "t",
+                                              "status": "info", "timestamp": "2026-11-22T00:00:00Z"}).encode())
+    assert with_json.returncode == 0, with_json.stderr

@@ -75,7 +75,8 @@ def iam_checked_queue():
     import boto3
 
     policies = _policy_blocks()
-    setup_calls = 1 + 2 * 3  # create_queue, then per user: create_user, create_access_key, put_user_policy
+    users = (("agent", "agent-send-only"), ("viewer", "viewer-receive-delete"), ("peeker", "viewer-peek"))
+    setup_calls = 1 + 3 * len(users)  # create_queue, then per user: create_user, create_access_key, put_user_policy
     with sqs_server.MotoServer(extra_env={"INITIAL_NO_AUTH_ACTION_COUNT": str(setup_calls)}) as server:
         admin = dict(endpoint_url=server.endpoint, region_name="us-east-1",
                      aws_access_key_id="admin", aws_secret_access_key="admin")
@@ -83,7 +84,7 @@ def iam_checked_queue():
         url = boto3.client("sqs", **admin).create_queue(QueueName=name)["QueueUrl"]
         iam = boto3.client("iam", **admin)
         keys = {}
-        for user, policy_name in (("agent", "agent-send-only"), ("viewer", "viewer-receive-delete")):
+        for user, policy_name in users:
             iam.create_user(UserName=user)
             key = iam.create_access_key(UserName=user)["AccessKey"]
             document = (policies[policy_name].replace("REGION", "us-east-1")
@@ -128,3 +129,17 @@ def test_readme_viewer_policy_receives_and_deletes_but_cannot_send(iam_checked_q
     error_line, hint_line = refused.stderr.strip().splitlines()
     assert error_line.startswith("error: AccessDenied: ")
     assert "sqs:SendMessage" in hint_line and "IAM policy" in hint_line
+
+
+def test_readme_peek_policy_receives_but_cannot_delete(iam_checked_queue):
+    endpoint, url, keys = iam_checked_queue
+    _client_for(endpoint, keys["agent"]).send_message(QueueUrl=url, MessageBody="for the peeker")
+    peeker = _client_for(endpoint, keys["peeker"])
+    peeker.get_queue_attributes(QueueUrl=url, AttributeNames=["ApproximateNumberOfMessages"])
+    messages = peeker.receive_message(QueueUrl=url, MaxNumberOfMessages=10, WaitTimeSeconds=1)["Messages"]
+    assert messages
+    peeker.change_message_visibility(QueueUrl=url, ReceiptHandle=messages[0]["ReceiptHandle"], VisibilityTimeout=0)
+    with pytest.raises(Exception) as caught:
+        peeker.delete_message(QueueUrl=url, ReceiptHandle=messages[0]["ReceiptHandle"])
+    described = describe_aws_error(caught.value)
+    assert described is not None and described.code == "AccessDenied"

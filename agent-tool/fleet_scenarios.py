@@ -23,6 +23,7 @@ class TaskPlan:
     final_body: str
     start_body: str | None = None
     progress_points: list[int] = field(default_factory=list)
+    task_id: str | None = None
 
 
 def _pick_outcome(rng: random.Random, success: float, warning: float) -> str:
@@ -157,11 +158,35 @@ PLANNERS = {
 }
 
 
+def _slug(text: str) -> str:
+    """Lower-case ASCII words of a title joined by '-', at most 40 characters ('' for non-Latin titles)."""
+    words = "".join(ch.lower() if ch.isascii() and ch.isalnum() else " " for ch in text).split()
+    return "-".join(words)[:40].strip("-")
+
+
 def plan_task(agent_id: str, rng: random.Random) -> TaskPlan:
-    """A new task plan for this agent, with rising progress points for its steps."""
+    """A new task plan for this agent, with rising progress points and a readable task id."""
     plan = PLANNERS[agent_id](rng)
     plan.progress_points = _progress_points(rng, len(plan.steps))
+    plan.task_id = "-".join(part for part in (plan.category, _slug(plan.title), f"{rng.getrandbits(24):06x}") if part)
     return plan
+
+
+def one_off_note(agent_id: str, rng: random.Random) -> str:
+    """A one-line `info` note an agent posts between tasks."""
+    notes = {
+        "deployer": [f"Cache warmed on {rng.randint(4, 40)} edge nodes", "Canary analysis window opened",
+                     f"Scaled ingest-worker to {rng.randint(3, 12)} replicas"],
+        "code-reviewer": [f"Review queue: {rng.randint(1, 9)} PRs waiting", "Style guide rules reloaded"],
+        "test-runner": [f"Test shard pool scaled to {rng.choice([8, 16, 32])} workers",
+                        f"Flaky-test quarantine list: {rng.randint(2, 11)} tests"],
+        "doc-writer": ["Spell-check dictionary updated", f"Link checker found {rng.randint(0, 5)} redirects"],
+        "data-pipeline": ["Source schema change detected in clickstream (new column utm_term)",
+                          f"Warehouse slots at {rng.randint(35, 95)}% of quota"],
+        "security-scanner": [f"Advisory database refreshed ({rng.randint(40, 400)} new entries)",
+                             "Secret scanning: 0 new findings"],
+    }
+    return rng.choice(notes[agent_id])
 
 
 def malformed_message(rng: random.Random) -> tuple[str, str]:

@@ -30,7 +30,7 @@ if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
 from aws_errors import PublishError  # noqa: E402
-from fleet_scenarios import PLANNERS, TaskPlan, malformed_message, plan_task  # noqa: E402
+from fleet_scenarios import PLANNERS, TaskPlan, malformed_message, one_off_note, plan_task  # noqa: E402
 from long_task import Task  # noqa: E402
 from publish_event import publish_dict, send_raw_message  # noqa: E402
 from sqs_connection import ConfigurationError, make_client, resolve_queue_url  # noqa: E402
@@ -87,7 +87,7 @@ class Fleet:
             self._log(f"event {message_id} {event['agent_id']} {event['status']}{progress} {event['title']}")
             return message_id
 
-        return Task(plan.title, plan.agent_id, send, category=plan.category)
+        return Task(plan.title, plan.agent_id, send, category=plan.category, task_id=plan.task_id)
 
     def _start(self, agent: str) -> None:
         busy = {task.plan.title for task in self.running[agent]}
@@ -110,18 +110,8 @@ class Fleet:
         self.running[plan.agent_id].remove(task)
 
     def _one_off_info(self, agent: str) -> None:
-        notes = {"deployer": "Cache warmed on 12 edge nodes", "code-reviewer": "Review queue: 4 PRs waiting",
-                 "test-runner": "Test shard pool scaled to 16 workers", "doc-writer": "Spell-check dictionary updated",
-                 "data-pipeline": "Source schema change detected in clickstream (new column utm_term)",
-                 "security-scanner": "Advisory database refreshed (312 new entries)"}
-        reporter = Task(notes[agent], agent, lambda event: self._count_info(event), category="ops")
-        reporter.finish("info")
-
-    def _count_info(self, event: dict[str, Any]) -> str:
-        message_id = self._send_event(event)
-        self.sent_events += 1
-        self._log(f"event {message_id} {event['agent_id']} info {event['title']}")
-        return message_id
+        note = one_off_note(agent, self.rng)
+        self._reporter(TaskPlan(agent, "ops", note, [], "info", "")).finish("info")
 
 
 class StopFlag:

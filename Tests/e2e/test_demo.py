@@ -1,0 +1,61 @@
+"""`make demo` (scripts/demo.sh) with the real binary: in a terminal it shows the simulated fleet in the TUI
+and quitting stops everything; without a terminal it runs a short variant and exits. Nothing is left running."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DEMO = REPO_ROOT / "scripts" / "demo.sh"
+FLEET = ("deployer", "code-reviewer", "test-runner", "doc-writer", "data-pipeline", "security-scanner")
+
+
+def demo_env(timeline_bin: str) -> dict[str, str]:
+    env = {**os.environ, "TIMELINE_BIN": timeline_bin, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+    env.pop("NO_COLOR", None)
+    return env
+
+
+def started_processes(text: str) -> tuple[str, list[int], str]:
+    """(endpoint, [server pid, simulator pid], temp dir) from the lines demo.sh prints."""
+    server = re.search(r"local SQS server (http://127\.0\.0\.1:\d+) \(pid (\d+)\)", text)
+    simulator = re.search(r"simulated agents running \(pid (\d+)", text)
+    workdir = re.search(r"removed (\S+)", text)
+    assert server and simulator and workdir, text
+    return server.group(1), [int(server.group(2)), int(simulator.group(1))], workdir.group(1)
+
+
+def port_closed(endpoint: str) -> bool:
+    host, port = endpoint.removeprefix("http://").split(":")
+    with socket.socket() as sock:
+        sock.settimeout(1)
+        return sock.connect_ex((host, int(port))) != 0
+
+
+def test_demo_without_a_terminal_runs_a_short_variant_and_leaves_nothing(timeline_bin, process_alive):
+    result = subprocess.run([str(DEMO)], cwd=REPO_ROOT, env=demo_env(timeline_bin), stdin=subprocess.DEVNULL,
+                            capture_output=True, text=True, timeout=240)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "stdout is not a terminal" in result.stdout
+    shown = [agent for agent in FLEET if agent in result.stdout]
+    assert len(shown) >= 3, result.stdout  # `timeline list` printed the fleet's tasks
+    endpoint, pids, workdir = started_processes(result.stdout)
+    assert not any(process_alive(pid) for pid in pids)
+    assert port_closed(endpoint)
+    assert not Path(workdir).exists()
+
+
+def test_demo_in_a_terminal_shows_the_fleet_and_q_stops_everything(tmux, timeline_bin, process_alive):
+    tmux.start([str(DEMO)], env=demo_env(timeline_bin), width=140, height=40, cwd=str(REPO_ROOT))
+    tmux.wait_for(lambda screen: sum(agent in screen for agent in FLEET) >= 3, timeout=60)
+    tmux.send_keys("q")
+    assert tmux.wait_exit(timeout=60) == 0
+    after = tmux.capture()
+    endpoint, pids, workdir = started_processes(after)
+    assert not any(process_alive(pid) for pid in pids)
+    assert port_closed(endpoint)
+    assert not Path(workdir).exists()

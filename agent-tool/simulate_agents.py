@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""A simulated fleet of agents publishing realistic, progressive status events (what `make demo` shows).
+
+Several agents (deployer, code-reviewer, test-runner, doc-writer, data-pipeline, security-scanner) each
+work through tasks: in_progress with rising progress, then success, warning or error; some bodies are
+long and multi-line, some titles CJK or emoji; now and then a deliberately malformed message is sent raw.
+
+    python simulate_agents.py --queue-url URL [--endpoint-url URL] [--rate 3] [--burst N]
+                              [--count N | --duration S] [--seed N] [--malformed-rate 0.03]
+
+Every message sent is logged on stdout, one line each:
+    event <message-id> <agent> <status> [<progress>%] <title>
+    malformed <message-id> <kind>
+and a summary line at the end. Runs until SIGTERM/SIGINT, --count messages or --duration seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
+
+from aws_errors import PublishError  # noqa: E402
+from fleet_scenarios import PLANNERS, TaskPlan, malformed_message, one_off_note, plan_task  # noqa: E402
+from long_task import Task  # noqa: E402
+from publish_event import publish_dict, send_raw_message  # noqa: E402
+from sqs_connection import ConfigurationError, make_client, resolve_queue_url  # noqa: E402
+
+MAX_TASKS_PER_AGENT = 2
+
+
+@dataclass
+class RunningTask:
+    """A task in flight: its plan, its reporter, and how many steps are done."""
+
+    plan: TaskPlan
+    reporter: Task
+    steps_done: int = 0
+
+
+class Fleet:
+    """Picks the next message: advance a running task, start a new one, a one-off info, or a malformed one."""
+
+    def __init__(self, rng: random.Random, send_event: Callable[[dict[str, Any]], str],
+                 send_raw: Callable[[str], str], log: Callable[[str], None], malformed_rate: float):
+        self.rng = rng
+        self.agents = list(PLANNERS)
+        self.running: dict[str, list[RunningTask]] = {agent: [] for agent in self.agents}
+        self._send_event = send_event
+        self._send_raw = send_raw
+        self._log = log
+        self.malformed_rate = malformed_rate
+        self.sent_events = 0
+        self.sent_malformed = 0
+
+    def step(self) -> None:
+        """Send exactly one message."""
+        if self.rng.random() < self.malformed_rate:
+            kind, body = malformed_message(self.rng)
+            message_id = self._send_raw(body)
+            self.sent_malformed += 1
+            self._log(f"malformed {message_id} {kind}")
+            return
+        agent = self.rng.choice(self.agents)
+        tasks = self.running[agent]
+        if tasks and (len(tasks) >= MAX_TASKS_PER_AGENT or self.rng.random() < 0.8):
+            self._advance(self.rng.choice(tasks))
+        elif self.rng.random() < 0.1:
+            self._one_off_info(agent)
+        else:
+            self._start(agent)
+
+    def _reporter(self, plan: TaskPlan) -> Task:
+        def send(event: dict[str, Any]) -> str:
+            message_id = self._send_event(event)
+            self.sent_events += 1
+            progress = f" {event['progress']}%" if "progress" in event else ""
+            self._log(f"event {message_id} {event['agent_id']} {event['status']}{progress} {event['title']}")
+            return message_id
+
+        return Task(plan.title, plan.agent_id, send, category=plan.category, task_id=plan.task_id)
+
+    def _start(self, agent: str) -> None:
+        busy = {task.plan.title for task in self.running[agent]}
+        plan = plan_task(agent, self.rng)
+        for _ in range(5):  # two rows with one title from one agent would look like a bug
+            if plan.title not in busy:
+                break
+            plan = plan_task(agent, self.rng)
+        running = RunningTask(plan, self._reporter(plan))
+        running.reporter.start(plan.start_body)
+        self.running[agent].append(running)
+
+    def _advance(self, task: RunningTask) -> None:
+        plan = task.plan
+        if task.steps_done < len(plan.steps):
+            task.reporter.progress(plan.progress_points[task.steps_done], plan.steps[task.steps_done])
+            task.steps_done += 1
+            return
+        task.reporter.finish(plan.outcome, plan.final_body)
+        self.running[plan.agent_id].remove(task)
+
+    def _one_off_info(self, agent: str) -> None:
+        note = one_off_note(agent, self.rng)
+        self._reporter(TaskPlan(agent, "ops", note, [], "info", "")).finish("info")
+
+
+class StopFlag:
+    """Set by SIGTERM/SIGINT; the main loop checks it between messages and while pacing."""
+
+    def __init__(self) -> None:
+        self.stopped = False
+
+    def install(self) -> None:
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, self._handle)
+
+    def _handle(self, signum: int, frame: object) -> None:
+        self.stopped = True
+
+    def sleep(self, seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while not self.stopped and (remaining := deadline - time.monotonic()) > 0:
+            time.sleep(min(remaining, 0.1))
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="simulate_agents.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--queue-url", help="queue URL (default: $TIMELINE_QUEUE_URL)")
+    parser.add_argument("--endpoint-url", help="SQS endpoint (default: $AWS_ENDPOINT_URL_SQS, $AWS_ENDPOINT_URL)")
+    parser.add_argument("--region", help="AWS region (default: boto3's chain, then the queue URL)")
+    parser.add_argument("--rate", type=float, default=3.0, help="messages per second in total (default 3; 0 = "
+                                                                "as fast as possible)")
+    parser.add_argument("--burst", type=int, default=0,
+                        help="send the first N messages at once (a history to look at), then pace")
+    parser.add_argument("--count", type=int, help="stop after this many messages")
+    parser.add_argument("--duration", type=float, help="stop after this many seconds")
+    parser.add_argument("--seed", type=int, help="random seed, to repeat a run")
+    parser.add_argument("--malformed-rate", type=float, default=0.03,
+                        help="share of deliberately malformed messages (default 0.03)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    stop = StopFlag()
+    stop.install()
+    try:
+        queue_url = resolve_queue_url(args.queue_url)
+        client = make_client(queue_url, args.endpoint_url, args.region)
+    except ConfigurationError as error:
+        print(f"error: {error.code}: {error}\nhint: {error.hint}", file=sys.stderr)
+        return 2
+
+    def log(line: str) -> None:
+        print(line, flush=True)
+
+    fleet = Fleet(
+        random.Random(args.seed),
+        send_event=lambda event: publish_dict(event, queue_url=queue_url, client=client),
+        send_raw=lambda body: send_raw_message(body, queue_url=queue_url, client=client),
+        log=log, malformed_rate=args.malformed_rate,
+    )
+    interval = 1.0 / args.rate if args.rate > 0 else 0.0
+    started = time.monotonic()
+    sent = 0
+    try:
+        while not stop.stopped:
+            if args.count is not None and sent >= args.count:
+                break
+            if args.duration is not None and time.monotonic() - started >= args.duration:
+                break
+            began = time.monotonic()
+            fleet.step()
+            sent += 1
+            # jitter keeps the stream looking organic while the average rate holds
+            if sent <= args.burst:
+                continue
+            stop.sleep(max(0.0, interval * fleet.rng.uniform(0.5, 1.5) - (time.monotonic() - began)))
+    except PublishError as error:
+        print(f"error: {error.code}: {error}\nhint: {error.hint}", file=sys.stderr)
+        return 1
+    print(f"sent {fleet.sent_events} events and {fleet.sent_malformed} malformed messages", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

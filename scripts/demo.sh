@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# `make demo` (after deps and build): a local SQS server (moto) on 127.0.0.1, a queue, a simulated fleet
+# of agents publishing to it, and `timeline tui` on that queue. Quitting the TUI stops the simulator and
+# the server (by PID) and removes the demo's temporary directory: nothing is left running.
+# When stdin/stdout are not a terminal (CI), a short non-interactive variant runs instead and exits.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bin="${TIMELINE_BIN:-.build/release/timeline}"
+python=".venv/bin/python"
+[ -x "$python" ] || python="$(command -v python3)"
+moto=".venv/bin/moto_server"
+[ -x "$moto" ] || moto="$(command -v moto_server || true)"
+
+if [ ! -x "$bin" ]; then
+  echo "demo: $bin not found; run 'make build' first (or 'make demo', which builds it)" >&2
+  exit 1
+fi
+if [ -z "$moto" ]; then
+  echo "demo: moto_server not found; run 'make deps' (it installs moto[server] into .venv)" >&2
+  exit 1
+fi
+
+workdir="$(mktemp -d -t timeline-demo-XXXXXX)"
+chmod 700 "$workdir"
+server_pid=""
+simulator_pid=""
+
+stop_pid() { # stop one process we started: SIGTERM, then SIGKILL after 5 s
+  local pid="$1"
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 1 50); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
+
+cleanup() {
+  stop_pid "$simulator_pid"
+  stop_pid "$server_pid"
+  rm -rf "$workdir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# --- local SQS server --------------------------------------------------------------------------------
+port="$("$python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+endpoint="http://127.0.0.1:$port"
+"$moto" -H 127.0.0.1 -p "$port" >"$workdir/moto.log" 2>&1 &
+server_pid=$!
+healthy=""
+for _ in $(seq 1 200); do
+  if "$python" -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1] + "/moto-api/", timeout=1)' \
+       "$endpoint" 2>/dev/null; then
+    healthy=yes
+    break
+  fi
+  if ! kill -0 "$server_pid" 2>/dev/null; then break; fi
+  sleep 0.1
+done
+if [ -z "$healthy" ]; then
+  echo "demo: the local SQS server did not start; its log:" >&2
+  cat "$workdir/moto.log" >&2
+  exit 1
+fi
+
+# Dummy credentials for the local server only (it checks no signatures); nothing from the user's own
+# AWS setup is used or touched.
+export AWS_ACCESS_KEY_ID=demo AWS_SECRET_ACCESS_KEY=demo AWS_REGION=us-east-1 AWS_DEFAULT_REGION=us-east-1
+export AWS_EC2_METADATA_DISABLED=true
+unset AWS_SESSION_TOKEN AWS_SECURITY_TOKEN AWS_PROFILE AWS_DEFAULT_PROFILE AWS_ENDPOINT_URL AWS_ENDPOINT_URL_SQS \
+      TIMELINE_QUEUE_URL TIMELINE_DB
+
+queue_url="$("$python" -c '
+import sys, boto3
+sqs = boto3.client("sqs", endpoint_url=sys.argv[1], region_name="us-east-1")
+print(sqs.create_queue(QueueName="timeline-demo")["QueueUrl"])' "$endpoint")"
+echo "demo: local SQS server $endpoint (pid $server_pid), queue $queue_url"
+db="$workdir/demo.db"
+connection=(--queue-url "$queue_url" --endpoint-url "$endpoint" --region us-east-1)
+simulate=("$python" agent-tool/simulate_agents.py --queue-url "$queue_url" --endpoint-url "$endpoint")
+
+# --- interactive: the live TUI -------------------------------------------------------------------------
+if [ -t 0 ] && [ -t 1 ]; then
+  "${simulate[@]}" --burst 25 --rate 3 >"$workdir/simulator.log" 2>&1 &
+  simulator_pid=$!
+  echo "demo: simulated agents running (pid $simulator_pid, log $workdir/simulator.log); starting timeline tui"
+  status=0
+  "$bin" tui "${connection[@]}" --db "$db" || status=$?
+  echo "demo: stopped the simulated agents and the local SQS server; removed $workdir"
+  exit "$status"
+fi
+
+# --- not a terminal (CI): a short run that exits --------------------------------------------------------
+echo "demo: stdout is not a terminal, so instead of the interactive TUI this runs a short non-interactive"
+echo "demo: variant: the simulated fleet publishes for 5 seconds, 'timeline drain' stores every message,"
+echo "demo: and 'timeline list' prints the timeline. Run 'make demo' in a terminal for the live view."
+"${simulate[@]}" --burst 20 --rate 8 --duration 5 --seed 1 >"$workdir/simulator.log" 2>&1 &
+simulator_pid=$!
+echo "demo: simulated agents running (pid $simulator_pid)"
+wait "$simulator_pid" || { echo "demo: the simulator failed:" >&2; cat "$workdir/simulator.log" >&2; exit 1; }
+simulator_pid=""
+echo "demo: $(tail -n 1 "$workdir/simulator.log")"
+"$bin" drain "${connection[@]}" --db "$db"
+echo
+"$bin" list --db "$db" --limit 25
+echo
+echo "demo: rejected messages (the simulator sends a few malformed ones on purpose):"
+"$bin" rejected --db "$db"
+echo "demo: done; stopped the local SQS server and removed $workdir"

@@ -42,7 +42,7 @@ let package = Package(
 
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore"]),
         .testTarget(name: "SigV4Tests", dependencies: ["SigV4"]),
-        .testTarget(name: "SQSClientTests", dependencies: ["SQSClient"]),
+        .testTarget(name: "SQSClientTests", dependencies: ["SQSClient", "TestSupport"]),
         .testTarget(name: "TimelineStoreTests", dependencies: ["TimelineStore", "TimelineCore"]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "TimelineStore", "SQSClient", "TimelineCore", "TestSupport"]),
         .testTarget(name: "TimelineUITests", dependencies: ["TimelineUI", "TimelineCore", "TimelineStore"]),

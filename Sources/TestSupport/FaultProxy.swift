@@ -11,7 +11,7 @@ public final class FaultProxy: @unchecked Sendable {
 
     public let port: Int
     public let upstream: URL
-    private var process: Process?
+    private var process: ChildProcess?
 
     /// The URL clients should use as their endpoint.
     public var endpoint: URL { URL(string: "http://127.0.0.1:\(port)")! }
@@ -45,10 +45,8 @@ public final class FaultProxy: @unchecked Sendable {
 
     /// Kills the proxy: the endpoint refuses connections until `restart()`.
     public func kill() {
-        guard let process, process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
-        self.process = nil
+        process?.terminate()
+        process = nil
     }
 
     /// Starts the proxy again on the same port.
@@ -59,29 +57,15 @@ public final class FaultProxy: @unchecked Sendable {
 
     private func launch() throws {
         let script = RepositoryPaths.root.appendingPathComponent("Tests/support/fault_proxy.py").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, String(port), upstream.absoluteString]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
+        let process = try ChildProcess(["python3", script, String(port), upstream.absoluteString])
         self.process = process
-        // The script prints "ready" once it listens; the port may still be in TIME_WAIT after a kill.
-        let line = output.fileHandleForReading.readLine()
-        guard line == "ready" else { throw TestSetupError("fault proxy did not start on port \(port)") }
-    }
-}
-
-extension FileHandle {
-    /// Reads bytes up to a newline (blocking); nil at end of file.
-    func readLine() -> String? {
-        var bytes: [UInt8] = []
-        while true {
-            let chunk = readData(ofLength: 1)
-            guard let byte = chunk.first else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
-            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
-            bytes.append(byte)
+        // Ready once it answers; the port may still be in TIME_WAIT for a moment after a kill.
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            if (try? faultsServed()) != nil { return }
+            guard process.isRunning else { break }
+            Thread.sleep(forTimeInterval: 0.05)
         }
+        throw TestSetupError("fault proxy did not start on port \(port)")
     }
 }

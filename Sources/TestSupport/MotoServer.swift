@@ -5,7 +5,7 @@ import SQSClient
 /// A `moto_server` process on 127.0.0.1, or the server named by `TIMELINE_TEST_SQS_ENDPOINT`.
 public final class MotoServer: @unchecked Sendable {
     public let endpoint: URL
-    private let process: Process?
+    private let process: ChildProcess?
 
     /// One server shared by every test in this process (started on first use, stopped at exit).
     /// Honours `TIMELINE_TEST_SQS_ENDPOINT` when set.
@@ -23,7 +23,7 @@ public final class MotoServer: @unchecked Sendable {
         return server
     }
 
-    private init(endpoint: URL, process: Process?) {
+    private init(endpoint: URL, process: ChildProcess?) {
         self.endpoint = endpoint
         self.process = process
     }
@@ -31,35 +31,19 @@ public final class MotoServer: @unchecked Sendable {
     /// Starts a private server (e.g. with `INITIAL_NO_AUTH_ACTION_COUNT`); call `stop()` when done.
     public static func start(environment extra: [String: String] = [:]) throws -> MotoServer {
         let port = try FreePort.find()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        // exec so that terminate() reaches moto itself, not a shell.
-        process.arguments = ["-c", "exec moto_server -H 127.0.0.1 -p \(port)"]
         var environment = ProcessInfo.processInfo.environment
         for (key, value) in extra { environment[key] = value }
-        process.environment = environment
-        let log = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
+        let moto = RepositoryPaths.root.appendingPathComponent(".venv/bin/moto_server").path
+        let executable = FileManager.default.isExecutableFile(atPath: moto) ? moto : "moto_server"
+        let process = try ChildProcess([executable, "-H", "127.0.0.1", "-p", String(port)], environment: environment)
         let server = MotoServer(endpoint: URL(string: "http://127.0.0.1:\(port)")!, process: process)
         try server.waitUntilHealthy()
         return server
     }
 
     /// Stops a server this object started (no-op for an external one).
-    /// Polls rather than calling `waitUntilExit`, which spins forever when called from `atexit`.
     public func stop() {
-        guard let process, process.isRunning else { return }
-        let pid = process.processIdentifier
-        kill(pid, SIGTERM)
-        for _ in 0..<50 {
-            var status: Int32 = 0
-            let reaped = waitpid(pid, &status, WNOHANG)
-            if reaped == pid || reaped == -1 || !process.isRunning { return }
-            usleep(100_000)
-        }
-        kill(pid, SIGKILL)
+        process?.terminate()
     }
 
     private func waitUntilHealthy() throws {

@@ -16,7 +16,10 @@ final class PollerTestKit {
     init(prefix: String = "poller") throws {
         server = try MotoServer.shared
         client = TestClients.client(endpoint: server.endpoint)
-        queueURL = try TestClients.freshQueue(client, prefix: prefix)
+        // A short visibility timeout: a receive abandoned mid-flight (endpoint killed) hides its messages
+        // only briefly before they are redelivered.
+        queueURL = try client.createQueue(
+            name: "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())", attributes: ["VisibilityTimeout": "5"])
         directory = try RepositoryPaths.temporaryDirectory()
         dbPath = directory.appendingPathComponent("timeline.db").path
     }

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 for transport tests: counts connections, records request

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 
 /// Runs a Python snippet (`python3` on PATH, or `$TIMELINE_PYTHON`) and returns its stdout.

@@ -52,4 +52,4 @@ install: build
 	install -m 0755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/timeline
 
 clean:
-	rm -rf .build $(VENV)
+	rm -rf .build $(VENV) .venv-localstack

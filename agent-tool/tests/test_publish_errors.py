@@ -64,8 +64,8 @@ def test_unrelated_exceptions_are_not_described():
 
 
 def _policy_blocks() -> dict[str, str]:
-    """The JSON policies in docs/agents.md, by the name in the `<!-- policy: NAME -->` marker before them."""
-    text = (sqs_server.REPO_ROOT / "docs" / "agents.md").read_text(encoding="utf-8")
+    """The JSON policies in README.md, by the name in the `<!-- policy: NAME -->` marker before them."""
+    text = (sqs_server.REPO_ROOT / "README.md").read_text(encoding="utf-8")
     return dict(re.findall(r"<!-- policy: ([\w-]+) -->\s*```json\n(.*?)```", text, flags=re.S))
 
 

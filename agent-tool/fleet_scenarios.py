@@ -168,7 +168,7 @@ def plan_task(agent_id: str, rng: random.Random) -> TaskPlan:
     """A new task plan for this agent, with rising progress points and a readable task id."""
     plan = PLANNERS[agent_id](rng)
     plan.progress_points = _progress_points(rng, len(plan.steps))
-    plan.task_id = "-".join(part for part in (plan.category, _slug(plan.title), f"{rng.getrandbits(24):06x}") if part)
+    plan.task_id = f"{_slug(plan.title) or plan.category}-{rng.getrandbits(24):06x}"
     return plan
 
 

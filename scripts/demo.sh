@@ -38,9 +38,11 @@ stop_pid() { # stop one process we started: SIGTERM, then SIGKILL after 5 s
   wait "$pid" 2>/dev/null || true
 }
 
-cleanup() {
+cleanup() { # idempotent: runs on every exit, and once more is harmless
   stop_pid "$simulator_pid"
+  simulator_pid=""
   stop_pid "$server_pid"
+  server_pid=""
   rm -rf "$workdir"
 }
 trap cleanup EXIT
@@ -91,7 +93,10 @@ if [ -t 0 ] && [ -t 1 ]; then
   echo "demo: simulated agents running (pid $simulator_pid, log $workdir/simulator.log); starting timeline tui"
   status=0
   "$bin" tui "${connection[@]}" --db "$db" || status=$?
-  echo "demo: stopped the simulated agents and the local SQS server; removed $workdir"
+  stopped="demo: stopped the simulated agents (pid $simulator_pid) and the local SQS server $endpoint"
+  stopped="$stopped (pid $server_pid); removed $workdir"
+  cleanup
+  echo "$stopped"
   exit "$status"
 fi
 
@@ -111,4 +116,6 @@ echo
 echo
 echo "demo: rejected messages (the simulator sends a few malformed ones on purpose):"
 "$bin" rejected --db "$db"
-echo "demo: done; stopped the local SQS server and removed $workdir"
+stopped="demo: done; stopped the local SQS server $endpoint (pid $server_pid); removed $workdir"
+cleanup
+echo "$stopped"

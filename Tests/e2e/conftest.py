@@ -296,7 +296,11 @@ class Tmux:
             return int(status)
         if signal_number:
             return 128 + int(signal_number)
-        return None  # tmux saw the pane close before it collected the status: ask again
+        # tmux saw the pane close but has not collected the status; it can miss a SIGCHLD (seen with
+        # tmux 3.3a when the program's own children exit around the same moment), so nudge our own server.
+        server_pid = int(self._tmux("display-message", "-p", "#{pid}").strip())
+        os.kill(server_pid, signal.SIGCHLD)
+        return None
 
     def wait_for(self, expected: str | Callable[[str], Any], pane: str | None = None, timeout: float = 10.0,
                  colours: bool = False) -> str:

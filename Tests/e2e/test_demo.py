@@ -23,7 +23,7 @@ def demo_env(timeline_bin: str) -> dict[str, str]:
 def started_processes(text: str) -> tuple[str, list[int], str]:
     """(endpoint, [server pid, simulator pid], temp dir) from the lines demo.sh prints."""
     server = re.search(r"local SQS server (http://127\.0\.0\.1:\d+) \(pid (\d+)\)", text)
-    simulator = re.search(r"simulated agents running \(pid (\d+)", text)
+    simulator = re.search(r"simulated agents (?:running )?\(pid (\d+)", text)
     workdir = re.search(r"removed (\S+)", text)
     assert server and simulator and workdir, text
     return server.group(1), [int(server.group(2)), int(simulator.group(1))], workdir.group(1)
@@ -54,7 +54,7 @@ def test_demo_in_a_terminal_shows_the_fleet_and_q_stops_everything(tmux, timelin
     tmux.wait_for(lambda screen: sum(agent in screen for agent in FLEET) >= 3, timeout=60)
     tmux.send_keys("q")
     assert tmux.wait_exit(timeout=60) == 0
-    after = tmux.capture()
+    after = tmux.capture()  # the lines demo.sh printed after the TUI gave the screen back
     endpoint, pids, workdir = started_processes(after)
     assert not any(process_alive(pid) for pid in pids)
     assert port_closed(endpoint)

@@ -40,11 +40,11 @@ let package = Package(
         // Shared by test targets: a real moto server, the fault-injecting proxy, temp directories.
         .target(name: "TestSupport", dependencies: ["SQSClient"], path: "Sources/TestSupport"),
 
-        .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore"]),
-        .testTarget(name: "SigV4Tests", dependencies: ["SigV4"]),
+        .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "TestSupport"]),
+        .testTarget(name: "SigV4Tests", dependencies: ["SigV4", "TestSupport"]),
         .testTarget(name: "SQSClientTests", dependencies: ["SQSClient", "TestSupport"]),
         .testTarget(name: "TimelineStoreTests", dependencies: ["TimelineStore", "TimelineCore"]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "TimelineStore", "SQSClient", "TimelineCore", "TestSupport"]),
-        .testTarget(name: "TimelineUITests", dependencies: ["TimelineUI", "TimelineCore", "TimelineStore"]),
+        .testTarget(name: "TimelineUITests", dependencies: ["TimelineUI", "TimelineCore", "TimelineStore", "TestSupport"]),
     ]
 )

@@ -116,7 +116,10 @@ enum Thousands {
 /// Poller state in words for the status bar.
 enum PollerText {
     static func describe(_ p: PollerStatusView, nowMicros: Int64) -> String {
-        let last = p.lastReceiveMicros.map { " · last \(TimeFormat.relative(fromMicros: $0, nowMicros: nowMicros)) ago" } ?? ""
+        let last = p.lastReceiveMicros.map { micros -> String in
+            let age = TimeFormat.relative(fromMicros: micros, nowMicros: nowMicros)
+            return age == "now" ? " · last receive now" : " · last receive \(age) ago"
+        } ?? ""
         switch p.state {
         case .connected: return "● connected" + last
         case .receiving: return "● receiving" + last

@@ -58,7 +58,7 @@ import TimelineStore
                     status: status, second: step * 60 + task % 60))
             }
         }
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         bodies.shuffle(using: &generator)
         // Sent while polling, so the moto queue stays shallow.
         try kit.send(bodies)
@@ -187,17 +187,4 @@ final class StatusWatcher: @unchecked Sendable {
 
     var sawBackingOff: Bool { lock.withLock { backingOff } }
     func stop() { lock.withLock { running = false } }
-}
-
-/// A deterministic random generator (SplitMix64) so shuffles repeat.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import SigV4
 import Testing
@@ -121,18 +122,5 @@ print(json.dumps(out))
         process.waitUntilExit()
         try #require(process.terminationStatus == 0, "\(python) with botocore failed: \(errorText)")
         return data
-    }
-}
-
-/// A small seeded generator so a failing case can be reproduced.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

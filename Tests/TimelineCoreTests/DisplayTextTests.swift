@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import TimelineCore
 
@@ -151,18 +152,5 @@ extension String {
         var s = self
         while let last = s.last, characters.contains(last) { s.removeLast() }
         return s
-    }
-}
-
-/// A small deterministic generator for fuzz-style tests.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 import TimelineCore
@@ -27,7 +28,7 @@ struct RobustnessTests {
     /// always stays inside the window and on screen, and the selected row is the one at its position.
     @Test func randomInputKeepsTheModelConsistent() throws {
         let h = try StoreHarness(width: 90, height: 14)
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         _ = try h.writer.ingest((1...300).map { i in
             .event(Event(id: "e\(i)", agentID: "agent-\(i % 7)", taskID: "T\(i)", title: i % 9 == 0 ? "needle \(i)" : "hay \(i)",
                          status: Status.allCases[i % 5], timestampMicros: fixedNow - Int64(10_000 - i) * 1_000_000,
@@ -75,18 +76,5 @@ struct RobustnessTests {
             if s.listMatchesNothing { q = TimelineQuery() }
             #expect(try h.writer.countNewer(than: row.key, matching: q) == s.selectedPosition)
         }
-    }
-}
-
-/// A small deterministic generator for the random-input test.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -191,7 +191,9 @@ def test_schema_cross_check_is_live(tmp_path, monkeypatch):
     path = tmp_path / "stricter.schema.json"
     path.write_text(json.dumps(schema), encoding="utf-8")
     monkeypatch.setenv("TIMELINE_EVENT_SCHEMA", str(path))
+    # Both cached values are restored by monkeypatch afterwards, so later tests see the real schema.
     monkeypatch.setattr(timeline_event, "_SCHEMA_LOADED", False)
+    monkeypatch.setattr(timeline_event, "_SCHEMA_VALIDATOR", None)
     body = open(os.path.join(EXAMPLES, "valid", "minimal.json"), "rb").read()
     try:
         with pytest.raises(AssertionError, match="only_in_this_test"):

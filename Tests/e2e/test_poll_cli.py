@@ -182,6 +182,9 @@ def test_throttling_and_server_errors_cause_backoff_not_loss(make_queue, fault_p
     assert served >= 1, "the poller made no request while throttled"
     assert served < 300, f"{served} requests in ~3 s of throttling: no backoff"
     assert poller.poll() is None, f"poll stopped on throttling:\n{poller.output()}"
+    wait_until(lambda: "recovered: receiving again" in poller.output(), timeout=15,
+               message=lambda: f"-v never said it recovered:\n{poller.output()}")
+    assert "backing off" in poller.output() and "Throttl" in poller.output(), poller.output()
 
     # Then a run of every other kind of retryable fault, each for a few requests.
     for mode, count in (("server_error", 4), ("html_error", 3), ("drop", 3), ("throttle", 4)):

@@ -14,6 +14,10 @@ Fixtures
     tmux           test     a private tmux server: start/send_keys/type/capture/resize/wait_for/exit_status/kill
     process_alive  function process_alive(pid) -> bool (zombies count as ended)
     wait_until     function wait_until(predicate, timeout=10, message=...) polls until true (no timing asserted)
+    make_queue     test     make_queue(**attributes) -> LocalQueue with SQS attributes (e.g. VisibilityTimeout="2")
+    fault_proxy    test     Tests/support/fault_proxy.py in front of the server: .endpoint .arm(mode, count) .stats()
+                            .kill() (endpoint DOWN) .start() (UP again, same port)
+    spawn_timeline test     spawn_timeline(*args) -> Popen in the background (.output()); SIGKILLed at the end
 """
 
 from __future__ import annotations

@@ -75,11 +75,13 @@ def test_publish_poll_store_delete(queue, publish, spawn_timeline, run_timeline,
         send(queue, event)
     upsert = make_event("round trip 1 done", "success", task_id="rt-1", offset=100)
     send(queue, upsert)
+    late = make_event("round trip 2, an older event arriving late", "info", task_id="rt-2", offset=-100)
+    send(queue, late)
     queue.send_raw('{"id": "x", "title": "no status"}')
     store = StoreView(db_path)
 
     poller = spawn_timeline("poll", "-v", *args_for(queue, db=db_path))
-    wait_until(lambda: store.event_count() == 5 and len(store.rejected()) == 1, timeout=20,
+    wait_until(lambda: store.event_count() == 6 and len(store.rejected()) == 1, timeout=20,
                message=lambda: f"not stored; poller said:\n{poller.output()}")
     wait_until(lambda: queue.depth() == 0, timeout=20, message="stored messages were not deleted")
     assert poller.poll() is None, "poll should keep running"
@@ -94,8 +96,24 @@ def test_publish_poll_store_delete(queue, publish, spawn_timeline, run_timeline,
     history = [json.loads(line) for line in run_timeline("history", "rt-1", "--json", "--db", db_path)
                .stdout.splitlines()]
     assert [row["id"] for row in history] == [upsert["id"], events[1]["id"]]
+    late_history = [json.loads(line) for line in run_timeline("history", "rt-2", "--json", "--db", db_path)
+                    .stdout.splitlines()]
+    assert [row["id"] for row in late_history] == [events[2]["id"], late["id"]], "kept in history, newest first"
     rejected = run_timeline("rejected", "--db", db_path)
     assert rejected.returncode == 0 and "no status" in rejected.stdout and "status" in rejected.stdout
+
+
+def test_long_poll_returns_as_soon_as_a_message_arrives(queue, spawn_timeline, db_path, wait_until):
+    store = StoreView(db_path)
+    poller = spawn_timeline("poll", "-v", *args_for(queue, db=db_path))
+    wait_until(lambda: "polling" in poller.output(), timeout=10, message=lambda: poller.output())
+    time.sleep(2)  # both 20 s long polls are now waiting on an empty queue
+    event = make_event("wakes the long poll")
+    send(queue, event)
+    # Generous: a long poll that did not return early would answer only after its remaining ~18 s.
+    wait_until(lambda: store.event_ids() == [event["id"]], timeout=10,
+               message=lambda: f"the waiting long poll did not return with the message:\n{poller.output()}")
+    assert stop(poller) == 0
 
 
 def test_peek_leaves_messages_in_the_queue(queue, spawn_timeline, db_path, wait_until):

@@ -44,8 +44,19 @@ struct PollCommand: ParsableCommand {
             let watcher = SignalWatcher { _ in poller.requestStop(reason: "interrupted") }
             standardError("polling \(launcher.queueURLs.joined(separator: ", ")) into \(databasePath)")
             poller.start()
-            while !poller.waitUntilStopped(deadline: Date().addingTimeInterval(60)) {
-                standardError(Self.timestamped(poller.status.summary))
+            var nextSummary = Date().addingTimeInterval(60)
+            var lastState = poller.status.state
+            // -v also samples the state a few times a second to log backoff and recovery as they happen.
+            while !poller.waitUntilStopped(
+                deadline: verbose ? min(nextSummary, Date().addingTimeInterval(0.2)) : nextSummary) {
+                if verbose, let change = Self.describeChange(from: lastState, to: poller.status.state) {
+                    standardError(Self.timestamped(change))
+                }
+                lastState = poller.status.state
+                if Date() >= nextSummary {
+                    standardError(Self.timestamped(poller.status.summary))
+                    nextSummary = Date().addingTimeInterval(60)
+                }
             }
             withExtendedLifetime(watcher) {}
             standardError(Self.timestamped(poller.status.summary))
@@ -60,6 +71,20 @@ struct PollCommand: ParsableCommand {
             + "stored \(batch.stored), duplicates \(batch.duplicates), rejected \(batch.rejected), deleted \(batch.deleted)")
         for reason in batch.rejectReasons { line += "\n  rejected: \(reason)" }
         return line
+    }
+
+    /// A line for `-v` when polling starts backing off (or for a new reason) or recovers; nil otherwise.
+    static func describeChange(from old: PollerStatus.State, to new: PollerStatus.State) -> String? {
+        switch (old, new) {
+        case (.backingOff, .receiving):
+            return "recovered: receiving again"
+        case (_, .backingOff(let until, let reason)):
+            if case .backingOff(_, let previous) = old, previous == reason { return nil }
+            let seconds = String(format: "%.1f", max(0, until.timeIntervalSinceNow))
+            return "backing off \(seconds)s: \(reason)"
+        default:
+            return nil
+        }
     }
 
     static func timestamped(_ text: String) -> String {

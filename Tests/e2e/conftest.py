@@ -14,6 +14,10 @@ Fixtures
     tmux           test     a private tmux server: start/send_keys/type/capture/resize/wait_for/exit_status/kill
     process_alive  function process_alive(pid) -> bool (zombies count as ended)
     wait_until     function wait_until(predicate, timeout=10, message=...) polls until true (no timing asserted)
+    make_queue     test     make_queue(**attributes) -> LocalQueue with SQS attributes (e.g. VisibilityTimeout="2")
+    fault_proxy    test     Tests/support/fault_proxy.py in front of the server: .endpoint .arm(mode, count) .stats()
+                            .kill() (endpoint DOWN) .start() (UP again, same port)
+    spawn_timeline test     spawn_timeline(*args) -> Popen in the background (.output()); SIGKILLed at the end
 """
 
 from __future__ import annotations
@@ -352,3 +356,130 @@ def tmux():
         yield session
     finally:
         session.kill()
+
+
+# ----------------------------------------------------------------------------------------- queues with attributes
+
+@pytest.fixture
+def make_queue(sqs, sqs_endpoint):
+    """make_queue(**attributes) -> LocalQueue: a fresh queue with SQS attributes (e.g. VisibilityTimeout="3"),
+    deleted after the test. A short visibility timeout brings back quickly the messages an abandoned long
+    poll took (a killed poller, a killed proxy: the server still answers the orphaned request)."""
+    urls: list[str] = []
+
+    def create(**attributes: str) -> LocalQueue:
+        name = sqs_server.unique_queue_name("e2e")
+        url = sqs.create_queue(QueueName=name, Attributes=attributes)["QueueUrl"]
+        urls.append(url)
+        return LocalQueue(sqs, name, url, sqs_endpoint, sqs_server.TEST_REGION)
+
+    yield create
+    for url in urls:
+        try:
+            sqs.delete_queue(QueueUrl=url)
+        except Exception:
+            pass
+
+
+# ----------------------------------------------------------------------------------------- fault proxy
+
+FAULT_PROXY_SCRIPT = REPO_ROOT / "Tests" / "support" / "fault_proxy.py"
+
+
+class FaultProxy:
+    """Tests/support/fault_proxy.py in front of the local SQS server, on a fixed loopback port so that it can
+    be killed (SIGKILL: the endpoint goes DOWN) and started again on the same port (UP again)."""
+
+    def __init__(self, upstream: str):
+        self.upstream = upstream
+        self.port = sqs_server.free_port()
+        self.endpoint = f"http://127.0.0.1:{self.port}"
+        self._process: subprocess.Popen[str] | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def start(self, timeout: float = 10) -> None:
+        """Start listening (again) on the same port; returns once it prints "ready"."""
+        assert not self.running, "the proxy is already running"
+        deadline = time.monotonic() + timeout
+        while True:  # the port may sit in TIME_WAIT for a moment after a kill
+            self._process = subprocess.Popen([sys.executable, str(FAULT_PROXY_SCRIPT), str(self.port), self.upstream],
+                                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                             stdin=subprocess.DEVNULL)
+            line = self._process.stdout.readline() if self._process.stdout else ""
+            if line.strip() == "ready":
+                return
+            self._process.wait()
+            if time.monotonic() > deadline:
+                pytest.fail(f"fault proxy did not start on {self.port}: {self._process.stderr.read()}")
+            time.sleep(0.2)
+
+    def kill(self) -> None:
+        """SIGKILL the proxy: connections drop, new ones are refused. Safe to call twice."""
+        if self._process is None:
+            return
+        if self._process.poll() is None:
+            self._process.kill()
+        self._process.wait(timeout=10)
+        for stream in (self._process.stdout, self._process.stderr):
+            if stream:
+                stream.close()
+        self._process = None
+
+    def _control(self, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        import json
+        import urllib.request
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(f"{self.endpoint}/__fault__", data=data,
+                                         method="GET" if data is None else "POST")
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return json.loads(response.read() or b"{}")
+
+    def arm(self, mode: str, count: int | None = None) -> None:
+        """Answer the next `count` requests (all, without count) with a fault: throttle, server_error,
+        html_error, drop; "pass" disarms."""
+        self._control({"mode": mode, **({"count": count} if count is not None else {})})
+
+    def stats(self) -> dict[str, Any]:
+        """{"mode", "remaining", "faults_served", "forwarded"} since this proxy process started."""
+        return self._control()
+
+
+@pytest.fixture
+def fault_proxy(sqs_endpoint):
+    """A running FaultProxy in front of the session's SQS server; killed after the test."""
+    proxy = FaultProxy(sqs_endpoint)
+    proxy.start()
+    try:
+        yield proxy
+    finally:
+        proxy.kill()
+
+
+# ----------------------------------------------------------------------------------------- background binary
+
+@pytest.fixture
+def spawn_timeline(timeline_bin, e2e_env, tmp_path):
+    """spawn_timeline(*args, env=None) -> Popen (stdout/stderr to files: .stdout_path/.stderr_path; read with
+    .output()). Every process still running at the end of the test is SIGKILLed by PID."""
+    processes: list[subprocess.Popen[bytes]] = []
+
+    def spawn(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+        index = len(processes)
+        out_path, err_path = tmp_path / f"timeline-{index}.out", tmp_path / f"timeline-{index}.err"
+        with open(out_path, "wb") as out, open(err_path, "wb") as err:
+            process = subprocess.Popen([timeline_bin, *args], env=env or e2e_env, stdout=out, stderr=err,
+                                       stdin=subprocess.DEVNULL)
+        process.stdout_path, process.stderr_path = out_path, err_path  # type: ignore[attr-defined]
+        process.output = lambda: (out_path.read_text(errors="replace")  # type: ignore[attr-defined]
+                                  + err_path.read_text(errors="replace"))
+        processes.append(process)
+        return process
+
+    yield spawn
+    for process in processes:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)

@@ -57,6 +57,10 @@ public struct AppState: Sendable, Equatable {
     public var selected = 0
     /// Screen line (within the list area) where the selected row is drawn.
     public var selectedLine = 0
+    /// In BROWSE, true after rows arrived from the store: the selected row keeps its screen line even
+    /// when that leaves blank lines below (new rows wait above, counted by `↑ N new`). The next
+    /// navigation clears it.
+    public var holdSelectedLine = false
     /// True once a window has been loaded (before that the screen says "loading").
     public var loadedOnce = false
     /// Set by a store change: the next window load must recount the anchor position.

@@ -84,6 +84,7 @@ func applyWindow(_ s: inout AppState, _ r: WindowResult) -> [Effect] {
         }
         if let line = r.request.targetLine { s.selectedLine = line }
     }
+    s.holdSelectedLine = s.mode == .browse && r.request.keepSelection
     clampSelection(&s)
     if s.splitDetail, let row = s.selectedRow, row.taskID != s.detail?.taskID {
         s.detail = DetailState(taskID: row.taskID, row: row)
@@ -103,8 +104,9 @@ func clampSelection(_ s: inout AppState) {
     s.selected = min(max(0, s.selected), s.window.count - 1)
     var line = min(max(0, s.selectedLine), h - 1, s.selected)
     if s.windowReachesNewest { line = min(line, s.windowStart + s.selected) }
-    // At the end of the list, use the space above instead of leaving blank lines below.
-    if s.windowReachesOldest {
+    // At the end of the list, use the space above instead of leaving blank lines below (unless new rows
+    // arrived while browsing: then the selected row stays where it is on screen).
+    if s.windowReachesOldest && !(s.mode == .browse && s.holdSelectedLine) {
         let rowsBelow = s.window.count - 1 - s.selected
         line = max(line, min(s.selected, h - 1 - rowsBelow))
     }

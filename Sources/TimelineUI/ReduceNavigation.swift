@@ -69,6 +69,7 @@ func moveSelection(_ s: inout AppState, by delta: Int, keepLine: Bool) -> [Effec
     var effects: [Effect] = []
     if moved != 0 {
         enterBrowse(&s)
+        s.holdSelectedLine = false
         s.selected = target
         if keepLine {
             if target == 0 && s.windowReachesNewest { s.selectedLine = 0 }

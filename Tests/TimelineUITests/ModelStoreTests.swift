@@ -43,6 +43,27 @@ struct ModelStoreTests {
         #expect(h.state.counts.newSinceBrowse == 0)
     }
 
+    @Test func browseHoldsPlaceEvenWhenEveryTaskFitsOnScreen() throws {
+        let h = try StoreHarness(height: 30)
+        for i in 1...8 { try h.publish("T\(i)", secondsAgo: Int64(1000 - i)) }
+        h.start()
+        h.press(.char("j"), .char("j"), .char("j"))
+        #expect(h.selectedTask == "T5")
+        let line = h.state.selectedLine
+        let before = h.visibleTasks
+        for i in 9...11 { try h.publish("T\(i)", secondsAgo: Int64(1000 - i)) }
+        h.storeChanged()
+        // The new rows wait above (counted), instead of pushing the selected row down.
+        #expect(h.selectedTask == "T5")
+        #expect(h.state.selectedLine == line)
+        #expect(h.visibleTasks == before)
+        #expect(h.state.counts.newSinceBrowse == 3)
+        // Moving again brings them into view as usual.
+        h.press(.char("k"))
+        #expect(h.selectedTask == "T6")
+        #expect(h.visibleTasks.first == "T11")
+    }
+
     @Test func upsertMovesTaskToTopInFollow() throws {
         let h = try StoreHarness()
         for i in 1...5 { try h.publish("T\(i)", secondsAgo: Int64(100 - i)) }

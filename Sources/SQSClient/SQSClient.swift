@@ -178,10 +178,7 @@ public final class SQSClient: Sendable {
         } catch {
             throw SQSError(kind: .auth, code: "CredentialsUnavailable", message: error.message)
         }
-        let body: [UInt8]
-        do {
-            body = Array(try JSONSerialization.data(withJSONObject: payload))
-        } catch {
+        guard let body = RequestJSON.encode(payload) else {
             throw SQSError(kind: .client, code: "InvalidRequest", message: "could not encode \(action) request")
         }
         let request = signedRequest(action: action, body: body, credentials: credentials)

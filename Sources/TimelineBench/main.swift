@@ -1,3 +1,4 @@
+@preconcurrency import Glibc  // before Foundation: lets setvbuf below name `stdout` (a C global)
 import Foundation
 
 // TimelineBench: prints figures for `make bench`; asserts nothing.

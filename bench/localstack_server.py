@@ -16,6 +16,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.error
@@ -118,12 +119,12 @@ def main() -> None:
     parser.add_argument("--python", default=str(DEFAULT_PYTHON), help="Python of the LocalStack venv")
     parser.add_argument("--port", type=int, default=None)
     args = parser.parse_args()
+    # SIGTERM (and SIGINT, ignored in background jobs otherwise) leave through the `with`: LocalStack stops.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    signal.signal(signal.SIGINT, lambda *_: sys.exit(130))
     with LocalStackServer(args.python, args.port) as server:
         print(server.endpoint, flush=True)
-        try:
-            signal.pause()
-        except KeyboardInterrupt:
-            pass
+        signal.pause()
 
 
 if __name__ == "__main__":

@@ -159,7 +159,7 @@ public final class SQSClient: Sendable {
             throw error
         }
         if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d }) { return [:] }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] else {
+        guard let object = ResponseJSON.object(from: response.body) else {
             throw SQSError(
                 kind: .server, code: "MalformedResponse",
                 message: "\(action) answer is not a JSON object: \(ErrorResponseDecoder.summarize(response.text))",

@@ -8,7 +8,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN := .build/release/timeline
 export TIMELINE_SHARED ?= $(abspath ../shared)
 
-.PHONY: all deps apt-deps venv build debug test swift-test python-test e2e-test bench demo install clean
+.PHONY: all deps apt-deps venv build debug test swift-test python-test e2e-test bench localstack-venv demo install clean
 
 all: build
 
@@ -38,10 +38,31 @@ test: deps build
 	scripts/with-sqs-server.sh swift test
 	scripts/with-sqs-server.sh $(PY) -m pytest -q agent-tool/tests Tests/e2e
 
-## bench: prints figures (asserts nothing)
-bench: deps build
+## bench: prints figures (asserts nothing): store and TUI (1,000 and 1,000,000 events), then on a local
+## LocalStack SQS: drain 10,000 messages (timeline vs boto3) and publish -> stored latency.
+## TIMELINE_BENCH_ONLY=tui,store,drain,latency picks parts.
+bench: deps build localstack-venv
 	swift build -c release --product TimelineBench
-	scripts/with-sqs-server.sh .build/release/TimelineBench
+	.build/release/TimelineBench
+	$(PY) bench/sqs_benches.py --timeline $(RELEASE_BIN) --localstack-python $(LOCALSTACK_VENV)/bin/python
+
+# LocalStack (the throughput server for the drain bench) in host mode needs Python >= 3.13 (3.12.1 lacks
+# warnings.deprecated): pyenv's 3.13, else python3.13/python3.14 on PATH. Its own venv, apart from .venv.
+LOCALSTACK_VENV := .venv-localstack
+LOCALSTACK_PACKAGES := "localstack-core[base-runtime]==2026.3.0" "cbor2<6" "pyopenssl<25" "cryptography<45" service_identity
+
+localstack-venv: $(LOCALSTACK_VENV)/.installed
+
+$(LOCALSTACK_VENV)/.installed:
+	@if [ ! -x $(LOCALSTACK_VENV)/bin/python ]; then \
+	  py=""; for c in $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.13*/bin/python3.13 python3.13 python3.14; do \
+	    if command -v "$$c" >/dev/null 2>&1 && "$$c" -c 'import sys; sys.exit(sys.version_info < (3, 13))' 2>/dev/null; then py="$$c"; break; fi; \
+	  done; \
+	  [ -n "$$py" ] || { echo "LocalStack needs Python 3.13: install it (pyenv install 3.13, or apt python3.13)"; exit 1; }; \
+	  echo "creating $(LOCALSTACK_VENV) with $$py"; "$$py" -m venv $(LOCALSTACK_VENV); \
+	fi
+	$(LOCALSTACK_VENV)/bin/python -m pip install -q --disable-pip-version-check $(LOCALSTACK_PACKAGES)
+	@touch $@
 
 ## demo: local SQS server, a simulated fleet of agents, and the TUI on that queue
 demo: deps build

@@ -43,6 +43,9 @@ final class CurlConnection {
         }
         // No `Expect: 100-continue` round trip for larger bodies.
         headerList = curl_slist_append(headerList, "Expect:")
+        // Ask for a persistent connection explicitly: some servers (LocalStack's gateway) close after
+        // every answer unless asked, which costs a TCP handshake and a socket per call.
+        headerList = curl_slist_append(headerList, "Connection: keep-alive")
         try configure(request, timeout: timeout, headers: headerList, sink: sink)
 
         let wakeup = MultiHandleRef(pointer: multi)

@@ -159,7 +159,7 @@ public final class SQSClient: Sendable {
             throw error
         }
         if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d }) { return [:] }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] else {
+        guard let object = ResponseJSON.object(from: response.body) else {
             throw SQSError(
                 kind: .server, code: "MalformedResponse",
                 message: "\(action) answer is not a JSON object: \(ErrorResponseDecoder.summarize(response.text))",
@@ -178,10 +178,7 @@ public final class SQSClient: Sendable {
         } catch {
             throw SQSError(kind: .auth, code: "CredentialsUnavailable", message: error.message)
         }
-        let body: [UInt8]
-        do {
-            body = Array(try JSONSerialization.data(withJSONObject: payload))
-        } catch {
+        guard let body = RequestJSON.encode(payload) else {
             throw SQSError(kind: .client, code: "InvalidRequest", message: "could not encode \(action) request")
         }
         let request = signedRequest(action: action, body: body, credentials: credentials)

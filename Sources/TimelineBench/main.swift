@@ -1,1 +1,33 @@
-print("timeline bench")
+@preconcurrency import Glibc  // before Foundation: lets setvbuf below name `stdout` (a C global)
+import Foundation
+
+// TimelineBench: prints figures for `make bench`; asserts nothing.
+//
+// The TUI bench runs first: it re-executes this binary once per database size with
+// TIMELINE_TUI_BENCH_CHILD set, and that child measures and exits inside `runTUIBench()`, so it never
+// reaches the other parts. TIMELINE_BENCH_ONLY=tui,store,drain,latency (any of them) selects parts.
+
+// Line-buffered stdout: our lines and the TUI children's lines come out in order through a pipe.
+setvbuf(stdout, nil, _IOLBF, 0)
+
+let environment = ProcessInfo.processInfo.environment
+let isTUIChild = environment["TIMELINE_TUI_BENCH_CHILD"] != nil
+// drain and latency are the Python benches (bench/sqs_benches.py) that `make bench` runs after this one.
+let knownParts: Set<String> = ["tui", "store", "drain", "latency"]
+let selected: Set<String> = environment["TIMELINE_BENCH_ONLY"]
+    .map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }) } ?? knownParts
+
+if isTUIChild {
+    runTUIBench()  // measures one database and exits
+    exit(0)
+}
+let unknown = selected.subtracting(knownParts)
+if !unknown.isEmpty {
+    FileHandle.standardError.write(Data(
+        "TimelineBench: unknown part(s) \(unknown.sorted().joined(separator: ", ")) in TIMELINE_BENCH_ONLY (known: tui, store, drain, latency)\n".utf8))
+    exit(2)
+}
+if selected.isDisjoint(with: ["tui", "store"]) { exit(0) }
+print("timeline bench: " + ["tui", "store"].filter(selected.contains).joined(separator: ", "))
+if selected.contains("tui") { runTUIBench() }
+if selected.contains("store") { runStoreBench() }

@@ -28,8 +28,22 @@ public final class ChildProcess: @unchecked Sendable {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        // The spawning thread may block signals (Dispatch and test runners do); a child inherits that mask,
+        // and would then ignore SIGTERM. Start it with an empty mask and default handlers.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        sigdelset(&allSignals, SIGKILL)
+        sigdelset(&allSignals, SIGSTOP)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var child: pid_t = 0
-        let result = posix_spawnp(&child, arguments[0], &actions, nil, &argv, &envp)
+        let result = posix_spawnp(&child, arguments[0], &actions, &attributes, &argv, &envp)
         guard result == 0 else {
             throw TestSetupError("cannot start \(arguments[0]): \(String(cString: strerror(result)))")
         }

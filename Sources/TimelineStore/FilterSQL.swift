@@ -24,6 +24,8 @@ struct FilterSQL {
     var needsEvents = false
     /// `SELECT row_id …` of the rows matching the indexed terms, when there are such terms.
     private(set) var matchSet: (sql: String, values: [SQLiteValue])?
+    /// The FTS5 MATCH expression of the indexed terms, when there are such terms.
+    private(set) var matchExpression: String?
     /// True when the indexed terms are the whole filter: a count is then the size of `matchSet`.
     var isOnlyIndexedTerms: Bool { matchSet != nil && conditions.count == 1 }
 
@@ -65,6 +67,7 @@ struct FilterSQL {
         // `+t.row_id` keeps the planner from driving the query from the match set (and then sorting every
         // match): it walks the timeline in display order and probes the set, stopping after one window.
         conditions.append((plan == .scanTimelineInOrder ? "+" : "") + "t.row_id IN (\(set))")
+        matchExpression = match
         var setValues: [SQLiteValue] = [.text(match)]
         for term in terms { setValues += Self.containsValues(term, count: 5) }
         values += setValues

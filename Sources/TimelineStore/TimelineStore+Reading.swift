@@ -14,26 +14,57 @@ extension TimelineStore: TimelineReading {
 
     public func rows(matching query: TimelineQuery, olderThan key: RowKey?, limit: Int) throws -> [TimelineRow] {
         guard limit > 0 else { return [] }
-        let filter = FilterSQL(query, tokenizer: searchTokenizer)
-        var values = filter.values
-        var extra: [String] = []
+        var bounds: [String] = []
+        var boundValues: [SQLiteValue] = []
         if let key {
-            extra.append("(t.ts_us, t.seq) < (?, ?)")
-            values += [.integer(key.timestampMicros), .integer(key.seq)]
+            bounds.append("(t.ts_us, t.seq) < (?, ?)")
+            boundValues += [.integer(key.timestampMicros), .integer(key.seq)]
         }
-        values.append(.integer(Int64(limit)))
-        let sql = "SELECT \(Self.rowColumns) FROM timeline t JOIN events e ON e.seq = t.seq"
-            + filter.whereClause(adding: extra) + " ORDER BY t.ts_us DESC, t.seq DESC LIMIT ?"
-        return try locked { try readRows(sql, values) }
+        return try locked {
+            try window(query, bounds: bounds, boundValues: boundValues, order: "DESC", limit: limit)
+        }
     }
 
     public func rows(matching query: TimelineQuery, newerThan key: RowKey, limit: Int) throws -> [TimelineRow] {
         guard limit > 0 else { return [] }
-        let filter = FilterSQL(query, tokenizer: searchTokenizer)
-        let values = filter.values + [.integer(key.timestampMicros), .integer(key.seq), .integer(Int64(limit))]
+        return try locked {
+            try window(query, bounds: ["(t.ts_us, t.seq) > (?, ?)"],
+                       boundValues: [.integer(key.timestampMicros), .integer(key.seq)], order: "ASC", limit: limit)
+                .reversed()
+        }
+    }
+
+    /// Most full-text matches for which a window starts from the matches (and sorts them); from this
+    /// many on, matches are common enough that walking the timeline in order meets a window of them soon.
+    static let rareMatchLimit = 2_000
+
+    /// One window of rows matching `query` within `bounds`, in `order` of (ts_us, seq) (caller holds the lock).
+    ///
+    /// With full-text terms, a probe of at most `rareMatchLimit` matches picks the plan: few matches are
+    /// read from the index and sorted (by key alone; events are read for the window's rows only); many
+    /// matches are met early by walking the timeline in display order and testing each row's text
+    /// (the same case-insensitive substring test that covers rows waiting for the index).
+    private func window(_ query: TimelineQuery, bounds: [String], boundValues: [SQLiteValue], order: String,
+                        limit: Int) throws -> [TimelineRow] {
+        let indexed = FilterSQL(query, tokenizer: searchTokenizer, plan: .driveFromMatches)
+        let orderBy = " ORDER BY t.ts_us \(order), t.seq \(order)"
+        if let match = indexed.matchExpression, try fewMatches(match) {
+            let keys = "SELECT t.row_id FROM timeline t" + join(indexed) + indexed.whereClause(adding: bounds)
+                + orderBy + " LIMIT ?"
+            let sql = "SELECT \(Self.rowColumns) FROM (\(keys)) k CROSS JOIN timeline t ON t.row_id = k.row_id"
+                + " JOIN events e ON e.seq = t.seq" + orderBy
+            return try readRows(sql, indexed.values + boundValues + [.integer(Int64(limit))])
+        }
+        let scan = indexed.matchExpression == nil ? indexed : FilterSQL(query, tokenizer: .unicode61)
         let sql = "SELECT \(Self.rowColumns) FROM timeline t JOIN events e ON e.seq = t.seq"
-            + filter.whereClause(adding: ["(t.ts_us, t.seq) > (?, ?)"]) + " ORDER BY t.ts_us ASC, t.seq ASC LIMIT ?"
-        return try locked { try readRows(sql, values).reversed() }
+            + scan.whereClause(adding: bounds) + orderBy + " LIMIT ?"
+        return try readRows(sql, scan.values + boundValues + [.integer(Int64(limit))])
+    }
+
+    /// Whether the full-text index holds fewer than `rareMatchLimit` rows matching `match`.
+    private func fewMatches(_ match: String) throws -> Bool {
+        let probe = "SELECT count(*) FROM (SELECT rowid FROM search WHERE search MATCH ? LIMIT ?)"
+        return try db.scalarInt(probe, [.text(match), .integer(Int64(Self.rareMatchLimit))]) < Self.rareMatchLimit
     }
 
     public func count(matching query: TimelineQuery) throws -> Int {
@@ -80,7 +111,8 @@ extension TimelineStore: TimelineReading {
 
     public func history(taskID: String, limit: Int) throws -> [Event] {
         guard limit > 0 else { return [] }
-        let sql = "SELECT \(Self.eventColumns) FROM events e WHERE e.task_id = ? ORDER BY e.ts_us DESC, e.seq DESC LIMIT ?"
+        let sql = "SELECT \(Self.eventColumns) FROM events e"
+            + " WHERE e.task_row = (SELECT row_id FROM timeline WHERE task_id = ?) ORDER BY e.ts_us DESC, e.seq DESC LIMIT ?"
         return try locked {
             let statement = try db.cached(sql)
             defer { statement.reset() }

@@ -44,6 +44,8 @@ public final class TimelineStore: @unchecked Sendable {
         // the OS page cache holds the file anyway. Bulk imports raise it while they run (`ingest`).
         // Temporary b-trees (counts over large match sets) go to temp files, not the heap.
         try db.execute("PRAGMA synchronous = NORMAL; PRAGMA temp_store = FILE; PRAGMA cache_size = \(Self.pageCacheKiB)")
+        // A WAL that a bulk import grew is cut back to 64 MiB once a checkpoint lets it restart.
+        try db.execute("PRAGMA journal_size_limit = 67108864")
         let found = try db.userVersion()
         if found > Schema.latestVersion {
             throw StoreError.schemaTooNew(found: found, supported: Schema.latestVersion)

@@ -7,16 +7,16 @@ import TimelineCore
 /// yet, use LIKE over the same five columns (LIKE for ASCII terms, a Unicode-aware function otherwise).
 /// Qualifiers are case-insensitive substrings of the timeline row's columns; statuses are an IN list.
 struct FilterSQL {
-    /// How a query with indexed terms should meet the set of matching rows.
-    enum MatchPlan {
-        /// Walk the timeline in display order and probe the match set, stopping after one window
-        /// (windows: cheap however many rows match).
-        case scanTimelineInOrder
-        /// Start from the match set (counts: cost grows with the matches, not with the timeline).
-        case driveFromMatches
+    /// How free-text terms are tested.
+    enum TextTest {
+        /// Terms of 3+ characters through the full-text index: a set of matching rows to start from
+        /// (cost grows with the matches, not with the timeline).
+        case fullTextIndex
+        /// Every term as a substring test of each row's text (for walks that stop after one window
+        /// because matches are common).
+        case substringPerRow
     }
 
-    let plan: MatchPlan
     /// Conditions joined with AND.
     var conditions: [String] = []
     var values: [SQLiteValue] = []
@@ -29,11 +29,10 @@ struct FilterSQL {
     /// True when the indexed terms are the whole filter: a count is then the size of `matchSet`.
     var isOnlyIndexedTerms: Bool { matchSet != nil && conditions.count == 1 }
 
-    init(_ query: TimelineQuery, tokenizer: SearchTokenizer, plan: MatchPlan = .scanTimelineInOrder) {
-        self.plan = plan
+    init(_ query: TimelineQuery, tokenizer: SearchTokenizer, textTest: TextTest = .fullTextIndex) {
         var indexedTerms: [String] = []
         for term in query.terms where !term.isEmpty {
-            if tokenizer == .trigram, term.unicodeScalars.count >= 3 {
+            if textTest == .fullTextIndex, tokenizer == .trigram, term.unicodeScalars.count >= 3 {
                 indexedTerms.append(term)
             } else {
                 conditions.append(Self.anyTextColumn(of: "e", t: "t", contains: term))
@@ -64,9 +63,7 @@ struct FilterSQL {
             SELECT w.row_id FROM timeline w JOIN events we ON we.seq = w.seq
             WHERE w.indexed_seq IS NOT w.seq AND \(waitingMatches)
             """
-        // `+t.row_id` keeps the planner from driving the query from the match set (and then sorting every
-        // match): it walks the timeline in display order and probes the set, stopping after one window.
-        conditions.append((plan == .scanTimelineInOrder ? "+" : "") + "t.row_id IN (\(set))")
+        conditions.append("t.row_id IN (\(set))")
         matchExpression = match
         var setValues: [SQLiteValue] = [.text(match)]
         for term in terms { setValues += Self.containsValues(term, count: 5) }

@@ -37,28 +37,45 @@ extension TimelineStore: TimelineReading {
     /// Most full-text matches for which a window starts from the matches (and sorts them); from this
     /// many on, matches are common enough that walking the timeline in order meets a window of them soon.
     static let rareMatchLimit = 2_000
+    /// Most timeline rows a walk tests before the window is built from the matches instead (common
+    /// terms that other conditions make rare, e.g. `agent:x word` where x never says the word).
+    static let walkBudget = 5_000
 
     /// One window of rows matching `query` within `bounds`, in `order` of (ts_us, seq) (caller holds the lock).
     ///
     /// With full-text terms, a probe of at most `rareMatchLimit` matches picks the plan: few matches are
     /// read from the index and sorted (by key alone; events are read for the window's rows only); many
     /// matches are met early by walking the timeline in display order and testing each row's text
-    /// (the same case-insensitive substring test that covers rows waiting for the index).
+    /// (the same case-insensitive substring test that covers rows waiting for the index), for at most
+    /// `walkBudget` rows before falling back to the matches.
     private func window(_ query: TimelineQuery, bounds: [String], boundValues: [SQLiteValue], order: String,
                         limit: Int) throws -> [TimelineRow] {
-        let indexed = FilterSQL(query, tokenizer: searchTokenizer, plan: .driveFromMatches)
+        let indexed = FilterSQL(query, tokenizer: searchTokenizer)
         let orderBy = " ORDER BY t.ts_us \(order), t.seq \(order)"
-        if let match = indexed.matchExpression, try fewMatches(match) {
-            let keys = "SELECT t.row_id FROM timeline t" + join(indexed) + indexed.whereClause(adding: bounds)
-                + orderBy + " LIMIT ?"
-            let sql = "SELECT \(Self.rowColumns) FROM (\(keys)) k CROSS JOIN timeline t ON t.row_id = k.row_id"
-                + " JOIN events e ON e.seq = t.seq" + orderBy
-            return try readRows(sql, indexed.values + boundValues + [.integer(Int64(limit))])
+        let limitValue = SQLiteValue.integer(Int64(limit))
+        guard let match = indexed.matchExpression else {
+            let sql = "SELECT \(Self.rowColumns) FROM timeline t JOIN events e ON e.seq = t.seq"
+                + indexed.whereClause(adding: bounds) + orderBy + " LIMIT ?"
+            return try readRows(sql, indexed.values + boundValues + [limitValue])
         }
-        let scan = indexed.matchExpression == nil ? indexed : FilterSQL(query, tokenizer: .unicode61)
-        let sql = "SELECT \(Self.rowColumns) FROM timeline t JOIN events e ON e.seq = t.seq"
-            + scan.whereClause(adding: bounds) + orderBy + " LIMIT ?"
-        return try readRows(sql, scan.values + boundValues + [.integer(Int64(limit))])
+        if try !fewMatches(match) {
+            // The walk: the first `walkBudget` rows in order, each tested.
+            let scan = FilterSQL(query, tokenizer: searchTokenizer, textTest: .substringPerRow)
+            let walked = "SELECT t.row_id FROM timeline t" + (bounds.isEmpty ? "" : " WHERE " + bounds.joined(separator: " AND "))
+                + orderBy + " LIMIT ?"
+            let sql = "SELECT \(Self.rowColumns) FROM (\(walked)) w CROSS JOIN timeline t ON t.row_id = w.row_id"
+                + " JOIN events e ON e.seq = t.seq" + scan.whereClause() + orderBy + " LIMIT ?"
+            let rows = try readRows(sql, boundValues + [.integer(Int64(Self.walkBudget))] + scan.values + [limitValue])
+            if rows.count == limit { return rows }
+            let rowsInBounds = try db.scalarInt("SELECT count(*) FROM (\(walked))", boundValues + [.integer(Int64(Self.walkBudget))])
+            if rowsInBounds < Self.walkBudget { return rows }   // the walk saw every row: nothing more matches
+        }
+        // From the matches: sort their keys, read events for the window's rows only.
+        let keys = "SELECT t.row_id FROM timeline t" + join(indexed) + indexed.whereClause(adding: bounds)
+            + orderBy + " LIMIT ?"
+        let sql = "SELECT \(Self.rowColumns) FROM (\(keys)) k CROSS JOIN timeline t ON t.row_id = k.row_id"
+            + " JOIN events e ON e.seq = t.seq" + orderBy
+        return try readRows(sql, indexed.values + boundValues + [limitValue])
     }
 
     /// Whether the full-text index holds fewer than `rareMatchLimit` rows matching `match`.
@@ -68,7 +85,7 @@ extension TimelineStore: TimelineReading {
     }
 
     public func count(matching query: TimelineQuery) throws -> Int {
-        let filter = FilterSQL(query, tokenizer: searchTokenizer, plan: .driveFromMatches)
+        let filter = FilterSQL(query, tokenizer: searchTokenizer)
         if filter.isOnlyIndexedTerms, let set = filter.matchSet {
             // Every element of the match set is a distinct timeline row.
             return try locked { Int(try db.scalarInt("SELECT count(*) FROM (\(set.sql))", set.values)) }
@@ -78,7 +95,7 @@ extension TimelineStore: TimelineReading {
     }
 
     public func countNewer(than key: RowKey, matching query: TimelineQuery) throws -> Int {
-        let filter = FilterSQL(query, tokenizer: searchTokenizer, plan: .driveFromMatches)
+        let filter = FilterSQL(query, tokenizer: searchTokenizer)
         let sql = "SELECT count(*) FROM timeline t" + join(filter)
             + filter.whereClause(adding: ["(t.ts_us, t.seq) > (?, ?)"])
         let values = filter.values + [.integer(key.timestampMicros), .integer(key.seq)]
@@ -86,7 +103,7 @@ extension TimelineStore: TimelineReading {
     }
 
     public func statusCounts(matching query: TimelineQuery) throws -> [Status: Int] {
-        let filter = FilterSQL(query, tokenizer: searchTokenizer, plan: .driveFromMatches)
+        let filter = FilterSQL(query, tokenizer: searchTokenizer)
         // One pass over the order index with a counter per status (GROUP BY would sort every row).
         let counters = Status.allCases.map { "count(*) FILTER (WHERE t.status = '\($0.rawValue)')" }
         let sql = "SELECT " + counters.joined(separator: ", ") + " FROM timeline t" + join(filter) + filter.whereClause()

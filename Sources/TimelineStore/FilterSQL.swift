@@ -40,7 +40,17 @@ struct FilterSQL {
                 needsEvents = true
             }
         }
-        if !indexedTerms.isEmpty { addIndexedTerms(indexedTerms) }
+        // Qualifiers (3+ characters each) also narrow the match set through their column of the index, so
+        // a window or count starts from rows that satisfy them (their LIKE conditions below stay: exact,
+        // and they cover rows waiting for the index).
+        var columnClauses: [String] = []
+        if textTest == .fullTextIndex, tokenizer == .trigram {
+            for (column, needles) in [("agent_id", query.agents), ("category", query.categories), ("task_id", query.tasks)]
+            where !needles.isEmpty && needles.allSatisfy({ $0.unicodeScalars.count >= 3 }) {
+                columnClauses.append("(" + needles.map { "\(column) : " + Self.phrase($0) }.joined(separator: " OR ") + ")")
+            }
+        }
+        if !indexedTerms.isEmpty || !columnClauses.isEmpty { addIndexedTerms(indexedTerms, columnClauses: columnClauses) }
         if !query.statuses.isEmpty {
             let statuses = query.statuses.map(\.rawValue).sorted()
             conditions.append("t.status IN (" + statuses.map { _ in "?" }.joined(separator: ", ") + ")")
@@ -51,17 +61,24 @@ struct FilterSQL {
         addSubstring(column: "t.task_id", any: query.tasks)
     }
 
-    /// Terms answered by the trigram index; rows still waiting for the index are matched with LIKE.
-    private mutating func addIndexedTerms(_ terms: [String]) {
-        let match = terms.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-            .joined(separator: " AND ")
-        let waitingMatches = terms.map { Self.anyTextColumn(of: "we", t: "w", contains: $0) }.joined(separator: " AND ")
+    /// An FTS5 string (phrase) for `text`.
+    private static func phrase(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Terms (and column clauses of qualifiers) answered by the trigram index; rows still waiting for the
+    /// index are matched with LIKE on the terms (the qualifiers' own conditions filter them too).
+    private mutating func addIndexedTerms(_ terms: [String], columnClauses: [String]) {
+        let match = (terms.map(Self.phrase) + columnClauses).joined(separator: " AND ")
+        let waiting = terms.isEmpty
+            ? "SELECT w.row_id FROM timeline w WHERE w.indexed_seq IS NOT w.seq"
+            : "SELECT w.row_id FROM timeline w JOIN events we ON we.seq = w.seq WHERE w.indexed_seq IS NOT w.seq AND "
+                + terms.map { Self.anyTextColumn(of: "we", t: "w", contains: $0) }.joined(separator: " AND ")
         let set = """
             SELECT rowid FROM search WHERE search MATCH ?
                 AND rowid NOT IN (SELECT row_id FROM timeline WHERE indexed_seq IS NOT seq)
             UNION ALL
-            SELECT w.row_id FROM timeline w JOIN events we ON we.seq = w.seq
-            WHERE w.indexed_seq IS NOT w.seq AND \(waitingMatches)
+            \(waiting)
             """
         conditions.append("t.row_id IN (\(set))")
         matchExpression = match

@@ -144,6 +144,9 @@ struct SearchBacklogTests {
             #expect(try titles("ALPHA") == Set((40..<150).map { "Alpha build \($0)" }))
             #expect(try titles("beta deploy") == Set((0..<40).map { "Beta deploy \($0)" }))
             #expect(try titles("gamma") == ["Gamma release"])
+            #expect(try titles("task:new") == ["Gamma release"])                    // qualifier on a waiting row
+            #expect(try titles("task:T39 beta") == ["Beta deploy 39"])
+            #expect(try titles("task:T39 alpha").isEmpty)
             #expect(try store.count(matching: TimelineQuery.parse("alpha")) == 110)
             #expect(try store.count(matching: TimelineQuery.parse("build 14")) == 11)  // 14, 140…149
         }
@@ -211,5 +214,8 @@ struct SearchWindowTests {
         try check("zanzibar status:info") { hasAll("zanzibar")($0) && $0.event.status == .info }
         // A common word that qualifiers make rare: the walk's budget runs out before a window fills.
         try check("common task:task-10 status:error") { $0.taskID.contains("task-10") && $0.event.status == .error }
+        try check("task:task-59") { $0.taskID.contains("task-59") }                            // qualifier alone
+        try check("task:task-59 task:task-60 job") { $0.taskID.contains("task-59") || $0.taskID.contains("task-60") }
+        try check("agent:AGENT-1 zanzibar", hasAll("zanzibar"))
     }
 }

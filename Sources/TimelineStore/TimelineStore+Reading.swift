@@ -59,16 +59,20 @@ extension TimelineStore: TimelineReading {
             return try readRows(sql, indexed.values + boundValues + [limitValue])
         }
         if try !fewMatches(match) {
-            // The walk: the first `walkBudget` rows in order, each tested.
+            // The walk: rows in order up to the `walkBudget`-th (found on the order index alone), each tested.
             let scan = FilterSQL(query, tokenizer: searchTokenizer, textTest: .substringPerRow)
-            let walked = "SELECT t.row_id FROM timeline t" + (bounds.isEmpty ? "" : " WHERE " + bounds.joined(separator: " AND "))
-                + orderBy + " LIMIT ?"
-            let sql = "SELECT \(Self.rowColumns) FROM (\(walked)) w CROSS JOIN timeline t ON t.row_id = w.row_id"
-                + " JOIN events e ON e.seq = t.seq" + scan.whereClause() + orderBy + " LIMIT ?"
-            let rows = try readRows(sql, boundValues + [.integer(Int64(Self.walkBudget))] + scan.values + [limitValue])
-            if rows.count == limit { return rows }
-            let rowsInBounds = try db.scalarInt("SELECT count(*) FROM (\(walked))", boundValues + [.integer(Int64(Self.walkBudget))])
-            if rowsInBounds < Self.walkBudget { return rows }   // the walk saw every row: nothing more matches
+            let boundary = try walkBoundary(bounds: bounds, boundValues: boundValues, orderBy: orderBy)
+            var walkBounds = bounds
+            var walkValues = boundValues
+            if let boundary {
+                walkBounds.append("(t.ts_us, t.seq) \(order == "DESC" ? ">=" : "<=") (?, ?)")
+                walkValues += [.integer(boundary.timestampMicros), .integer(boundary.seq)]
+            }
+            let sql = "SELECT \(Self.rowColumns) FROM timeline t JOIN events e ON e.seq = t.seq"
+                + scan.whereClause(adding: walkBounds) + orderBy + " LIMIT ?"
+            let rows = try readRows(sql, scan.values + walkValues + [limitValue])
+            // A full window, or a walk that saw every row in bounds, is the answer.
+            if rows.count == limit || boundary == nil { return rows }
         }
         // From the matches: sort their keys, read events for the window's rows only.
         let keys = "SELECT t.row_id FROM timeline t" + join(indexed) + indexed.whereClause(adding: bounds)
@@ -76,6 +80,17 @@ extension TimelineStore: TimelineReading {
         let sql = "SELECT \(Self.rowColumns) FROM (\(keys)) k CROSS JOIN timeline t ON t.row_id = k.row_id"
             + " JOIN events e ON e.seq = t.seq" + orderBy
         return try readRows(sql, indexed.values + boundValues + [limitValue])
+    }
+
+    /// Key of the `walkBudget`-th row within `bounds` in `orderBy` order; nil when there are fewer rows.
+    private func walkBoundary(bounds: [String], boundValues: [SQLiteValue], orderBy: String) throws -> RowKey? {
+        let sql = "SELECT t.ts_us, t.seq FROM timeline t" + (bounds.isEmpty ? "" : " WHERE " + bounds.joined(separator: " AND "))
+            + orderBy + " LIMIT 1 OFFSET ?"
+        let statement = try db.cached(sql)
+        defer { statement.reset() }
+        try statement.bind(boundValues + [.integer(Int64(Self.walkBudget - 1))])
+        guard try statement.step() == .row else { return nil }
+        return RowKey(timestampMicros: statement.int64(0), seq: statement.int64(1))
     }
 
     /// Whether the full-text index holds fewer than `rareMatchLimit` rows matching `match`.

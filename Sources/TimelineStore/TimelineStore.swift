@@ -66,7 +66,7 @@ public final class TimelineStore: @unchecked Sendable {
     }
 
     /// `PRAGMA cache_size` of every connection (negative: KiB).
-    static let pageCacheKiB = -8_192
+    static let pageCacheKiB = -4_096
     /// `PRAGMA cache_size` while a bulk import (`ingest(_:deferSearchIndex: true)`) runs: its inserts land
     /// all over the event indexes, and a cache that holds them avoids re-reading pages.
     static let bulkImportPageCacheKiB = -262_144

@@ -28,6 +28,8 @@ private struct StoreBench {
     let events: Int
     let tasks: Int
     let clock = ContinuousClock()
+    /// TIMELINE_BENCH_VERBOSE=1 prints each bulk batch's time (to see whether cost grows with history).
+    let verbose = ProcessInfo.processInfo.environment["TIMELINE_BENCH_VERBOSE"] == "1"
 
     func run() throws {
         // TIMELINE_BENCH_KEEP_DIR keeps the databases (bench-N.db) for a look with sqlite3 afterwards.
@@ -48,9 +50,14 @@ private struct StoreBench {
         while imported < events {
             let batch = (0..<min(batchSize, events - imported)).map { _ in IngestItem.event(generator.next(), messageID: nil) }
             let cpuBefore = processCPUSeconds()
-            importTime += try clock.measure { _ = try store.ingest(batch, deferSearchIndex: true) }
+            let batchTime = try clock.measure { _ = try store.ingest(batch, deferSearchIndex: true) }
+            importTime += batchTime
             importCPU += processCPUSeconds() - cpuBefore
             imported += batch.count
+            if verbose {
+                report(String(format: "  batch ending at %d: %.2f s wall, %.2f CPU-s", imported, batchTime.seconds,
+                              processCPUSeconds() - cpuBefore))
+            }
         }
         let cpuBefore = processCPUSeconds()
         let indexTime = try clock.measure { try store.flushSearchIndex() }

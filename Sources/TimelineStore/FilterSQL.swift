@@ -7,16 +7,16 @@ import TimelineCore
 /// yet, use LIKE over the same five columns (LIKE for ASCII terms, a Unicode-aware function otherwise).
 /// Qualifiers are case-insensitive substrings of the timeline row's columns; statuses are an IN list.
 struct FilterSQL {
-    /// How a query with indexed terms should meet the set of matching rows.
-    enum MatchPlan {
-        /// Walk the timeline in display order and probe the match set, stopping after one window
-        /// (windows: cheap however many rows match).
-        case scanTimelineInOrder
-        /// Start from the match set (counts: cost grows with the matches, not with the timeline).
-        case driveFromMatches
+    /// How free-text terms are tested.
+    enum TextTest {
+        /// Terms of 3+ characters through the full-text index: a set of matching rows to start from
+        /// (cost grows with the matches, not with the timeline).
+        case fullTextIndex
+        /// Every term as a substring test of each row's text (for walks that stop after one window
+        /// because matches are common).
+        case substringPerRow
     }
 
-    let plan: MatchPlan
     /// Conditions joined with AND.
     var conditions: [String] = []
     var values: [SQLiteValue] = []
@@ -24,14 +24,15 @@ struct FilterSQL {
     var needsEvents = false
     /// `SELECT row_id …` of the rows matching the indexed terms, when there are such terms.
     private(set) var matchSet: (sql: String, values: [SQLiteValue])?
+    /// The FTS5 MATCH expression of the indexed terms, when there are such terms.
+    private(set) var matchExpression: String?
     /// True when the indexed terms are the whole filter: a count is then the size of `matchSet`.
     var isOnlyIndexedTerms: Bool { matchSet != nil && conditions.count == 1 }
 
-    init(_ query: TimelineQuery, tokenizer: SearchTokenizer, plan: MatchPlan = .scanTimelineInOrder) {
-        self.plan = plan
+    init(_ query: TimelineQuery, tokenizer: SearchTokenizer, textTest: TextTest = .fullTextIndex) {
         var indexedTerms: [String] = []
         for term in query.terms where !term.isEmpty {
-            if tokenizer == .trigram, term.unicodeScalars.count >= 3 {
+            if textTest == .fullTextIndex, tokenizer == .trigram, term.unicodeScalars.count >= 3 {
                 indexedTerms.append(term)
             } else {
                 conditions.append(Self.anyTextColumn(of: "e", t: "t", contains: term))
@@ -39,7 +40,17 @@ struct FilterSQL {
                 needsEvents = true
             }
         }
-        if !indexedTerms.isEmpty { addIndexedTerms(indexedTerms) }
+        // Qualifiers (3+ characters each) also narrow the match set through their column of the index, so
+        // a window or count starts from rows that satisfy them (their LIKE conditions below stay: exact,
+        // and they cover rows waiting for the index).
+        var columnClauses: [String] = []
+        if textTest == .fullTextIndex, tokenizer == .trigram {
+            for (column, needles) in [("agent_id", query.agents), ("category", query.categories), ("task_id", query.tasks)]
+            where !needles.isEmpty && needles.allSatisfy({ $0.unicodeScalars.count >= 3 }) {
+                columnClauses.append("(" + needles.map { "\(column) : " + Self.phrase($0) }.joined(separator: " OR ") + ")")
+            }
+        }
+        if !indexedTerms.isEmpty || !columnClauses.isEmpty { addIndexedTerms(indexedTerms, columnClauses: columnClauses) }
         if !query.statuses.isEmpty {
             let statuses = query.statuses.map(\.rawValue).sorted()
             conditions.append("t.status IN (" + statuses.map { _ in "?" }.joined(separator: ", ") + ")")
@@ -50,21 +61,27 @@ struct FilterSQL {
         addSubstring(column: "t.task_id", any: query.tasks)
     }
 
-    /// Terms answered by the trigram index; rows still waiting for the index are matched with LIKE.
-    private mutating func addIndexedTerms(_ terms: [String]) {
-        let match = terms.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-            .joined(separator: " AND ")
-        let waitingMatches = terms.map { Self.anyTextColumn(of: "we", t: "w", contains: $0) }.joined(separator: " AND ")
+    /// An FTS5 string (phrase) for `text`.
+    private static func phrase(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Terms (and column clauses of qualifiers) answered by the trigram index; rows still waiting for the
+    /// index are matched with LIKE on the terms (the qualifiers' own conditions filter them too).
+    private mutating func addIndexedTerms(_ terms: [String], columnClauses: [String]) {
+        let match = (terms.map(Self.phrase) + columnClauses).joined(separator: " AND ")
+        let waiting = terms.isEmpty
+            ? "SELECT w.row_id FROM timeline w WHERE w.indexed_seq IS NOT w.seq"
+            : "SELECT w.row_id FROM timeline w JOIN events we ON we.seq = w.seq WHERE w.indexed_seq IS NOT w.seq AND "
+                + terms.map { Self.anyTextColumn(of: "we", t: "w", contains: $0) }.joined(separator: " AND ")
         let set = """
             SELECT rowid FROM search WHERE search MATCH ?
                 AND rowid NOT IN (SELECT row_id FROM timeline WHERE indexed_seq IS NOT seq)
             UNION ALL
-            SELECT w.row_id FROM timeline w JOIN events we ON we.seq = w.seq
-            WHERE w.indexed_seq IS NOT w.seq AND \(waitingMatches)
+            \(waiting)
             """
-        // `+t.row_id` keeps the planner from driving the query from the match set (and then sorting every
-        // match): it walks the timeline in display order and probes the set, stopping after one window.
-        conditions.append((plan == .scanTimelineInOrder ? "+" : "") + "t.row_id IN (\(set))")
+        conditions.append("t.row_id IN (\(set))")
+        matchExpression = match
         var setValues: [SQLiteValue] = [.text(match)]
         for term in terms { setValues += Self.containsValues(term, count: 5) }
         values += setValues

@@ -22,6 +22,7 @@ enum Schema {
     static let migrations: [Migration] = [
         Migration(version: 1, apply: createVersion1),
         Migration(version: 2, apply: deferSearchIndexing),
+        Migration(version: 3, apply: compactEventIndexes),
     ]
 
     static var latestVersion: Int64 { migrations.last?.version ?? 0 }
@@ -124,6 +125,43 @@ enum Schema {
             DROP INDEX timeline_status_order;
             DROP INDEX timeline_order;
             CREATE INDEX timeline_order ON timeline (ts_us DESC, seq DESC, status);
+            """)
+    }
+
+    /// Version 3: smaller event indexes, so bulk imports stay fast as history grows (every insert lands
+    /// at a random place in both indexes). The unique text index on `id` becomes an index on `id_key`, a
+    /// 64-bit hash of the id (`EventIDKey`; ingest compares the full id on a hash match, so idempotency
+    /// is unchanged), and the history index keys on `task_row`, the task's `timeline.row_id`, instead of
+    /// the task id text. The table is rebuilt (SQLite cannot drop a UNIQUE constraint); `seq` is kept.
+    private static func compactEventIndexes(_ db: Database) throws {
+        try db.execute("""
+            CREATE TABLE events_v3 (
+                seq         INTEGER PRIMARY KEY,
+                id_key      INTEGER NOT NULL,
+                task_row    INTEGER NOT NULL,
+                id          TEXT NOT NULL,
+                agent_id    TEXT NOT NULL,
+                task_id     TEXT NOT NULL,
+                title       TEXT NOT NULL,
+                body        TEXT NOT NULL,
+                status      TEXT NOT NULL,
+                category    TEXT,
+                ts_us       INTEGER NOT NULL,
+                progress    REAL,
+                raw_json    TEXT NOT NULL,
+                message_id  TEXT,
+                received_us INTEGER NOT NULL
+            );
+            INSERT INTO events_v3 (seq, id_key, task_row, id, agent_id, task_id, title, body, status, category,
+                                   ts_us, progress, raw_json, message_id, received_us)
+            SELECT e.seq, tl_id_key(e.id), t.row_id, e.id, e.agent_id, e.task_id, e.title, e.body, e.status,
+                   e.category, e.ts_us, e.progress, e.raw_json, e.message_id, e.received_us
+            FROM events e JOIN timeline t ON t.task_id = e.task_id
+            ORDER BY e.seq;
+            DROP TABLE events;
+            ALTER TABLE events_v3 RENAME TO events;
+            CREATE INDEX events_id_key ON events (id_key);
+            CREATE INDEX events_task_order ON events (task_row, ts_us);
             """)
     }
 }

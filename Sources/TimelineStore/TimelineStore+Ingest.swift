@@ -18,7 +18,9 @@ extension TimelineStore {
         if items.isEmpty { return [] }
         let receivedMicros = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
         return try locked {
-            try db.transaction {
+            if deferSearchIndex { try db.execute(Self.bulkImportPragmas) }
+            defer { if deferSearchIndex { try? db.execute(Self.normalPragmas) } }
+            return try db.transaction {
                 var writer = try BatchWriter(db: db, receivedMicros: receivedMicros)
                 var outcomes: [IngestOutcome] = []
                 outcomes.reserveCapacity(items.count)
@@ -43,15 +45,28 @@ extension TimelineStore {
         }
     }
 
-    /// Indexes every timeline row that waits for the full-text index (in transactions of a few thousand rows).
+    /// Indexes every timeline row that waits for the full-text index (in transactions of a few thousand
+    /// rows), then checkpoints the WAL. Call it when a bulk import (`deferSearchIndex: true`) ends.
     public func flushSearchIndex() throws {
+        try locked { try db.execute(Self.bulkImportPragmas) }
+        defer { locked { try? db.execute(Self.normalPragmas) } }
         while try locked({ try db.transaction { try SearchIndexer(db: db).indexWaitingRows(limit: Self.searchIndexChunk) } }) > 0 {}
+        // One checkpoint for the whole import (bulk batches leave their pages in the WAL).
+        try locked { try db.execute("PRAGMA wal_checkpoint(PASSIVE)") }
     }
 
     /// Rows waiting for the full-text index (they are searched with LIKE meanwhile).
     public func searchIndexBacklog() throws -> Int {
         try locked { Int(try db.scalarInt("SELECT count(*) FROM timeline WHERE indexed_seq IS NOT seq")) }
     }
+
+    /// Settings while a bulk batch is stored: a page cache that holds the event indexes, and no WAL
+    /// checkpoint after each batch (one checkpoint when the import ends copies each page once, and the
+    /// kernel writes the WAL out while the import goes on). Crash safety is unchanged: WAL, synchronous
+    /// NORMAL; the WAL just grows for the length of the import.
+    static let bulkImportPragmas = "PRAGMA cache_size = \(bulkImportPageCacheKiB); PRAGMA wal_autocheckpoint = 0"
+    /// The settings every connection runs with otherwise (SQLite's default autocheckpoint: 1000 pages).
+    static let normalPragmas = "PRAGMA cache_size = \(pageCacheKiB); PRAGMA wal_autocheckpoint = 1000"
 
     /// Most rows that may wait for the full-text index before an ingest indexes them.
     static let searchIndexBacklog = 100
@@ -67,8 +82,10 @@ extension TimelineStore {
 private struct BatchWriter {
     /// What this batch did to one task so far.
     private struct TaskChange {
-        /// The task's timeline row, nil when the batch creates it.
-        var rowID: Int64?
+        /// The task's timeline row id (allocated by this batch when `isNew`).
+        var rowID: Int64
+        /// Whether this batch creates the task's timeline row.
+        var isNew: Bool
         var winnerSeq: Int64
         var winnerMicros: Int64
         /// The new winning event, nil while the stored row still wins.
@@ -80,7 +97,10 @@ private struct BatchWriter {
     let db: Database
     let receivedMicros: Int64
     let insertEvent: Statement
+    let findStored: Statement
     let findRow: Statement
+    /// The row id the next new task gets (loaded on first use).
+    private var nextRowID: Int64?
     private var changes: [String: TaskChange] = [:]
     /// Task ids in first-touched order (new rows get row ids in arrival order).
     private var touched: [String] = []
@@ -90,14 +110,19 @@ private struct BatchWriter {
         self.receivedMicros = receivedMicros
         insertEvent = try db.cached("""
             INSERT INTO events (id, agent_id, task_id, title, body, status, category, ts_us, progress,
-                                raw_json, message_id, received_us)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
-            ON CONFLICT (id) DO NOTHING
+                                raw_json, message_id, received_us, id_key, task_row)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
             """)
+        // The id_key index finds candidates; the full id decides (keys of different ids may collide).
+        findStored = try db.cached("SELECT 1 FROM events WHERE id_key = ?1 AND id = ?2 LIMIT 1")
         findRow = try db.cached("SELECT row_id, seq, ts_us FROM timeline WHERE task_id = ?1")
     }
 
     mutating func store(_ event: Event, messageID: String?) throws -> IngestOutcome {
+        let idKey = EventIDKey.key(event.id)
+        if try isStored(event.id, key: idKey) { return .duplicate }
+        let existing = try changes[event.taskID] ?? storedRow(of: event.taskID)
+        let rowID = try existing?.rowID ?? allocateRowID()
         try insertEvent.bind(event.id, at: 1)
         try insertEvent.bind(event.agentID, at: 2)
         try insertEvent.bind(event.taskID, at: 3)
@@ -110,13 +135,14 @@ private struct BatchWriter {
         try insertEvent.bind(event.rawJSON, at: 10)
         try insertEvent.bind(messageID, at: 11)
         try insertEvent.bind(receivedMicros, at: 12)
+        try insertEvent.bind(idKey, at: 13)
+        try insertEvent.bind(rowID, at: 14)
         try insertEvent.run()
-        if db.changes == 0 { return .duplicate }
         let seq = db.lastInsertRowID
 
-        guard var change = try changes[event.taskID] ?? storedRow(of: event.taskID) else {
-            changes[event.taskID] = TaskChange(rowID: nil, winnerSeq: seq, winnerMicros: event.timestampMicros,
-                                               winner: event, added: 1)
+        guard var change = existing else {
+            changes[event.taskID] = TaskChange(rowID: rowID, isNew: true, winnerSeq: seq,
+                                               winnerMicros: event.timestampMicros, winner: event, added: 1)
             touched.append(event.taskID)
             return .inserted
         }
@@ -134,12 +160,27 @@ private struct BatchWriter {
         return outcome
     }
 
+    /// Whether an event with this id is stored already (also earlier in this batch).
+    private func isStored(_ id: String, key: Int64) throws -> Bool {
+        defer { findStored.reset() }
+        try findStored.bind(key, at: 1)
+        try findStored.bind(id, at: 2)
+        return try findStored.step() == .row
+    }
+
+    /// A row id for a new task: timeline rows are never deleted, so ids continue after the greatest.
+    private mutating func allocateRowID() throws -> Int64 {
+        let next = try nextRowID ?? (db.scalarInt("SELECT coalesce(max(row_id), 0) FROM timeline") + 1)
+        nextRowID = next + 1
+        return next
+    }
+
     /// The task's stored timeline row as an unchanged `TaskChange`, nil when the task is new.
     private func storedRow(of taskID: String) throws -> TaskChange? {
         defer { findRow.reset() }
         try findRow.bind(taskID, at: 1)
         guard try findRow.step() == .row else { return nil }
-        return TaskChange(rowID: findRow.int64(0), winnerSeq: findRow.int64(1), winnerMicros: findRow.int64(2),
+        return TaskChange(rowID: findRow.int64(0), isNew: false, winnerSeq: findRow.int64(1), winnerMicros: findRow.int64(2),
                           winner: nil, added: 0)
     }
 
@@ -148,8 +189,8 @@ private struct BatchWriter {
     func writeTimelineRows() throws {
         if touched.isEmpty { return }
         let insertRow = try db.cached("""
-            INSERT INTO timeline (task_id, seq, ts_us, status, agent_id, category, event_count, indexed_seq)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, NULL)
+            INSERT INTO timeline (row_id, seq, ts_us, status, agent_id, category, event_count, task_id, indexed_seq)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, NULL)
             """)
         let replaceRow = try db.cached("""
             UPDATE timeline SET seq = ?2, ts_us = ?3, status = ?4, agent_id = ?5, category = ?6,
@@ -160,8 +201,9 @@ private struct BatchWriter {
         for taskID in touched {
             guard let change = changes[taskID] else { continue }
             if let winner = change.winner {
-                let statement = change.rowID == nil ? insertRow : replaceRow
-                if let rowID = change.rowID { try statement.bind(rowID, at: 1) } else { try statement.bind(taskID, at: 1) }
+                let statement = change.isNew ? insertRow : replaceRow
+                try statement.bind(change.rowID, at: 1)
+                if change.isNew { try statement.bind(taskID, at: 8) }
                 try statement.bind(change.winnerSeq, at: 2)
                 try statement.bind(winner.timestampMicros, at: 3)
                 try statement.bind(winner.status.rawValue, at: 4)
@@ -169,8 +211,8 @@ private struct BatchWriter {
                 try statement.bind(winner.category, at: 6)
                 try statement.bind(change.added, at: 7)
                 try statement.run()
-            } else if let rowID = change.rowID {
-                try countOlder.bind(rowID, at: 1)
+            } else {
+                try countOlder.bind(change.rowID, at: 1)
                 try countOlder.bind(change.added, at: 2)
                 try countOlder.run()
             }

@@ -14,30 +14,93 @@ extension TimelineStore: TimelineReading {
 
     public func rows(matching query: TimelineQuery, olderThan key: RowKey?, limit: Int) throws -> [TimelineRow] {
         guard limit > 0 else { return [] }
-        let filter = FilterSQL(query, tokenizer: searchTokenizer)
-        var values = filter.values
-        var extra: [String] = []
+        var bounds: [String] = []
+        var boundValues: [SQLiteValue] = []
         if let key {
-            extra.append("(t.ts_us, t.seq) < (?, ?)")
-            values += [.integer(key.timestampMicros), .integer(key.seq)]
+            bounds.append("(t.ts_us, t.seq) < (?, ?)")
+            boundValues += [.integer(key.timestampMicros), .integer(key.seq)]
         }
-        values.append(.integer(Int64(limit)))
-        let sql = "SELECT \(Self.rowColumns) FROM timeline t JOIN events e ON e.seq = t.seq"
-            + filter.whereClause(adding: extra) + " ORDER BY t.ts_us DESC, t.seq DESC LIMIT ?"
-        return try locked { try readRows(sql, values) }
+        return try locked {
+            try window(query, bounds: bounds, boundValues: boundValues, order: "DESC", limit: limit)
+        }
     }
 
     public func rows(matching query: TimelineQuery, newerThan key: RowKey, limit: Int) throws -> [TimelineRow] {
         guard limit > 0 else { return [] }
-        let filter = FilterSQL(query, tokenizer: searchTokenizer)
-        let values = filter.values + [.integer(key.timestampMicros), .integer(key.seq), .integer(Int64(limit))]
-        let sql = "SELECT \(Self.rowColumns) FROM timeline t JOIN events e ON e.seq = t.seq"
-            + filter.whereClause(adding: ["(t.ts_us, t.seq) > (?, ?)"]) + " ORDER BY t.ts_us ASC, t.seq ASC LIMIT ?"
-        return try locked { try readRows(sql, values).reversed() }
+        return try locked {
+            try window(query, bounds: ["(t.ts_us, t.seq) > (?, ?)"],
+                       boundValues: [.integer(key.timestampMicros), .integer(key.seq)], order: "ASC", limit: limit)
+                .reversed()
+        }
+    }
+
+    /// Most full-text matches for which a window starts from the matches (and sorts them); from this
+    /// many on, matches are common enough that walking the timeline in order meets a window of them soon.
+    static let rareMatchLimit = 2_000
+    /// Most timeline rows a walk tests before the window is built from the matches instead (common
+    /// terms that other conditions make rare, e.g. `agent:x word` where x never says the word).
+    static let walkBudget = 5_000
+
+    /// One window of rows matching `query` within `bounds`, in `order` of (ts_us, seq) (caller holds the lock).
+    ///
+    /// With full-text terms, a probe of at most `rareMatchLimit` matches picks the plan: few matches are
+    /// read from the index and sorted (by key alone; events are read for the window's rows only); many
+    /// matches are met early by walking the timeline in display order and testing each row's text
+    /// (the same case-insensitive substring test that covers rows waiting for the index), for at most
+    /// `walkBudget` rows before falling back to the matches.
+    private func window(_ query: TimelineQuery, bounds: [String], boundValues: [SQLiteValue], order: String,
+                        limit: Int) throws -> [TimelineRow] {
+        let indexed = FilterSQL(query, tokenizer: searchTokenizer)
+        let orderBy = " ORDER BY t.ts_us \(order), t.seq \(order)"
+        let limitValue = SQLiteValue.integer(Int64(limit))
+        guard let match = indexed.matchExpression else {
+            let sql = "SELECT \(Self.rowColumns) FROM timeline t JOIN events e ON e.seq = t.seq"
+                + indexed.whereClause(adding: bounds) + orderBy + " LIMIT ?"
+            return try readRows(sql, indexed.values + boundValues + [limitValue])
+        }
+        if try !fewMatches(match) {
+            // The walk: rows in order up to the `walkBudget`-th (found on the order index alone), each tested.
+            let scan = FilterSQL(query, tokenizer: searchTokenizer, textTest: .substringPerRow)
+            let boundary = try walkBoundary(bounds: bounds, boundValues: boundValues, orderBy: orderBy)
+            var walkBounds = bounds
+            var walkValues = boundValues
+            if let boundary {
+                walkBounds.append("(t.ts_us, t.seq) \(order == "DESC" ? ">=" : "<=") (?, ?)")
+                walkValues += [.integer(boundary.timestampMicros), .integer(boundary.seq)]
+            }
+            let sql = "SELECT \(Self.rowColumns) FROM timeline t JOIN events e ON e.seq = t.seq"
+                + scan.whereClause(adding: walkBounds) + orderBy + " LIMIT ?"
+            let rows = try readRows(sql, scan.values + walkValues + [limitValue])
+            // A full window, or a walk that saw every row in bounds, is the answer.
+            if rows.count == limit || boundary == nil { return rows }
+        }
+        // From the matches: sort their keys, read events for the window's rows only.
+        let keys = "SELECT t.row_id FROM timeline t" + join(indexed) + indexed.whereClause(adding: bounds)
+            + orderBy + " LIMIT ?"
+        let sql = "SELECT \(Self.rowColumns) FROM (\(keys)) k CROSS JOIN timeline t ON t.row_id = k.row_id"
+            + " JOIN events e ON e.seq = t.seq" + orderBy
+        return try readRows(sql, indexed.values + boundValues + [limitValue])
+    }
+
+    /// Key of the `walkBudget`-th row within `bounds` in `orderBy` order; nil when there are fewer rows.
+    private func walkBoundary(bounds: [String], boundValues: [SQLiteValue], orderBy: String) throws -> RowKey? {
+        let sql = "SELECT t.ts_us, t.seq FROM timeline t" + (bounds.isEmpty ? "" : " WHERE " + bounds.joined(separator: " AND "))
+            + orderBy + " LIMIT 1 OFFSET ?"
+        let statement = try db.cached(sql)
+        defer { statement.reset() }
+        try statement.bind(boundValues + [.integer(Int64(Self.walkBudget - 1))])
+        guard try statement.step() == .row else { return nil }
+        return RowKey(timestampMicros: statement.int64(0), seq: statement.int64(1))
+    }
+
+    /// Whether the full-text index holds fewer than `rareMatchLimit` rows matching `match`.
+    private func fewMatches(_ match: String) throws -> Bool {
+        let probe = "SELECT count(*) FROM (SELECT rowid FROM search WHERE search MATCH ? LIMIT ?)"
+        return try db.scalarInt(probe, [.text(match), .integer(Int64(Self.rareMatchLimit))]) < Self.rareMatchLimit
     }
 
     public func count(matching query: TimelineQuery) throws -> Int {
-        let filter = FilterSQL(query, tokenizer: searchTokenizer, plan: .driveFromMatches)
+        let filter = FilterSQL(query, tokenizer: searchTokenizer)
         if filter.isOnlyIndexedTerms, let set = filter.matchSet {
             // Every element of the match set is a distinct timeline row.
             return try locked { Int(try db.scalarInt("SELECT count(*) FROM (\(set.sql))", set.values)) }
@@ -47,7 +110,7 @@ extension TimelineStore: TimelineReading {
     }
 
     public func countNewer(than key: RowKey, matching query: TimelineQuery) throws -> Int {
-        let filter = FilterSQL(query, tokenizer: searchTokenizer, plan: .driveFromMatches)
+        let filter = FilterSQL(query, tokenizer: searchTokenizer)
         let sql = "SELECT count(*) FROM timeline t" + join(filter)
             + filter.whereClause(adding: ["(t.ts_us, t.seq) > (?, ?)"])
         let values = filter.values + [.integer(key.timestampMicros), .integer(key.seq)]
@@ -55,7 +118,7 @@ extension TimelineStore: TimelineReading {
     }
 
     public func statusCounts(matching query: TimelineQuery) throws -> [Status: Int] {
-        let filter = FilterSQL(query, tokenizer: searchTokenizer, plan: .driveFromMatches)
+        let filter = FilterSQL(query, tokenizer: searchTokenizer)
         // One pass over the order index with a counter per status (GROUP BY would sort every row).
         let counters = Status.allCases.map { "count(*) FILTER (WHERE t.status = '\($0.rawValue)')" }
         let sql = "SELECT " + counters.joined(separator: ", ") + " FROM timeline t" + join(filter) + filter.whereClause()
@@ -80,7 +143,8 @@ extension TimelineStore: TimelineReading {
 
     public func history(taskID: String, limit: Int) throws -> [Event] {
         guard limit > 0 else { return [] }
-        let sql = "SELECT \(Self.eventColumns) FROM events e WHERE e.task_id = ? ORDER BY e.ts_us DESC, e.seq DESC LIMIT ?"
+        let sql = "SELECT \(Self.eventColumns) FROM events e"
+            + " WHERE e.task_row = (SELECT row_id FROM timeline WHERE task_id = ?) ORDER BY e.ts_us DESC, e.seq DESC LIMIT ?"
         return try locked {
             let statement = try db.cached(sql)
             defer { statement.reset() }

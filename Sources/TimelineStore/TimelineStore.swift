@@ -39,7 +39,13 @@ public final class TimelineStore: @unchecked Sendable {
         let db = try Database(path: path, mode: readOnly ? .readOnly : .readWriteCreate)
         self.db = db
         try db.registerUnicodeContains()
-        try db.execute("PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536")
+        try db.registerEventIDKey()
+        // A modest page cache per connection (the TUI opens two or three): windows touch a few pages, and
+        // the OS page cache holds the file anyway. Bulk imports raise it while they run (`ingest`).
+        // Temporary b-trees (counts over large match sets) go to temp files, not the heap.
+        try db.execute("PRAGMA synchronous = NORMAL; PRAGMA temp_store = FILE; PRAGMA cache_size = \(Self.pageCacheKiB)")
+        // A WAL that a bulk import grew is cut back to 64 MiB once a checkpoint lets it restart.
+        try db.execute("PRAGMA journal_size_limit = 67108864")
         let found = try db.userVersion()
         if found > Schema.latestVersion {
             throw StoreError.schemaTooNew(found: found, supported: Schema.latestVersion)
@@ -58,6 +64,12 @@ public final class TimelineStore: @unchecked Sendable {
         let tokenizer = try db.scalarString("SELECT value FROM meta WHERE key = 'search_tokenizer'")
         searchTokenizer = tokenizer.flatMap(SearchTokenizer.init(rawValue:)) ?? .unicode61
     }
+
+    /// `PRAGMA cache_size` of every connection (negative: KiB).
+    static let pageCacheKiB = -4_096
+    /// `PRAGMA cache_size` while a bulk import (`ingest(_:deferSearchIndex: true)`) runs: its inserts land
+    /// all over the event indexes, and a cache that holds them avoids re-reading pages.
+    static let bulkImportPageCacheKiB = -262_144
 
     /// Switching a new file to WAL needs an exclusive lock and fails at once (without the busy handler)
     /// while another connection is creating the same file: retry for up to 5 s.

@@ -158,4 +158,60 @@ struct MigrationTests {
         #expect(try store.count(matching: TimelineQuery(terms: ["rollback"])) == 1)
         #expect(try store.history(taskID: "T1", limit: 5).map(\.id) == ["new", "old-1"])
     }
+
+    @Test func version2FileWithDataMigratesToCompactEventIndexes() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("v2.db")
+        do {
+            // A version-2 file written through version 2's own SQL: two tasks, one with an older event.
+            let db = try Database(path: path, mode: .readWriteCreate)
+            try db.execute("PRAGMA journal_mode = WAL")
+            try Schema.migrate(db, upTo: 2)
+            #expect(try db.userVersion() == 2)
+            try db.execute("""
+                INSERT INTO events (seq, id, agent_id, task_id, title, body, status, category, ts_us, progress,
+                                    raw_json, message_id, received_us)
+                VALUES (1, 'a-new', 'builder', 'TA', 'Deploy api', 'body a', 'success', 'deploy', 2000, NULL, '{"x":1}', 'm1', 5),
+                       (2, 'a-old', 'builder', 'TA', 'Deploy api early', '', 'in_progress', 'deploy', 1000, 40, '{}', NULL, 6),
+                       (3, 'b-1', 'tester', 'TB', 'Run tests', '', 'error', NULL, 1500, NULL, '{}', NULL, 7);
+                INSERT INTO timeline (row_id, task_id, seq, ts_us, status, agent_id, category, event_count, indexed_seq)
+                VALUES (1, 'TA', 1, 2000, 'success', 'builder', 'deploy', 2, 1),
+                       (2, 'TB', 3, 1500, 'error', 'tester', NULL, 1, 3);
+                INSERT INTO search (rowid, title, body, agent_id, task_id, category)
+                VALUES (1, 'Deploy api', 'body a', 'builder', 'TA', 'deploy'), (2, 'Run tests', '', 'tester', 'TB', NULL);
+                """)
+        }
+        let store = try TimelineStore(path: path)
+        #expect(try store.db.userVersion() == Schema.latestVersion)
+        #expect(try store.db.scalarInt("SELECT count(*) FROM events WHERE id_key = tl_id_key(id)") == 3)
+        #expect(try store.db.scalarInt("SELECT task_row FROM events WHERE id = 'a-old'") == 1)
+        #expect(try store.db.scalarInt("SELECT task_row FROM events WHERE id = 'b-1'") == 2)
+        // Every stored event keeps its fields and arrival sequence; history still comes newest first.
+        let history = try store.history(taskID: "TA", limit: 10)
+        #expect(history.map(\.id) == ["a-new", "a-old"])
+        #expect(history.last?.progress == 40)
+        #expect(try store.allRows().map(\.event.id) == ["a-new", "b-1"])
+        // Ingest after the migration: duplicates are still found, older events kept, new tasks get new rows.
+        let outcomes = try store.ingestEvents([
+            makeEvent("a-old", task: "TA", second: 9), makeEvent("b-1", task: "TB", second: 9),
+            makeEvent("c-1", task: "TC", second: 1), makeEvent("b-2", task: "TB", second: -1_800_000_000),
+        ])
+        #expect(outcomes == [.duplicate, .duplicate, .inserted, .keptOlder])
+        #expect(try store.db.scalarInt("SELECT row_id FROM timeline WHERE task_id = 'TC'") == 3)
+        #expect(try store.history(taskID: "TB", limit: 10).map(\.id) == ["b-1", "b-2"])
+        #expect(try store.count(matching: TimelineQuery(terms: ["deploy"])) == 1)
+        #expect(try store.stats().events == 5)
+    }
+
+    @Test func eventsWhoseIDKeysCollideAreBothKept() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        #expect(try store.ingestEvents([makeEvent("first", task: "T", second: 1)]) == [.inserted])
+        // Give the stored event the key the next id will have: a forced collision.
+        try store.db.execute("UPDATE events SET id_key = \(EventIDKey.key("second")) WHERE id = 'first'")
+        #expect(try store.ingestEvents([makeEvent("second", task: "T", second: 2)]) == [.replaced])
+        #expect(try store.ingestEvents([makeEvent("second", task: "T", second: 3)]) == [.duplicate])
+        #expect(try store.stats().events == 2)
+        #expect(try store.history(taskID: "T", limit: 5).map(\.id) == ["second", "first"])
+    }
 }

@@ -144,6 +144,9 @@ struct SearchBacklogTests {
             #expect(try titles("ALPHA") == Set((40..<150).map { "Alpha build \($0)" }))
             #expect(try titles("beta deploy") == Set((0..<40).map { "Beta deploy \($0)" }))
             #expect(try titles("gamma") == ["Gamma release"])
+            #expect(try titles("task:new") == ["Gamma release"])                    // qualifier on a waiting row
+            #expect(try titles("task:T39 beta") == ["Beta deploy 39"])
+            #expect(try titles("task:T39 alpha").isEmpty)
             #expect(try store.count(matching: TimelineQuery.parse("alpha")) == 110)
             #expect(try store.count(matching: TimelineQuery.parse("build 14")) == 11)  // 14, 140…149
         }
@@ -151,5 +154,68 @@ struct SearchBacklogTests {
         try store.flushSearchIndex()
         #expect(try store.searchIndexBacklog() == 0)
         try check()
+    }
+}
+
+@Suite("TimelineStore search windows")
+struct SearchWindowTests {
+    /// More tasks than `rareMatchLimit` and `walkBudget` share a common word, a few carry a rare one:
+    /// windows of every kind (walk in order, start from the matches, a walk that gives up and starts
+    /// from the matches) page through the same rows as a plain filter.
+    @Test func commonAndRareTermsPageThroughTheSameRowsAsAFilter() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        let tasks = max(TimelineStore.rareMatchLimit, TimelineStore.walkBudget) + 1_000
+        let events = (0..<tasks).map { task in
+            makeEvent("e\(task)", task: "task-\(task)", second: Int64(task % 300),
+                      status: Status.allCases[task % Status.allCases.count],
+                      title: task % 250 == 0 ? "Common job \(task) with Zanzibar" : "common job \(task)",
+                      body: task % 10 != 0 ? "Grüße aus Köln" : "")
+        }
+        for chunk in stride(from: 0, to: events.count, by: 500) {
+            _ = try store.ingest(events[chunk..<min(chunk + 500, events.count)].map { .event($0, messageID: nil) },
+                                 deferSearchIndex: true)
+        }
+        try store.flushSearchIndex()
+        let all = try store.allRows()
+        #expect(all.count == tasks)
+
+        func check(_ text: String, _ expected: (TimelineRow) -> Bool) throws {
+            let query = TimelineQuery.parse(text)
+            let wanted = all.filter(expected)
+            #expect(!wanted.isEmpty, "\(text)")
+            var down: [TimelineRow] = []
+            var key: RowKey? = nil
+            while true {
+                let window = try store.rows(matching: query, olderThan: key, limit: 60)
+                if window.isEmpty { break }
+                down += window
+                key = window.last?.key
+            }
+            #expect(down.map(\.key) == wanted.map(\.key), "\(text) down")
+            let middle = wanted[wanted.count / 2]
+            let up = try store.rows(matching: query, newerThan: middle.key, limit: 60)
+            #expect(up.map(\.key) == wanted[max(0, wanted.count / 2 - 60)..<(wanted.count / 2)].map(\.key), "\(text) up")
+            #expect(try store.count(matching: query) == wanted.count, "\(text) count")
+        }
+        /// Every term is a substring of one of the five searchable columns (ignoring case).
+        func hasAll(_ terms: String...) -> (TimelineRow) -> Bool {
+            { row in
+                let e = row.event
+                let columns = [e.title, e.body, e.agentID, e.taskID, e.category ?? ""].map { $0.lowercased() }
+                return terms.allSatisfy { term in columns.contains { $0.contains(term.lowercased()) } }
+            }
+        }
+        try check("COMMON") { _ in true }                                                   // every row: walk
+        try check("zanzibar", hasAll("zanzibar"))                                            // 11 rows: from matches
+        try check("job 12", hasAll("job", "12"))                                             // common + short term
+        try check("common 7 status:error") { hasAll("common", "7")($0) && $0.event.status == .error }
+        try check("KÖLN", hasAll("köln"))                                                    // non-ASCII: walk
+        try check("zanzibar status:info") { hasAll("zanzibar")($0) && $0.event.status == .info }
+        // A common word that qualifiers make rare: the walk's budget runs out before a window fills.
+        try check("common task:task-10 status:error") { $0.taskID.contains("task-10") && $0.event.status == .error }
+        try check("task:task-59") { $0.taskID.contains("task-59") }                            // qualifier alone
+        try check("task:task-59 task:task-60 job") { $0.taskID.contains("task-59") || $0.taskID.contains("task-60") }
+        try check("agent:AGENT-1 zanzibar", hasAll("zanzibar"))
     }
 }

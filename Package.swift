@@ -34,7 +34,7 @@ let package = Package(
         // `make bench`: prints figures, asserts nothing.
         .executableTarget(
             name: "TimelineBench",
-            dependencies: ["TimelineCore", "TimelineStore", "TimelineUI", "SQSClient", "Ingest"]
+            dependencies: ["TimelineCore", "TimelineStore", "TimelineUI", "SQSClient", "Ingest", "TestSupport"]
         ),
 
         // Shared by test targets: a real moto server, the fault-injecting proxy, temp directories.

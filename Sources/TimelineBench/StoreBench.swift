@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import TimelineCore
 import TimelineStore
@@ -169,19 +170,6 @@ private struct EventGenerator {
         let raw = #"{"id":"\#(id)","agent_id":"\#(agent)","task_id":"task-\#(task)","title":"\#(title)","body":"\#(body)","status":"\#(status.rawValue)","category":"\#(category ?? "")","timestamp":"2027-01-15T08:00:00.\#(counter % 1_000_000)Z","host":"worker-\#(task % 7)"}"#
         return Event(id: id, agentID: agent, taskID: "task-\(task)", title: title, body: body, status: status,
                      category: category, timestampMicros: micros, progress: progress, rawJSON: raw)
-    }
-}
-
-/// Small deterministic PRNG so every run generates the same events.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -39,7 +39,11 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        guard bound == 0, listen(fd, 16) == 0 else { close(fd); throw TestSetupError("bind/listen failed") }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw TestSetupError("bind/listen on 127.0.0.1 failed: \(reason)")
+        }
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
         port = Int(UInt16(bigEndian: address.sin_port))
         listener = fd
@@ -56,9 +60,12 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             state.stopped = true
             return state.sockets
         }
+        // shutdown wakes the accept loop, which closes the listener itself: closing it here could let
+        // another test's new socket reuse the number while the loop still uses it.
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)) }
+        state.lock.withLock {
+            for socket in sockets where state.sockets.contains(socket) { shutdown(socket, Int32(SHUT_RDWR)) }
+        }
     }
 
     deinit { stop() }
@@ -66,19 +73,35 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private static func acceptLoop(_ listener: Int32, state: StateBox, handler: @escaping @Sendable (Request) -> Action) {
         while true {
             let client = accept(listener, nil, nil)
-            if client < 0 { return }
+            if client < 0 {
+                close(listener)
+                return
+            }
             let stopped = state.lock.withLock { () -> Bool in
                 state.connections += 1
                 state.sockets.append(client)
                 return state.stopped
             }
-            if stopped { close(client); return }
+            if stopped {
+                state.lock.withLock {
+                    state.sockets.removeAll { $0 == client }
+                    close(client)
+                }
+                close(listener)
+                return
+            }
             Thread { serve(client, state: state, handler: handler) }.start()
         }
     }
 
     private static func serve(_ socket: Int32, state: StateBox, handler: @Sendable (Request) -> Action) {
-        defer { close(socket) }
+        // Forgotten and closed under the lock, so `stop()` never shuts down a number reused elsewhere.
+        defer {
+            state.lock.withLock {
+                state.sockets.removeAll { $0 == socket }
+                close(socket)
+            }
+        }
         var buffer = Data()
         while true {
             guard let request = readRequest(socket, buffer: &buffer) else { return }

@@ -6,6 +6,8 @@
 #include <locale.h>
 #include <ncursesw/curses.h>
 
+// wcwidth is declared only under _XOPEN_SOURCE, which the Swift Glibc module does not define.
+static inline int tl_wcwidth(wchar_t c) { return wcwidth(c); }
 // Swift 6 rejects reading C globals: stdscr, LINES, COLS, COLORS through functions.
 static inline WINDOW *tl_stdscr(void) { return stdscr; }
 static inline int tl_lines(void) { return LINES; }

@@ -112,15 +112,42 @@ final class CursesScreen {
     private func put(_ cell: Cell, x: Int, y: Int) {
         if cell.isContinuation { return }
         let (attr, pair) = palette.attributes(for: cell.style)
-        var cc = cchar_t()
-        var scalars = cell.character.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) }
-        scalars.append(0)
-        var rc = setcchar(&cc, scalars, attr, pair, nil)
-        if rc == ERR, let first = cell.character.unicodeScalars.first {
-            rc = setcchar(&cc, [wchar_t(bitPattern: first.value), 0], attr, pair, nil)
+        let scalars = cell.character.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+        if add(scalars.prefix(5), attr: attr, pair: pair, x: x, y: y), Int(tl_wcwidth(scalars[0])) >= cell.width {
+            return
         }
-        guard rc != ERR else { return }
+        // setcchar takes one spacing character plus combining marks, and ncurses measures with libc's
+        // wcwidth. A cluster of several spacing characters (a flag is two regional indicators of width 1;
+        // ZWJ sequences) or one libc measures narrower than the cell is drawn as its leading spacing
+        // characters, each with its marks, while they fit; the rest of the cell is blanked so no stale
+        // character from an earlier frame stays visible.
+        var column = 0
+        var start = 0
+        while start < scalars.count {
+            var end = start + 1
+            while end < scalars.count && tl_wcwidth(scalars[end]) == 0 { end += 1 }
+            let width = max(1, Int(tl_wcwidth(scalars[start])))
+            guard column + width <= cell.width,
+                  add(scalars[start..<min(end, start + 5)], attr: attr, pair: pair, x: x + column, y: y)
+            else { break }
+            column += width
+            start = end
+        }
+        let space: ArraySlice<wchar_t> = [wchar_t(0x20)]
+        while column < cell.width {
+            _ = add(space, attr: attr, pair: pair, x: x + column, y: y)
+            column += 1
+        }
+    }
+
+    /// Draws one spacing character with its combining marks; false when ncurses refuses it.
+    private func add(_ scalars: ArraySlice<wchar_t>, attr: attr_t, pair: Int16, x: Int, y: Int) -> Bool {
+        var cc = cchar_t()
+        var text = Array(scalars)
+        text.append(0)
+        guard setcchar(&cc, text, attr, pair, nil) != ERR else { return false }
         mvwadd_wch(tl_stdscr(), Int32(y), Int32(x), &cc)
+        return true
     }
 }
 

@@ -47,6 +47,9 @@ public final class TimelineStore: @unchecked Sendable {
         // edge and a window of rows, so a bigger cache only grows the viewer's RSS with the history.
         let cacheKiB = readOnly ? Self.readerPageCacheKiB : Self.pageCacheKiB
         try db.execute("PRAGMA synchronous = NORMAL; PRAGMA temp_store = FILE; PRAGMA cache_size = \(cacheKiB)")
+        // No memory-mapped reads (whatever the library's default): mapped pages of a large file would count
+        // in the process's RSS; the OS page cache serves the reads anyway.
+        try db.execute("PRAGMA mmap_size = 0")
         // A WAL that a bulk import grew is cut back to 64 MiB once a checkpoint lets it restart.
         try db.execute("PRAGMA journal_size_limit = 67108864")
         let found = try db.userVersion()

@@ -95,27 +95,16 @@ enum TUIBenchMeasure {
         let total = controller.state.counts.total ?? 0
         _ = cpu0
 
-        // Scroll: j steps (with the window refills they cause), plus page steps.
-        let steps = 2_000
-        var cpu = cpuSeconds()
-        var wall = now()
-        for _ in 0..<steps {
-            controller.send(.key(.char("j")))
-            controller.settleFrame()
-            _ = render(controller.state, width: width, height: height)
-        }
-        let scrollCPU = (cpuSeconds() - cpu) / Double(steps)
-        let scrollWall = (now() - wall) / Double(steps)
-        let pages = 300
-        cpu = cpuSeconds()
-        for _ in 0..<pages {
-            controller.send(.key(.pageDown))
-            controller.settleFrame()
-            _ = render(controller.state, width: width, height: height)
-        }
-        let pageCPU = (cpuSeconds() - cpu) / Double(pages)
+        // Scroll: j steps (with the window refills they cause), plus page steps. Every measured step moves
+        // the selection: at an end the walk turns back (k / PgUp), so a small history (500 tasks) does the
+        // same work per step as a large one instead of timing no-op keys at the bottom.
+        let (scrollCPU, scrollWall) = measureSteps(controller, keys: (.char("j"), .char("k")), steps: 2_000,
+                                                   width: width, height: height)
+        let (pageCPU, _) = measureSteps(controller, keys: (.pageDown, .pageUp), steps: 300, width: width, height: height)
         controller.settle(timeout: 120)
         let rssBeforeSearch = peakRSSMiB()
+        var cpu = cpuSeconds()
+        var wall = now()
         let verbose = ProcessInfo.processInfo.environment["TIMELINE_TUI_BENCH_VERBOSE"] == "1"
 
         // Search: type queries one key at a time (filter mode). A keystroke's frame needs only the
@@ -163,6 +152,29 @@ enum TUIBenchMeasure {
             """, tuiBenchThousands(events), tuiBenchThousands(total), firstFrame * 1000, countsReady * 1000,
                      scrollCPU * 1000, scrollWall * 1000, pageCPU * 1000, median * 1000, worst * 1000,
                      searchCPU * 1000, countsAfter * 1000, rssMiB, rssFirstFrame, rssCounts, rssBeforeSearch))
+    }
+
+    /// CPU and wall seconds per step of `steps` key presses that each moved the selection, walking
+    /// with `keys.forward` and turning to `keys.back` (and again) whenever a key did not move it.
+    static func measureSteps(_ controller: TimelineController, keys: (forward: Key, back: Key), steps: Int,
+                             width: Int, height: Int) -> (cpu: Double, wall: Double) {
+        let cpu = cpuSeconds(), wall = now()
+        var key = keys.forward
+        var moved = 0, attempts = 0
+        while moved < steps && attempts < 2 * steps {
+            attempts += 1
+            let before = controller.state.selectedPosition
+            controller.send(.key(key))
+            controller.settleFrame()
+            _ = render(controller.state, width: width, height: height)
+            if controller.state.selectedPosition == before {
+                key = key == keys.forward ? keys.back : keys.forward
+            } else {
+                moved += 1
+            }
+        }
+        let n = Double(max(1, moved))
+        return ((cpuSeconds() - cpu) / n, (now() - wall) / n)
     }
 
     /// Peak RSS of this process image: VmHWM (ru_maxrss survives exec, so a child started by a big

@@ -43,7 +43,13 @@ public final class TimelineStore: @unchecked Sendable {
         // A modest page cache per connection (the TUI opens two or three): windows touch a few pages, and
         // the OS page cache holds the file anyway. Bulk imports raise it while they run (`ingest`).
         // Temporary b-trees (counts over large match sets) go to temp files, not the heap.
-        try db.execute("PRAGMA synchronous = NORMAL; PRAGMA temp_store = FILE; PRAGMA cache_size = \(Self.pageCacheKiB)")
+        // Read-only connections (the viewer's lanes) keep a smaller cache still: their queries walk an index
+        // edge and a window of rows, so a bigger cache only grows the viewer's RSS with the history.
+        let cacheKiB = readOnly ? Self.readerPageCacheKiB : Self.pageCacheKiB
+        try db.execute("PRAGMA synchronous = NORMAL; PRAGMA temp_store = FILE; PRAGMA cache_size = \(cacheKiB)")
+        // No memory-mapped reads (whatever the library's default): mapped pages of a large file would count
+        // in the process's RSS; the OS page cache serves the reads anyway.
+        try db.execute("PRAGMA mmap_size = 0")
         // A WAL that a bulk import grew is cut back to 64 MiB once a checkpoint lets it restart.
         try db.execute("PRAGMA journal_size_limit = 67108864")
         let found = try db.userVersion()
@@ -65,8 +71,10 @@ public final class TimelineStore: @unchecked Sendable {
         searchTokenizer = tokenizer.flatMap(SearchTokenizer.init(rawValue:)) ?? .unicode61
     }
 
-    /// `PRAGMA cache_size` of every connection (negative: KiB).
+    /// `PRAGMA cache_size` of writable connections (negative: KiB).
     static let pageCacheKiB = -4_096
+    /// `PRAGMA cache_size` of read-only connections (negative: KiB).
+    static let readerPageCacheKiB = -1_024
     /// `PRAGMA cache_size` while a bulk import (`ingest(_:deferSearchIndex: true)`) runs: its inserts land
     /// all over the event indexes, and a cache that holds them avoids re-reading pages.
     static let bulkImportPageCacheKiB = -262_144

@@ -23,11 +23,14 @@ func windowEffect(_ s: inout AppState, from start: WindowAnchor? = nil) -> Effec
         let row = s.window[s.selected]
         anchor = .row(taskID: row.taskID, key: row.key)
     }
-    let above = anchor == .newest ? 0 : s.selectedLine + margin(s)
+    // Around a row, one more page on each side than a page move needs: `moveSelection` refills when
+    // fewer than a page is left, so a j/k walk refills about once a page instead of every few steps.
+    let slack = s.listHeight
+    let above = anchor == .newest ? 0 : s.selectedLine + margin(s) + slack
     // A new search (explicit `.newest` start) fetches one screenful: the keystroke's frame needs no
     // more, and the margin follows on the first move.
     let newestRows = start == .newest ? s.listHeight + 1 : s.listHeight + margin(s)
-    let below = anchor == .newest ? newestRows : s.listHeight - s.selectedLine + margin(s)
+    let below = anchor == .newest ? newestRows : s.listHeight - s.selectedLine + margin(s) + slack
     let req = WindowRequest(generation: s.generation, query: s.listQuery, anchor: anchor, above: above,
                             below: below, anchorPosition: s.positionStale ? nil : s.selectedPosition,
                             keepSelection: start == nil, targetLine: nil)

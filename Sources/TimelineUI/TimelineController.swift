@@ -38,7 +38,7 @@ public final class TimelineController: @unchecked Sendable {
     public func start() {
         state.positionStale = true
         let effects = [windowEffect(&state), countsEffect(state)].compactMap { $0 }
-        run(effects)
+        run(effects, countsAfterWindow: true)
     }
 
     /// Applies an input from the terminal; returns false once the user asked to quit.
@@ -94,13 +94,15 @@ public final class TimelineController: @unchecked Sendable {
         }
     }
 
-    private func run(_ effects: [Effect]) {
+    /// `countsAfterWindow`: counts start only once the fast lane has answered the effects before them (the
+    /// first frame), so a count over a large history does not compete with it for the CPU.
+    private func run(_ effects: [Effect], countsAfterWindow: Bool = false) {
         for effect in effects {
             if effect == .quit { continue }
             let kind = EffectKind(effect)
             let ticket = tickets.issue(kind)
             let lane = kind == .counts ? slow : fast
-            lane.queue.async { [self] in
+            let work: @Sendable () -> Void = { [self] in
                 defer { tickets.finish(kind) }
                 // A newer request of the same kind supersedes this one: skip it (before and after waiting).
                 guard tickets.isLatest(ticket, kind) else { return }
@@ -119,6 +121,11 @@ public final class TimelineController: @unchecked Sendable {
                 } catch {
                     inbox.put(.loadFailed("cannot open the store: \(error)"))
                 }
+            }
+            if countsAfterWindow && lane === slow {
+                fast.queue.async { [slow] in slow.queue.async(execute: work) }
+            } else {
+                lane.queue.async(execute: work)
             }
         }
     }

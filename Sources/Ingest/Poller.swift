@@ -91,19 +91,23 @@ public final class Poller: @unchecked Sendable {
     private var isStopping: Bool { condition.withLock { stopping } }
 
     private func runWorker(queueURL: String) {
+        // Runs after `poll` returned, so this worker's connection is closed before anyone waiting in
+        // `waitUntilStopped` (for example a command about to exit) is told that the worker ended.
         defer {
             condition.withLock {
                 runningWorkers -= 1
                 condition.broadcast()
             }
         }
-        let store: TimelineStore
         do {
-            store = try makeStore()
+            try poll(queueURL: queueURL, store: makeStore())
         } catch {
             fail("cannot open the database: \(error)")
-            return
         }
+    }
+
+    /// The receive → store → delete loop of one worker, until the poller stops.
+    private func poll(queueURL: String, store: TimelineStore) {
         var backoff = Backoff()
         while !isStopping {
             let token = CancellationToken()

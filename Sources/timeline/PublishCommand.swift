@@ -50,22 +50,21 @@ struct PublishCommand: ParsableCommand {
 
     /// The payload to send, validated by `EventParser` exactly as the poller will.
     func makePayload(environment: [String: String]) -> Result<String, EventRejection> {
-        let text: String
         if json {
             let bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
-            if case .failure(let rejection) = EventParser.parse(bytes) { return .failure(rejection) }
-            text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        } else {
-            let agent = agentID ?? environment["TIMELINE_AGENT_ID"].flatMap { $0.isEmpty ? nil : $0 }
-            for (name, value) in [("title", title), ("status", status), ("agent_id", agent)] where value == nil {
-                return .failure(EventRejection("missing required field \"\(name)\""))
+            return EventParser.parse(bytes).map { _ in
+                String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             }
-            let eventID = id ?? UUID().uuidString.lowercased()
-            text = EventEncoder.json(
-                id: eventID, agentID: agent!, taskID: taskID ?? eventID, title: title!, status: status!,
-                timestamp: timestamp ?? TimeFormat.iso8601(micros: TimeFormat.nowMicros()),
-                body: body, category: category, progress: progress)
         }
+        let agent = agentID ?? environment["TIMELINE_AGENT_ID"].flatMap { $0.isEmpty ? nil : $0 }
+        for (name, value) in [("title", title), ("status", status), ("agent_id", agent)] where value == nil {
+            return .failure(EventRejection("missing required field \"\(name)\""))
+        }
+        let eventID = id ?? UUID().uuidString.lowercased()
+        let text = EventEncoder.json(
+            id: eventID, agentID: agent!, taskID: taskID ?? eventID, title: title!, status: status!,
+            timestamp: timestamp ?? TimeFormat.iso8601(micros: TimeFormat.nowMicros()),
+            body: body, category: category, progress: progress)
         return EventParser.parse(text).map { _ in text }
     }
 }

@@ -31,7 +31,7 @@ final class TUIPollerHook: @unchecked Sendable {
                 if shouldStart { poller.start() }
             } catch {
                 let message = (error as? CommandFailure)?.message
-                    ?? (error as? SQSErrorConvertible)?.hintText ?? "\(error)"
+                    ?? (error as? SQSError).map { SQSErrorHint.describe($0) } ?? "\(error)"
                 hook.lock.withLock { hook.failure = message }
             }
         }
@@ -75,11 +75,4 @@ final class TUIPollerHook: @unchecked Sendable {
             state: state, queueName: queueName, queueURL: queueURL, lastReceiveMicros: status.lastReceive.map(micros),
             storedCount: status.stored, rejectedCount: status.rejected)
     }
-}
-
-/// Errors that carry a user-facing hint.
-protocol SQSErrorConvertible { var hintText: String { get } }
-
-extension SQSError: SQSErrorConvertible {
-    var hintText: String { SQSErrorHint.describe(self) }
 }

@@ -146,7 +146,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     event = parser.add_argument_group("event (ignored with --json)")
     event.add_argument("--title", help="one-line summary (required)")
-    event.add_argument("--status", help="info, in_progress, success, warning or error (required)")
+    event.add_argument("--status", help="info, in_progress, success, warning, error or needs_input (required)")
     event.add_argument("--agent-id", default=os.environ.get("TIMELINE_AGENT_ID") or None,
                        help="which agent sends this (required; default: $TIMELINE_AGENT_ID)")
     event.add_argument("--task-id", help="events with the same task id update one timeline row "

@@ -17,13 +17,14 @@ import os as _os
 
 from event_json_reader import MAX_DEPTH, JSONSyntaxError, Number, StrictReader, kind_phrase, plain
 from event_timestamps import timestamp_problem
+from event_interaction import actions_problem, reply_to_problem
 
 __all__ = [
     "InvalidEvent", "validate", "timestamp_micros",
     "STATUSES", "MESSAGE_BYTES", "ID_BYTES", "TITLE_BYTES", "CATEGORY_BYTES", "BODY_BYTES", "MAX_DEPTH",
 ]
 
-STATUSES = ("info", "in_progress", "success", "warning", "error")
+STATUSES = ("info", "in_progress", "success", "warning", "error", "needs_input")
 MESSAGE_BYTES = 262_144   # whole message: SQS's maximum (256 KiB)
 ID_BYTES = 256            # id, agent_id, task_id
 TITLE_BYTES = 1_024
@@ -169,6 +170,14 @@ def validate(body) -> dict:
         _checked_string("category", members["category"], CATEGORY_BYTES, True, True)
     if "progress" in members:
         _checked_progress(members["progress"])
+    if "actions" in members:
+        problem = actions_problem(plain(members["actions"]), _quote, _is_blank)
+        if problem:
+            raise InvalidEvent(problem)
+    if "reply_to" in members:
+        problem = reply_to_problem(plain(members["reply_to"]), _quote)
+        if problem:
+            raise InvalidEvent(problem)
 
     event = {key: plain(value) for key, value in parsed}
     _schema_cross_check(event)

@@ -23,6 +23,7 @@ struct Palette {
             case .success: return 78
             case .warning: return 208
             case .error: return 203
+            case .needsInput: return 201  // magenta: a human is needed
             case .accent: return 81
             case .muted: return 245
             case .highlight: return 213
@@ -36,6 +37,7 @@ struct Palette {
             case .success: return Int16(COLOR_GREEN)
             case .warning: return Int16(COLOR_MAGENTA)  // distinct from in_progress yellow without orange
             case .error: return Int16(COLOR_RED)
+            case .needsInput: return Int16(COLOR_CYAN)  // magenta is taken by warning in eight colours
             case .accent: return Int16(COLOR_CYAN)
             case .muted, .border: return Int16(COLOR_WHITE)
             case .highlight: return Int16(COLOR_MAGENTA)

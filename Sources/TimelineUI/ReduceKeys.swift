@@ -61,7 +61,7 @@ func reduceListKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect] 
         return moveSelection(&s, by: older ? 1 : -1, keepLine: false)
     case .char("e"): return [findEffect(s, query: queryForStatus(s, .error), olderFirst: true)].compactMap { $0 }
     case .char("w"): return [findEffect(s, query: queryForStatus(s, .warning), olderFirst: true)].compactMap { $0 }
-    case .char(let c) where ("1"..."5").contains(c):
+    case .char(let c) where ("1"..."6").contains(c):
         let status = Status.allCases[Int(String(c))! - 1]
         if s.statusFilter.contains(status) { s.statusFilter.remove(status) } else { s.statusFilter.insert(status) }
         return listQueryChanged(&s)

@@ -13,8 +13,11 @@ func renderHeader(_ state: AppState, into screen: inout Screen) {
     for status in Status.allCases {
         let picked = state.statusFilter.isEmpty || state.statusFilter.contains(status)
         let n = state.counts.perStatus[status] ?? 0
-        let text = screen.width >= 100 ? "\(StatusGlyph.glyph(status)) \(n) \(StatusGlyph.label(status))"
-                                       : "\(StatusGlyph.glyph(status)) \(n)"
+        // "N need you" shows only while agents wait, and always with its words: it asks for attention.
+        if status == .needsInput && n == 0 && !state.statusFilter.contains(status) { continue }
+        let text = screen.width >= 100 || status == .needsInput
+            ? "\(StatusGlyph.glyph(status)) \(n) \(StatusGlyph.label(status))"
+            : "\(StatusGlyph.glyph(status)) \(n)"
         let style = Style(fg: picked ? status.colorRole : .muted, bg: .headerBar, bold: picked,
                           dim: !picked, underline: !state.statusFilter.isEmpty && picked)
         guard x + TextWidth.of(text) < screen.width else { break }

@@ -14,7 +14,7 @@ struct PublishCommand: ParsableCommand {
     )
 
     @Option(help: "One-line summary (required).") var title: String?
-    @Option(help: "info, in_progress, success, warning or error (required).") var status: String?
+    @Option(help: "info, in_progress, success, warning, error or needs_input (required).") var status: String?
     @Option(name: .customLong("agent-id"), help: "Which agent sends this (required; default: $TIMELINE_AGENT_ID).")
     var agentID: String?
     @Option(name: .customLong("task-id"), help: "Events with the same task id update one row (default: the event id).")

@@ -21,7 +21,7 @@ enum TerminalStyle {
     }
 
     /// SGR colour of a status: info blue, in_progress yellow, success green, warning orange (256-colour
-    /// 208), error red.
+    /// 208), error red, needs_input magenta (256-colour 201).
     static func color(of status: Status) -> String {
         switch status {
         case .info: "\u{1B}[34m"
@@ -29,6 +29,7 @@ enum TerminalStyle {
         case .success: "\u{1B}[32m"
         case .warning: "\u{1B}[38;5;208m"
         case .error: "\u{1B}[31m"
+        case .needsInput: "\u{1B}[38;5;201m"
         }
     }
 

@@ -177,7 +177,7 @@ def test_new_event_extra_never_replaces_a_field():
 
 
 @pytest.mark.parametrize("kwargs,reason", [
-    ({"status": "done"}, 'status "done" is not one of info, in_progress, success, warning, error'),
+    ({"status": "done"}, 'status "done" is not one of info, in_progress, success, warning, error, needs_input'),
     ({"progress": True}, 'field "progress" must be a number from 0 to 100, got true'),
     ({"progress": 101}, 'field "progress" must be a number from 0 to 100, got 101'),
     ({"timestamp": "2026-11-22T03:04:05"},

@@ -23,6 +23,7 @@ enum Schema {
         Migration(version: 1, apply: createVersion1),
         Migration(version: 2, apply: deferSearchIndexing),
         Migration(version: 3, apply: compactEventIndexes),
+        Migration(version: 4, apply: createReplies),
     ]
 
     static var latestVersion: Int64 { migrations.last?.version ?? 0 }
@@ -162,6 +163,33 @@ enum Schema {
             ALTER TABLE events_v3 RENAME TO events;
             CREATE INDEX events_id_key ON events (id_key);
             CREATE INDEX events_task_order ON events (task_row, ts_us);
+            """)
+    }
+
+    /// Version 4 (human in the loop): the replies this viewer sent or tried to send, so they survive a
+    /// restart. `state` is sending, sent or failed; `detail` the SQS message id, HTTP status or failure
+    /// reason. A resend keeps the id (the agent's idempotency key) and updates state, detail and updated_us.
+    private static func createReplies(_ db: Database) throws {
+        try db.execute("""
+            CREATE TABLE replies (
+                seq              INTEGER PRIMARY KEY,
+                id               TEXT NOT NULL UNIQUE,
+                in_reply_to      TEXT NOT NULL,
+                task_id          TEXT NOT NULL,
+                agent_id         TEXT NOT NULL,
+                action           TEXT,
+                text             TEXT,
+                sender           TEXT NOT NULL,
+                ts_us            INTEGER NOT NULL,
+                label            TEXT,
+                destination_kind TEXT NOT NULL,
+                destination      TEXT NOT NULL,
+                state            TEXT NOT NULL,
+                detail           TEXT,
+                updated_us       INTEGER NOT NULL
+            );
+            CREATE INDEX replies_task ON replies (task_id, ts_us);
+            CREATE INDEX replies_event ON replies (in_reply_to);
             """)
     }
 }

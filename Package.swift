@@ -24,10 +24,12 @@ let package = Package(
         .target(name: "Ingest", dependencies: ["TimelineCore", "TimelineStore", "SQSClient"]),
         .target(name: "TimelineUI", dependencies: ["TimelineCore"]),
         .target(name: "Terminal", dependencies: ["TimelineUI", "CNCursesW"]),
+        // Human in the loop: sends replies (SQS or webhook) and keeps their outcome.
+        .target(name: "ReplyDelivery", dependencies: ["TimelineCore", "SQSClient"]),
         .executableTarget(
             name: "timeline",
             dependencies: [
-                "TimelineCore", "TimelineStore", "SQSClient", "Ingest", "TimelineUI", "Terminal",
+                "TimelineCore", "TimelineStore", "SQSClient", "Ingest", "TimelineUI", "Terminal", "ReplyDelivery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -45,6 +47,9 @@ let package = Package(
         .testTarget(name: "SQSClientTests", dependencies: ["SQSClient", "TestSupport"]),
         .testTarget(name: "TimelineStoreTests", dependencies: ["TimelineStore", "TimelineCore"]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "TimelineStore", "SQSClient", "TimelineCore", "TestSupport"]),
+        .testTarget(
+            name: "ReplyDeliveryTests",
+            dependencies: ["ReplyDelivery", "TimelineStore", "TimelineCore", "SQSClient", "TestSupport"]),
         .testTarget(
             name: "TimelineUITests", dependencies: ["TimelineUI", "TimelineCore", "TimelineStore", "TestSupport"],
             exclude: ["Goldens"]  // read through #filePath, compared (and recorded) by the golden tests

@@ -43,6 +43,9 @@ def test_demo_without_a_terminal_runs_a_short_variant_and_leaves_nothing(timelin
     assert "stdout is not a terminal" in result.stdout
     shown = [agent for agent in FLEET if agent in result.stdout]
     assert len(shown) >= 3, result.stdout  # `timeline list` printed the fleet's tasks
+    # an agent asked, the demo answered it over the reply queue, and the agent acted on the answer
+    assert "needs_input deployer" in result.stdout and 'sent "Deploy" to queue agent-replies' in result.stdout
+    assert "answered: Deploy by " in result.stdout and "Deployed billing v1.3 to prod" in result.stdout
     endpoint, pids, workdir = started_processes(result.stdout)
     assert not any(process_alive(pid) for pid in pids)
     assert port_closed(endpoint)

@@ -26,6 +26,8 @@ public struct DetailState: Sendable, Equatable {
     public var history: [Event] = []
     public var loaded = false
     public var scroll = 0
+    /// Replies this viewer sent (or failed to send) for the task, oldest first: local history entries.
+    public var replies: [ReplyRecord] = []
     public init(taskID: String, row: TimelineRow?) {
         self.taskID = taskID
         self.row = row
@@ -85,6 +87,8 @@ public struct AppState: Sendable, Equatable {
     /// Bumped whenever the list query changes; stale results are ignored.
     public var generation = 0
     public var quitRequested = false
+    /// Answering agents: the open prompt, the last outcome, replies per event.
+    public var answering = AnswerState()
 
     public init(width: Int, height: Int, nowMicros: Int64) {
         self.width = width

@@ -2,13 +2,15 @@ import Foundation
 
 /// Effects of one kind supersede each other.
 enum EffectKind: Hashable {
-    case window, counts, history, find
+    case window, counts, history, find, replies, send
     init(_ e: Effect) {
         switch e {
         case .loadWindow: self = .window
         case .loadCounts: self = .counts
         case .loadHistory: self = .history
         case .findMatch, .quit: self = .find
+        case .loadReplies: self = .replies
+        case .sendReply: self = .send
         }
     }
 }

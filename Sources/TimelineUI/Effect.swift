@@ -68,6 +68,8 @@ public struct HistoryResult: Sendable, Equatable {
     public var taskID: String
     public var row: TimelineRow?
     public var events: [Event]
+    /// The replies this viewer sent for the task (read when the reader keeps replies).
+    public var replies: [ReplyRecord] = []
 }
 
 /// Find the next row matching `query` from `from` in a direction (n/N, e/w).
@@ -92,5 +94,9 @@ public enum Effect: Sendable, Equatable {
     case loadCounts(CountsRequest)
     case loadHistory(taskID: String)
     case findMatch(MatchRequest)
+    /// Send a reply the user confirmed (recorded first, outcome kept); answered with `.replyOutcome`.
+    case sendReply(ReplyRecord)
+    /// The stored replies to these events ("answered" rows after a restart); answered with `.repliesLoaded`.
+    case loadReplies(eventIDs: [String])
     case quit
 }

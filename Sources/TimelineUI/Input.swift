@@ -32,4 +32,8 @@ public enum Input: Sendable, Equatable {
     case pollerStatus(PollerStatusView)
     /// A store read failed; shown in the status bar.
     case loadFailed(String)
+    /// How sending a reply went (sent, or not sent with the reason).
+    case replyOutcome(ReplyRecord)
+    /// Stored replies to the events of the window.
+    case repliesLoaded([ReplyRecord])
 }

@@ -12,6 +12,8 @@ func reduceKey(_ s: inout AppState, _ key: Key) -> [Effect] {
         s.helpOpen = false
         return []
     }
+    if s.answering.prompt != nil { return reduceAnswerKey(&s, key) }
+    s.answering.notice = nil
     if s.search.promptOpen { return reducePromptKey(&s, key) }
     if s.detail != nil && !s.splitDetail { return reduceDetailKey(&s, key, pendingG: wasPendingG) }
     return reduceListKey(&s, key, pendingG: wasPendingG)
@@ -61,6 +63,11 @@ func reduceListKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect] 
         return moveSelection(&s, by: older ? 1 : -1, keepLine: false)
     case .char("e"): return [findEffect(s, query: queryForStatus(s, .error), olderFirst: true)].compactMap { $0 }
     case .char("w"): return [findEffect(s, query: queryForStatus(s, .warning), olderFirst: true)].compactMap { $0 }
+    case .char(let c) where ("1"..."6").contains(c) && s.splitDetail && answerableEvent(s) != nil:
+        return pickAction(&s, digit: c) ?? []
+    case .char("i"): return jumpToWaiting(&s)
+    case .char("r") where s.detail != nil: return openTextReply(&s)
+    case .char("R") where s.detail != nil: return offerResend(&s)
     case .char(let c) where ("1"..."6").contains(c):
         let status = Status.allCases[Int(String(c))! - 1]
         if s.statusFilter.contains(status) { s.statusFilter.remove(status) } else { s.statusFilter.insert(status) }
@@ -109,6 +116,10 @@ func reduceDetailKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect
     case .char("?"):
         s.helpOpen = true
         return []
+    case .char("i"): return jumpToWaiting(&s)
+    case .char("r"): return openTextReply(&s)
+    case .char("R"): return offerResend(&s)
+    case .char(let c) where ("1"..."6").contains(c): return pickAction(&s, digit: c) ?? []
     default:
         return []
     }

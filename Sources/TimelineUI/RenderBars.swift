@@ -38,6 +38,7 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
     let bar = Style(bg: .statusBar)
     screen.fill(y: y, width: screen.width, style: bar)
     if state.search.promptOpen { return renderPrompt(state, into: &screen, y: y) }
+    if state.answering.prompt != nil { return renderAnswerPrompt(state, into: &screen, y: y) }
 
     var left: [(String, Style)] = []
     let modeStyle = Style(fg: state.mode == .follow ? .success : .warning, bg: .statusBar, bold: true, reverse: true)
@@ -54,6 +55,9 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
         left.append((" " + PollerText.describe(state.poller, nowMicros: state.nowMicros), PollerText.style(state.poller)))
     }
     if let notice = state.search.notice { left.append(("  " + notice, Style(fg: .highlight, bg: .statusBar))) }
+    if let notice = state.answering.notice {
+        left.append(("  " + notice, Style(fg: state.answering.noticeIsError ? .error : .needsInput, bg: .statusBar, bold: true)))
+    }
 
     // Right: position and `? help` always; more hints only when they fit.
     let position = positionText(state)

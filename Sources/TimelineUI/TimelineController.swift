@@ -20,13 +20,19 @@ public final class TimelineController: @unchecked Sendable {
     private var lastChangeCheck: Int64 = 0
     private var checkPending = Atomic()
     private let pollerStatus: (@Sendable () -> PollerStatusView)?
+    /// Sends a confirmed reply (records it, delivers it, keeps the outcome); runs on its own serial lane so
+    /// a slow webhook never delays a frame, and every confirmed reply is sent exactly once, in order.
+    private let sendReply: (@Sendable (ReplyRecord) -> ReplyRecord)?
+    private let sendLane = DispatchQueue(label: "timeline.ui.send", qos: .userInitiated)
     /// How often other connections' writes are looked for.
     public static let changeCheckMicros: Int64 = 200_000
 
     /// `countDebounce`: how long counts for a new query wait, so a burst of keystrokes is counted once.
     public init(state: AppState, makeReader: @escaping @Sendable () throws -> TimelineReading,
-                pollerStatus: (@Sendable () -> PollerStatusView)? = nil, countDebounce: Double = 0.12) {
+                pollerStatus: (@Sendable () -> PollerStatusView)? = nil, countDebounce: Double = 0.12,
+                sendReply: (@Sendable (ReplyRecord) -> ReplyRecord)? = nil) {
         self.state = state
+        self.sendReply = sendReply
         countThrottle = CountThrottle(debounceSeconds: countDebounce)
         fast = Lane(label: "timeline.ui.fast", makeReader: makeReader)
         slow = Lane(label: "timeline.ui.slow", makeReader: makeReader)
@@ -68,6 +74,7 @@ public final class TimelineController: @unchecked Sendable {
         repeat {
             fast.queue.sync {}
             slow.queue.sync {}
+            sendLane.sync {}
             if !drain() && inbox.isEmpty && tickets.idle { return }
         } while Date() < deadline
     }
@@ -99,6 +106,20 @@ public final class TimelineController: @unchecked Sendable {
     private func run(_ effects: [Effect], countsAfterWindow: Bool = false) {
         for effect in effects {
             if effect == .quit { continue }
+            if case .sendReply(let record) = effect {
+                // Never superseded: each confirmed reply is sent once.
+                let ticket = tickets.issue(.send)
+                _ = ticket
+                sendLane.async { [self] in
+                    defer { tickets.finish(.send) }
+                    var outcome = record
+                    if let sendReply { outcome = sendReply(record) } else {
+                        outcome.delivery = .failed(reason: "this view cannot send replies")
+                    }
+                    inbox.put(.replyOutcome(outcome))
+                }
+                continue
+            }
             let kind = EffectKind(effect)
             let ticket = tickets.issue(kind)
             let lane = kind == .counts ? slow : fast

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReplyDelivery
 import Terminal
 import TimelineCore
 import TimelineStore
@@ -31,6 +32,9 @@ struct TUICommand: ParsableCommand {
     @Flag(name: .customLong("no-color"), help: "No colours (bold and reverse video remain).")
     var noColor = false
 
+    @Option(help: ArgumentHelp("Who answers agents (default: user@host).", valueName: "name"))
+    var from: String?
+
     func validate() throws {
         guard isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("timeline tui needs a terminal (stdin and stdout must be a TTY); try `timeline list`")
@@ -43,13 +47,19 @@ struct TUICommand: ParsableCommand {
         let poller = noPoll
             ? nil : TUIPollerHook.start(databasePath: path, options: queue, concurrency: concurrency, peek: peek)
         defer { poller?.stop() }
-        let state = AppState(width: 80, height: 24, nowMicros: Int64(Date().timeIntervalSince1970 * 1_000_000))
+        var state = AppState(width: 80, height: 24, nowMicros: Int64(Date().timeIntervalSince1970 * 1_000_000))
+        state.answering.sender = from ?? Reply.defaultSender()
         var status: (@Sendable () -> PollerStatusView)?
         if let poller {
             status = { poller.status }
         }
         let makeReader: @Sendable () throws -> TimelineReading = { try TimelineStore(path: path) }
-        let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status)
+        // Replies go out with the viewer's credentials, configured like the poller's (region, endpoint, profile).
+        let outbox = ReplyOutbox(keeper: try TimelineStore(path: path), sender: ReplyTargets.sender(
+            region: queue.region, endpointURL: queue.endpointURL, profile: queue.profile,
+            environment: ProcessInfo.processInfo.environment))
+        let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status,
+                                            sendReply: { outbox.send($0) })
         let env = ProcessInfo.processInfo.environment
         let color = !noColor && (env["NO_COLOR"] ?? "").isEmpty
         TerminalApp.run(controller: controller, color: color)

@@ -16,7 +16,7 @@ public enum KeyBindings {
         ("Tab", "filter ⇄ highlight"),
         ("n N", "next / previous match"),
         ("⏎ Esc", "keep / clear search"),
-        ("1 2 3 4 5", "status filter on/off"),
+        ("1 … 6", "status filter on/off"),
         ("0", "clear status filter"),
         ("status: task:", "and agent: category:"),
     ])
@@ -30,11 +30,18 @@ public enum KeyBindings {
     ])
     public static let glyphs: Section = ("Glyphs", [
         ("● ◐ ✓ ▲ ✗", "info run ok warn error"),
+        ("?", "needs you (input)"),
         ("⠋ ◌", "live / stale (10 min)"),
+    ])
+    public static let answer: Section = ("Answer agents", [
+        ("i", "jump to who waits"),
+        ("1 … 6 (detail)", "pick an action"),
+        ("y / other key", "send / cancel"),
+        ("r  R", "text reply / resend"),
     ])
 
     /// Two columns: movement and view keys, then search keys and glyphs.
-    public static let columns: [[Section]] = [[move, view], [search, glyphs]]
+    public static let columns: [[Section]] = [[move, view], [search, glyphs, answer]]
 }
 
 /// Draws the help overlay as a centered box (two columns when wide enough, else one).

@@ -49,15 +49,16 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
         }
         left.append((" f: follow ", Style(fg: .accent, bg: .statusBar)))
     }
+    if let notice = state.answering.notice {
+        // What just happened to a reply comes first: it answers the key the user just pressed.
+        left.append((" " + notice + " ", Style(fg: state.answering.noticeIsError ? .error : .needsInput, bg: .statusBar, bold: true)))
+    }
     if let error = state.lastError {
         left.append((" " + TextWidth.safe(error), Style(fg: .error, bg: .statusBar, bold: true)))
     } else {
         left.append((" " + PollerText.describe(state.poller, nowMicros: state.nowMicros), PollerText.style(state.poller)))
     }
     if let notice = state.search.notice { left.append(("  " + notice, Style(fg: .highlight, bg: .statusBar))) }
-    if let notice = state.answering.notice {
-        left.append(("  " + notice, Style(fg: state.answering.noticeIsError ? .error : .needsInput, bg: .statusBar, bold: true)))
-    }
 
     // Right: position and `? help` always; more hints only when they fit.
     let position = positionText(state)

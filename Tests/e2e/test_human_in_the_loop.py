@@ -220,3 +220,68 @@ def test_a_failed_send_is_kept_and_resent_with_the_same_id(queue, sqs, run_timel
         assert parse_reply(message["Body"]).id == reply_id
     finally:
         sqs.delete_queue(QueueUrl=missing)
+
+
+# ------------------------------------------------------------------------------------------ the TUI in tmux
+
+def start_tui(tmux, timeline_bin, e2e_env, queue, db_path, *extra):
+    import shlex
+    command = shlex.join([timeline_bin, "tui", "--queue-url", queue.url, "--endpoint-url", queue.endpoint,
+                          "--region", queue.region, "--db", db_path, "--from", "alice@laptop", *extra])
+    pane = tmux.start(["sh", "-c", command + "; echo TUI-EXITED; sleep 600"], env=e2e_env, width=120, height=34)
+    tmux.wait_for("FOLLOW", pane=pane, timeout=15)
+    return pane
+
+
+@pytest.mark.skipif(__import__("shutil").which("tmux") is None, reason="tmux is not installed")
+def test_the_tui_answers_with_i_a_digit_and_y_and_the_agent_gets_exactly_that(
+        tmux, timeline_bin, e2e_env, queue, reply_queue, sqs, db_path, run_timeline):
+    start_tui(tmux, timeline_bin, e2e_env, queue, db_path)
+    agent = AskInThread(title="Deploy billing v1.3 to prod?", actions=[("deploy", "Deploy"), ("cancel", "Cancel")],
+                        agent_id="deployer", task_id="deploy-billing", reply_queue_url=reply_queue.url, timeout=90,
+                        queue_url=queue.url, client=sqs, reply_client=sqs)
+    tmux.wait_for("1 need you", timeout=20)
+    tmux.send_keys("i")
+    tmux.wait_for("[1 Deploy] [2 Cancel]", timeout=10)
+
+    tmux.send_keys("2")  # the confirmation; anything but y cancels and sends nothing
+    tmux.wait_for(f'Send "Cancel" to queue {reply_queue.name}? y/N', timeout=10)
+    tmux.send_keys("n")
+    tmux.wait_for("cancelled: nothing sent", timeout=10)
+    assert reply_queue.depth() == 0
+
+    tmux.send_keys("1")
+    tmux.wait_for(f'Send "Deploy" to queue {reply_queue.name}? y/N', timeout=10)
+    tmux.send_keys("y")
+    tmux.wait_for(f'sent "Deploy" to queue {reply_queue.name}', timeout=20)
+    reply = agent.join()
+    assert (reply.action, reply.sender) == ("deploy", "alice@laptop")
+    tmux.wait_for("answered: Deploy by alice@laptop", timeout=20)  # the agent's follow-up event arrives
+    tmux.send_keys("q", "q")
+    tmux.wait_for("TUI-EXITED", timeout=10)
+
+    # The reply survives a restart: the detail lists it as a local entry.
+    again = start_tui(tmux, timeline_bin, e2e_env, queue, db_path, "--no-poll")
+    tmux.send_keys("/", pane=again)
+    tmux.type("deploy-billing", pane=again)
+    tmux.send_keys("Enter", "Enter", pane=again)
+    tmux.wait_for("you answered Deploy", pane=again, timeout=10)
+
+
+@pytest.mark.skipif(__import__("shutil").which("tmux") is None, reason="tmux is not installed")
+def test_a_text_reply_typed_in_the_tui_reaches_receive_messages(tmux, timeline_bin, e2e_env, queue, reply_queue, sqs,
+                                                               db_path):
+    start_tui(tmux, timeline_bin, e2e_env, queue, db_path)
+    publish_dict(new_event("Which branch should I review?", "needs_input", "reviewer", task_id="review-9",
+                           extra={"reply_to": reply_queue.url}), queue_url=queue.url, client=sqs)
+    tmux.wait_for("1 need you", timeout=20)
+    tmux.send_keys("i")
+    tmux.wait_for("r reply with text", timeout=10)
+    tmux.send_keys("r")
+    tmux.type("release/2.4 please")
+    tmux.wait_for(f"Reply to queue {reply_queue.name}: release/2.4 please", timeout=10)
+    tmux.send_keys("Enter")
+    tmux.wait_for(f'sent "release/2.4 please" to queue {reply_queue.name}', timeout=20)
+    [message] = list(receive_messages(agent_id="reviewer", reply_queue_url=reply_queue.url, client=sqs,
+                                      wait_seconds=1, timeout=5))
+    assert (message.text, message.sender) == ("release/2.4 please", "alice@laptop")

@@ -89,6 +89,8 @@ public struct AppState: Sendable, Equatable {
     public var quitRequested = false
     /// Answering agents: the open prompt, the last outcome, replies per event.
     public var answering = AnswerState()
+    /// The agents view (`A`), when open.
+    public var agentsView: AgentsView?
 
     public init(width: Int, height: Int, nowMicros: Int64) {
         self.width = width

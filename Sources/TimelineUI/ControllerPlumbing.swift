@@ -2,7 +2,7 @@ import Foundation
 
 /// Effects of one kind supersede each other.
 enum EffectKind: Hashable {
-    case window, counts, history, find, replies, send
+    case window, counts, history, find, replies, send, agents
     init(_ e: Effect) {
         switch e {
         case .loadWindow: self = .window
@@ -11,6 +11,7 @@ enum EffectKind: Hashable {
         case .findMatch, .quit: self = .find
         case .loadReplies: self = .replies
         case .sendReply: self = .send
+        case .loadAgents: self = .agents
         }
     }
 }

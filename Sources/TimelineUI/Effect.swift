@@ -98,5 +98,7 @@ public enum Effect: Sendable, Equatable {
     case sendReply(ReplyRecord)
     /// The stored replies to these events ("answered" rows after a restart); answered with `.repliesLoaded`.
     case loadReplies(eventIDs: [String])
+    /// The agents view's rows; answered with `.agentsLoaded`.
+    case loadAgents(limit: Int)
     case quit
 }

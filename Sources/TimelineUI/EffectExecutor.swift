@@ -17,6 +17,9 @@ public enum EffectExecutor {
             case .loadReplies(let eventIDs):
                 guard let keeper = reader as? ReplyKeeping else { return nil }
                 return .repliesLoaded(Array(try keeper.latestReplies(inReplyTo: eventIDs).values))
+            case .loadAgents(let limit):
+                guard let directory = reader as? AgentDirectory else { return .agentsLoaded([]) }
+                return .agentsLoaded(try directory.agents(limit: limit))
             case .sendReply, .quit: return nil  // sends run on the controller's send lane
             }
         } catch {

@@ -36,4 +36,6 @@ public enum Input: Sendable, Equatable {
     case replyOutcome(ReplyRecord)
     /// Stored replies to the events of the window.
     case repliesLoaded([ReplyRecord])
+    /// The agents view's rows.
+    case agentsLoaded([AgentSummary])
 }

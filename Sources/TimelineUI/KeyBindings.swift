@@ -38,6 +38,7 @@ public enum KeyBindings {
         ("1 … 6 (detail)", "pick an action"),
         ("y / other key", "send / cancel"),
         ("r  R", "text reply / resend"),
+        ("A", "agents · r message"),
     ])
 
     /// Two columns: movement and view keys, then search keys and glyphs.

@@ -17,6 +17,7 @@ public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
         s.positionStale = true
         var effects = [windowEffect(&s), countsEffect(s)].compactMap { $0 }
         if let d = s.detail { effects.append(.loadHistory(taskID: d.taskID)) }
+        if s.agentsView != nil { effects.append(.loadAgents(limit: agentsViewLimit)) }
         return effects
     case .windowLoaded(let result): return applyWindow(&s, result)
     case .countsLoaded(let result):
@@ -45,6 +46,7 @@ public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
     case .repliesLoaded(let records):
         for record in records { remember(&s, record) }
         return []
+    case .agentsLoaded(let agents): return applyAgents(&s, agents)
     }
 }
 

@@ -15,6 +15,7 @@ func reduceKey(_ s: inout AppState, _ key: Key) -> [Effect] {
     if s.answering.prompt != nil { return reduceAnswerKey(&s, key) }
     s.answering.notice = nil
     if s.search.promptOpen { return reducePromptKey(&s, key) }
+    if s.agentsView != nil { return reduceAgentsKey(&s, key) }
     if s.detail != nil && !s.splitDetail { return reduceDetailKey(&s, key, pendingG: wasPendingG) }
     return reduceListKey(&s, key, pendingG: wasPendingG)
 }
@@ -66,6 +67,7 @@ func reduceListKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect] 
     case .char(let c) where ("1"..."6").contains(c) && s.splitDetail && answerableEvent(s) != nil:
         return pickAction(&s, digit: c) ?? []
     case .char("i"): return jumpToWaiting(&s)
+    case .char("A"): return openAgentsView(&s)
     case .char("r") where s.detail != nil: return openTextReply(&s)
     case .char("R") where s.detail != nil: return offerResend(&s)
     case .char(let c) where ("1"..."6").contains(c):

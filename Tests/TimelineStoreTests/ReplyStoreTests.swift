@@ -46,3 +46,20 @@ import TimelineCore
         #expect(replies[0].updatedMicros == 5_000_000)
     }
 }
+
+@Suite struct AgentDirectoryTests {
+    @Test func agentsAreListedNewestFirstWithCountsAndTheirLatestEvent() throws {
+        let fixture = try StoreFixture()
+        try fixture.store.ingestEvents([
+            makeEvent("e1", task: "a1", second: 1, status: .inProgress, agent: "deployer"),
+            makeEvent("e2", task: "a2", second: 2, status: .error, agent: "deployer"),
+            makeEvent("e3", task: "b1", second: 3, status: .success, agent: "reviewer"),
+            makeEvent("e4", task: "a3", second: 4, status: .needsInput, agent: "deployer"),
+        ])
+        let agents = try fixture.store.agents(limit: 10)
+        #expect(agents.map(\.agentID) == ["deployer", "reviewer"])
+        #expect((agents[0].running, agents[0].errors, agents[0].waiting, agents[0].tasks) == (1, 1, 1, 3))
+        #expect(agents[0].latest.id == "e4" && agents[1].latest.id == "e3")
+        #expect(try fixture.store.agents(limit: 1).count == 1)
+    }
+}

@@ -149,3 +149,39 @@ struct AnsweringTests {
         #expect(s.answering.answered(row.event))
     }
 }
+
+@Suite("Agents view")
+struct AgentsViewTests {
+    static func agent(_ id: String, replyTo: Bool, secondsAgo: Int64, running: Int = 0, errors: Int = 0, waiting: Int = 0) -> AgentSummary {
+        let slug = String(id.unicodeScalars.filter { $0.properties.isAlphabetic || $0 == "-" }.map(Character.init))
+        let reply = replyTo ? #","reply_to":"https://sqs.eu-west-1.amazonaws.com/123456789012/\#(slug)-replies""# : ""
+        let raw = #"{"id":"ev-\#(slug)","agent_id":\#(EventEncoder.quoted(id)),"task_id":"t-\#(slug)","title":"x","status":"info","timestamp":"2026-11-22T02:00:00Z"\#(reply)}"#
+        var event = try! EventParser.parse(raw).get()
+        event.timestampMicros = fixedNow - secondsAgo * 1_000_000
+        return AgentSummary(agentID: id, latest: event, running: running, errors: errors, waiting: waiting, tasks: 3)
+    }
+
+    @Test func aListsAgentsAndRMessagesTheSelectedOne() {
+        var s = loadedState(sampleRows(), width: 80, height: 12)
+        #expect(reduce(&s, .key(.char("A"))) == [.loadAgents(limit: agentsViewLimit)])
+        _ = reduce(&s, .agentsLoaded([Self.agent("deployer", replyTo: true, secondsAgo: 5, running: 2, waiting: 1),
+                                      Self.agent("ci\u{1B}[2J-runner", replyTo: false, secondsAgo: 600, errors: 3)]))
+        let screen = render(s, width: 80, height: 12)
+        let text = GoldenScreen.text(of: screen)
+        #expect(!text.contains("\u{1B}"))
+        GoldenScreen.check(screen, "80x12-agents-view")
+
+        _ = reduce(&s, .key(.char("j")))
+        _ = reduce(&s, .key(.char("r")))
+        #expect(s.answering.prompt == nil && s.answering.noticeIsError, "an agent without reply_to takes no messages")
+        _ = reduce(&s, .key(.char("k")))
+        _ = reduce(&s, .key(.char("r")))
+        for c in "pause" { _ = reduce(&s, .key(.char(c))) }
+        guard case .sendReply(let record)? = reduce(&s, .key(.enter)).first else { Issue.record("nothing sent"); return }
+        #expect(record.reply.answer == .text("pause") && record.reply.agentID == "deployer")
+        #expect(record.reply.inReplyTo == "ev-deployer" && record.reply.taskID == "t-deployer")
+        #expect(record.destination == .queue("https://sqs.eu-west-1.amazonaws.com/123456789012/deployer-replies"))
+        _ = reduce(&s, .key(.escape))
+        #expect(s.agentsView == nil)
+    }
+}

@@ -285,3 +285,31 @@ def test_a_text_reply_typed_in_the_tui_reaches_receive_messages(tmux, timeline_b
     [message] = list(receive_messages(agent_id="reviewer", reply_queue_url=reply_queue.url, client=sqs,
                                       wait_seconds=1, timeout=5))
     assert (message.text, message.sender) == ("release/2.4 please", "alice@laptop")
+
+
+@pytest.mark.skipif(__import__("shutil").which("tmux") is None, reason="tmux is not installed")
+def test_a_message_from_the_agents_view_reaches_receive_messages(tmux, timeline_bin, e2e_env, queue, reply_queue, sqs,
+                                                                 db_path):
+    start_tui(tmux, timeline_bin, e2e_env, queue, db_path)
+    publish_dict(new_event("Indexing the monorepo", "in_progress", "indexer", task_id="index-1",
+                           extra={"reply_to": reply_queue.url}), queue_url=queue.url, client=sqs)
+    publish_dict(new_event("Nightly audit done", "success", "auditor", task_id="audit-1"), queue_url=queue.url,
+                 client=sqs)
+    tmux.wait_for("Nightly audit done", timeout=20)
+    tmux.send_keys("A")
+    tmux.wait_for(lambda screen: "indexer" in screen and "auditor" in screen and "yes" in screen, timeout=10)
+    screen = tmux.capture()
+    indexer = next(line for line in screen.splitlines() if "indexer" in line)
+    auditor = next(line for line in screen.splitlines() if "auditor" in line)
+    assert indexer.rstrip().endswith("yes") and auditor.rstrip().endswith("no")
+    lines = screen.splitlines()
+    auditor_first = lines.index(auditor) < lines.index(indexer)  # newest first; both sent within a second
+    tmux.send_keys(*([] if auditor_first else ["j"]), "r")
+    tmux.wait_for("auditor takes no messages", timeout=10)
+    tmux.send_keys("j" if auditor_first else "k", "r")
+    tmux.type("pause after this task")
+    tmux.send_keys("Enter")
+    tmux.wait_for(f'sent "pause after this task" to queue {reply_queue.name}', timeout=20)
+    [message] = list(receive_messages(agent_id="indexer", reply_queue_url=reply_queue.url, client=sqs,
+                                      wait_seconds=1, timeout=5))
+    assert (message.text, message.task_id, message.sender) == ("pause after this task", "index-1", "alice@laptop")

@@ -43,7 +43,9 @@ let package = Package(
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "TestSupport"]),
         .testTarget(name: "SigV4Tests", dependencies: ["SigV4", "TestSupport"]),
         .testTarget(name: "SQSClientTests", dependencies: ["SQSClient", "TestSupport"]),
-        .testTarget(name: "TimelineStoreTests", dependencies: ["TimelineStore", "TimelineCore"]),
+        .testTarget(name: "TimelineStoreTests", dependencies: ["TimelineStore", "TimelineCore", "TestSupport"]),
+        // The built `timeline` binary run as a subprocess (its commands, flags, output and exit codes).
+        .testTarget(name: "CLITests", dependencies: ["TimelineStore", "TimelineCore", "TestSupport"]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "TimelineStore", "SQSClient", "TimelineCore", "TestSupport"]),
         .testTarget(
             name: "TimelineUITests", dependencies: ["TimelineUI", "TimelineCore", "TimelineStore", "TestSupport"],

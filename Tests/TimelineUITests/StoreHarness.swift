@@ -1,27 +1,25 @@
 import Foundation
 import TimelineCore
 import TimelineStore
+import TestSupport
 @testable import TimelineUI
 
 /// A real TimelineStore on a temp SQLite file, a writer connection for the test, and a controller
 /// reading through its own connection (as `timeline tui` does).
 final class StoreHarness {
-    let directory: String
+    let directory: TemporaryDirectory
     let writer: TimelineStore
     let controller: TimelineController
     private var seq = 0
     private var clock = fixedNow
 
     init(width: Int = 80, height: Int = 12) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("timeline-ui-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let path = directory + "/timeline.db"
+        directory = try TemporaryDirectory(prefix: "timeline-ui")
+        let path = directory.file("timeline.db")
         writer = try TimelineStore(path: path)
         controller = TimelineController(state: AppState(width: width, height: height, nowMicros: fixedNow),
                                         makeReader: { try TimelineStore(path: path) }, countDebounce: 0)
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
 
     var state: AppState { controller.state }
 

@@ -11,7 +11,6 @@ final class CursesScreen {
     /// Starts curses on the controlling terminal. `color: false` honours NO_COLOR / --no-color.
     init(color: Bool) {
         setlocale(LC_ALL, "")
-        CursesKeyCheck.verify()
         initscr()
         raw()
         noecho()
@@ -157,17 +156,4 @@ enum RawInput {
     case mouse(RawMouse)
     case resize
     case ignored
-}
-
-/// TimelineUI's key-code constants must equal the library's.
-enum CursesKeyCheck {
-    static func verify() {
-        precondition(CursesKeyCode.down == KEY_DOWN && CursesKeyCode.up == KEY_UP && CursesKeyCode.left == KEY_LEFT
-            && CursesKeyCode.right == KEY_RIGHT && CursesKeyCode.home == KEY_HOME && CursesKeyCode.end == KEY_END
-            && CursesKeyCode.nextPage == KEY_NPAGE && CursesKeyCode.previousPage == KEY_PPAGE
-            && CursesKeyCode.backspace == KEY_BACKSPACE && CursesKeyCode.enter == KEY_ENTER
-            && CursesKeyCode.backTab == KEY_BTAB && CursesKeyCode.deleteChar == KEY_DC
-            && CursesKeyCode.mouse == KEY_MOUSE && CursesKeyCode.resize == KEY_RESIZE,
-            "ncurses key codes differ from TimelineUI.CursesKeyCode")
-    }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import TimelineCore
+import TimelineUI
 
 /// Keeps counts from monopolizing a core on a large history: a recount of the same query (after store
 /// changes) waits until twice its last duration has passed since it last finished (at most 2 s); a new

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import TimelineCore
+import TimelineUI
 
 /// Owns the state and runs effects off the input path against `TimelineReading`s made by `makeReader`.
 /// Two lanes, each a serial queue with its own reader (so SQLite connections stay on one thread): the
@@ -36,9 +37,7 @@ public final class TimelineController: @unchecked Sendable {
 
     /// Starts the first loads.
     public func start() {
-        state.positionStale = true
-        let effects = [windowEffect(&state), countsEffect(state)].compactMap { $0 }
-        run(effects, countsAfterWindow: true)
+        run(startEffects(&state), countsAfterWindow: true)
     }
 
     /// Applies an input from the terminal; returns false once the user asked to quit.
@@ -62,14 +61,16 @@ public final class TimelineController: @unchecked Sendable {
         return true
     }
 
-    /// Waits (briefly) until the background queue has answered everything sent so far. For tests and benches.
-    public func settle(timeout: TimeInterval = 5) {
+    /// Waits until both lanes have answered everything sent so far and every answer is applied. For tests
+    /// and benches. Throws `SettleTimeout` when work is still pending after `timeout` seconds.
+    public func settle(timeout: TimeInterval = 5) throws {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
             fast.queue.sync {}
             slow.queue.sync {}
             if !drain() && inbox.isEmpty && tickets.idle { return }
         } while Date() < deadline
+        throw SettleTimeout(seconds: timeout)
     }
 
     /// Waits until the fast lane has answered (what the next frame needs); counts may still be running.
@@ -130,4 +131,10 @@ public final class TimelineController: @unchecked Sendable {
         }
     }
 
+}
+
+/// `settle` ran out of time with effects still in flight (a load hangs or keeps re-issuing itself).
+public struct SettleTimeout: Error, CustomStringConvertible {
+    public let seconds: TimeInterval
+    public var description: String { "the controller did not settle within \(seconds) s: effects still in flight" }
 }

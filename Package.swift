@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "TimelineStoreTests", dependencies: ["TimelineStore", "TimelineCore"]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "TimelineStore", "SQSClient", "TimelineCore", "TestSupport"]),
         .testTarget(
-            name: "TimelineUITests", dependencies: ["TimelineUI", "TimelineRuntime", "TimelineCore"],
+            name: "TimelineUITests", dependencies: ["TimelineUI", "TimelineRuntime", "TimelineCore", "TestSupport"],
             exclude: ["Goldens"]  // read through #filePath, compared (and recorded) by the golden tests
         ),
         .testTarget(

@@ -83,25 +83,12 @@ final class CursesScreen {
         clearok(tl_stdscr(), true)
     }
 
-    /// Draws only the cells that differ from the previous screen, then updates the terminal once.
+    /// Draws only what differs from the previous screen (`Screen.diff`), then updates the terminal once.
     func draw(_ screen: Screen) {
-        let full = previous == nil || previous!.width != screen.width || previous!.height != screen.height
-        if full { werase(tl_stdscr()) }
-        for y in 0..<screen.height {
-            var x = 0
-            while x < screen.width {
-                let cell = screen[x, y]
-                let changed = full || previous![x, y] != cell
-                    || (cell.width == 2 && x + 1 < screen.width && previous![x + 1, y] != screen[x + 1, y])
-                if changed {
-                    if cell.isContinuation {
-                        if x > 0 { put(screen[x - 1, y], x: x - 1, y: y) }
-                    } else {
-                        put(cell, x: x, y: y)
-                    }
-                }
-                x += 1
-            }
+        let runs = screen.diff(from: previous)
+        if previous?.width != screen.width || previous?.height != screen.height { werase(tl_stdscr()) }
+        for run in runs {
+            for (offset, cell) in run.cells.enumerated() { put(cell, x: run.x + offset, y: run.y) }
         }
         previous = screen
         wnoutrefresh(tl_stdscr())

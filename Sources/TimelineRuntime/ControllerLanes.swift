@@ -45,6 +45,13 @@ final class Lane: @unchecked Sendable {
         self.makeReader = makeReader
     }
 
+    /// Waits until everything queued so far has run; false when `deadline` passed first.
+    func waitUntilIdle(_ deadline: DispatchTime) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        return done.wait(timeout: deadline) == .success
+    }
+
     /// Call only on `queue`.
     func reader() throws -> TimelineReading {
         if let opened { return opened }

@@ -136,11 +136,3 @@ final class CursesScreen {
         return true
     }
 }
-
-/// One read from the terminal.
-enum RawInput {
-    case key(RawKey)
-    case mouse(RawMouse)
-    case resize
-    case ignored
-}

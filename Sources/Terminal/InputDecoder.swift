@@ -1,6 +1,16 @@
 import CNCursesW
 import TimelineUI
 
+/// One read from the terminal (`CursesScreen.read`).
+enum RawInput: Sendable, Equatable {
+    case key(RawKey)
+    case mouse(RawMouse)
+    /// The terminal changed size (the loop asks curses for the new size and repaints).
+    case resize
+    /// A read that carries nothing for the UI (a mouse report `getmouse` could not fetch).
+    case ignored
+}
+
 /// What `wget_wch` returned: a character (`OK`) or a function-key code (`KEY_CODE_YES`).
 enum RawKey: Sendable, Equatable {
     /// A Unicode scalar value, control characters included.

@@ -85,9 +85,8 @@ final class CursesScreen {
 
     /// Draws only what differs from the previous screen (`Screen.diff`), then updates the terminal once.
     func draw(_ screen: Screen) {
-        let runs = screen.diff(from: previous)
-        if previous?.width != screen.width || previous?.height != screen.height { werase(tl_stdscr()) }
-        for run in runs {
+        if screen.redrawsFully(from: previous) { werase(tl_stdscr()) }
+        for run in screen.diff(from: previous) {
             for (offset, cell) in run.cells.enumerated() { put(cell, x: run.x + offset, y: run.y) }
         }
         previous = screen

@@ -13,11 +13,17 @@ public struct ScreenRun: Sendable, Equatable {
 }
 
 extension Screen {
+    /// True when `previous` cannot be diffed against (there is none, or its size differs): `diff` then
+    /// returns every line, and a terminal should clear first.
+    public func redrawsFully(from previous: Screen?) -> Bool {
+        previous?.width != width || previous?.height != height
+    }
+
     /// The runs that turn `previous` (what the terminal shows) into this screen: every line in full when
     /// there is no previous screen or its size differs, else only the changed cells. A changed half of a
     /// wide grapheme takes the whole grapheme with it, since a terminal draws it as one.
     public func diff(from previous: Screen?) -> [ScreenRun] {
-        guard let previous, previous.width == width, previous.height == height else {
+        guard let previous, !redrawsFully(from: previous) else {
             guard width > 0 else { return [] }
             return (0..<height).map { y in ScreenRun(x: 0, y: y, cells: Array(cells[y * width..<(y + 1) * width])) }
         }

@@ -30,6 +30,7 @@ struct ScreenDiffTests {
     @Test func aSizeChangeRedrawsEverything() {
         let before = screen(["abc"], width: 4)
         let after = screen(["abc"], width: 5)
+        #expect(after.redrawsFully(from: before) && after.redrawsFully(from: nil) && !after.redrawsFully(from: after))
         #expect(after.diff(from: before) == after.diff(from: nil))
         #expect(after.diff(from: before).count == 1 && after.diff(from: before)[0].cells.count == 5)
     }

@@ -23,18 +23,22 @@ let package = Package(
         .target(name: "TimelineStore", dependencies: ["TimelineCore", "CSQLite"]),
         .target(name: "Ingest", dependencies: ["TimelineCore", "TimelineStore", "SQSClient"]),
         .target(name: "TimelineUI", dependencies: ["TimelineCore"]),
-        .target(name: "Terminal", dependencies: ["TimelineUI", "CNCursesW"]),
+        // Runs TimelineUI's effects on background lanes against the store and feeds the results back.
+        .target(name: "TimelineRuntime", dependencies: ["TimelineUI", "TimelineCore"]),
+        .target(name: "Terminal", dependencies: ["TimelineUI", "TimelineRuntime", "CNCursesW"]),
         .executableTarget(
             name: "timeline",
             dependencies: [
-                "TimelineCore", "TimelineStore", "SQSClient", "Ingest", "TimelineUI", "Terminal",
+                "TimelineCore", "TimelineStore", "SQSClient", "Ingest", "TimelineUI", "TimelineRuntime", "Terminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // `make bench`: prints figures, asserts nothing.
         .executableTarget(
             name: "TimelineBench",
-            dependencies: ["TimelineCore", "TimelineStore", "TimelineUI", "SQSClient", "Ingest", "TestSupport"]
+            dependencies: [
+                "TimelineCore", "TimelineStore", "TimelineUI", "TimelineRuntime", "SQSClient", "Ingest", "TestSupport",
+            ]
         ),
 
         // Shared by test targets: a real moto server, the fault-injecting proxy, temp directories.
@@ -48,8 +52,13 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["TimelineStore", "TimelineCore", "TestSupport"]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "TimelineStore", "SQSClient", "TimelineCore", "TestSupport"]),
         .testTarget(
-            name: "TimelineUITests", dependencies: ["TimelineUI", "TimelineCore", "TimelineStore", "TestSupport"],
+            name: "TimelineUITests", dependencies: ["TimelineUI", "TimelineRuntime", "TimelineCore", "TestSupport"],
             exclude: ["Goldens"]  // read through #filePath, compared (and recorded) by the golden tests
         ),
+        .testTarget(
+            name: "TimelineRuntimeTests",
+            dependencies: ["TimelineRuntime", "TimelineUI", "TimelineCore", "TimelineStore", "TestSupport"]
+        ),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TimelineUI", "CNCursesW"]),
     ]
 )

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Terminal
 import TimelineCore
+import TimelineRuntime
 import TimelineStore
 import TimelineUI
 

@@ -1,8 +1,13 @@
 import Foundation
 import TimelineCore
+import Testing
+import TimelineRuntime
 import TimelineStore
 import TestSupport
 @testable import TimelineUI
+
+/// Fixed clock for the store-backed tests (the same instant as TimelineUITests' fixtures): 2026-11-22 03:00:00 UTC.
+let fixedNow: Int64 = 1_795_316_400_000_000
 
 /// A real TimelineStore on a temp SQLite file, a writer connection for the test, and a controller
 /// reading through its own connection (as `timeline tui` does).
@@ -38,13 +43,18 @@ final class StoreHarness {
     /// Starts the controller and waits for its first loads.
     func start() {
         controller.start()
-        controller.settle()
+        settle()
     }
 
     /// Sends inputs and waits for every resulting load.
     func send(_ inputs: Input...) {
         for input in inputs { controller.send(input) }
-        controller.settle()
+        settle()
+    }
+
+    /// Waits for every load in flight; a controller that does not settle fails the running test.
+    func settle(sourceLocation: SourceLocation = #_sourceLocation) {
+        do { try controller.settle() } catch { Issue.record("\(error)", sourceLocation: sourceLocation) }
     }
 
     func press(_ keys: Key...) { for key in keys { send(.key(key)) } }

@@ -16,7 +16,7 @@ public enum KeyBindings {
         ("Tab", "filter ⇄ highlight"),
         ("n N", "next / previous match"),
         ("⏎ Esc", "keep / clear search"),
-        ("1 … 6", "status filter on/off"),
+        ("1 2 3 4 5 6", "status filter on/off"),
         ("0", "clear status filter"),
         ("status: task:", "and agent: category:"),
     ])
@@ -35,9 +35,9 @@ public enum KeyBindings {
     ])
     public static let answer: Section = ("Answer agents", [
         ("i", "jump to who waits"),
-        ("1 … 6 (detail)", "pick an action"),
-        ("y / other key", "send / cancel"),
-        ("r  R", "text reply / resend"),
+        ("1 2 3", "pick action (detail)"),
+        ("y", "send (else: cancel)"),
+        ("r R", "text reply / resend"),
         ("A", "agents · r message"),
     ])
 

@@ -3,6 +3,7 @@ import Foundation
 import ReplyDelivery
 import Terminal
 import TimelineCore
+import TimelineRuntime
 import TimelineStore
 import TimelineUI
 

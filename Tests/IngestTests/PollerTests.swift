@@ -12,14 +12,17 @@ import TimelineStore
         try kit.send((0..<25).map { PollerTestKit.eventJSON(id: "e\($0)", task: "t\($0)", title: "Task \($0)", second: $0) })
         let poller = kit.poller()
         poller.start()
-        let stored = PollerTestKit.eventually { poller.status.deleted == 25 }
+        // `>=`: on a loaded machine a message can outlive the 5 s visibility timeout and come back once;
+        // it is then stored as a duplicate and deleted again, which is the invariant, not a failure.
+        let stored = PollerTestKit.eventually { poller.status.stored == 25 && poller.status.deleted >= 25 }
         #expect(poller.stop())
         #expect(stored, "status: \(poller.status.summary)")
         let store = try kit.store()
         #expect(try store.count(matching: TimelineQuery()) == 25)
         #expect(try store.row(taskID: "t7")?.event.title == "Task 7")
         #expect(try kit.queueDepth() == 0)
-        #expect(poller.status.stored == 25 && poller.status.received == 25)
+        let status = poller.status
+        #expect(status.stored == 25 && status.received == status.stored + status.duplicates)
     }
 
     @Test func malformedMessagesAreKeptWithTheirReasonAndLeaveTheQueue() throws {
@@ -123,11 +126,11 @@ import TimelineStore
 
     @Test func stopAbandonsAnInFlightLongPollAtOnce() throws {
         let kit = try PollerTestKit()
-        let poller = kit.poller(waitSeconds: 20)
+        let proxy = try FaultProxy(upstream: kit.server.endpoint)
+        let poller = kit.poller(endpoint: proxy.endpoint, waitSeconds: 20, concurrency: 2)
         poller.start()
-        #expect(PollerTestKit.eventually { poller.status.lastReceive != nil || poller.status.state == .connecting })
-        Thread.sleep(forTimeInterval: 1)
-        // Both workers are inside a 20 s long poll; stop must not wait for it.
+        // Both workers are inside a 20 s long poll (held by the server, seen at the proxy); stop must not wait for it.
+        #expect(try PollerTestKit.eventually { try proxy.receivesInFlight() == 2 })
         #expect(poller.stop(timeout: 5))
         #expect(poller.status.isStopped)
     }

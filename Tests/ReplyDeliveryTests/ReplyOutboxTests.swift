@@ -9,21 +9,18 @@ import TimelineStore
 /// Replies sent to a real local SQS server, kept in a real SQLite file.
 @Suite struct ReplyOutboxTests {
     final class Fixture {
-        let directory: URL
+        let directory: TemporaryDirectory
         let store: TimelineStore
         let client: SQSClient
         let outbox: ReplyOutbox
 
         init() throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("replies-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            store = try TimelineStore(path: directory.appendingPathComponent("timeline.db").path)
+            directory = try TemporaryDirectory(prefix: "replies")
+            store = try TimelineStore(path: directory.file("timeline.db"))
             let client = TestClients.client(try MotoServer.shared)
             self.client = client
             outbox = ReplyOutbox(keeper: store, sender: ReplySender(clientFor: { _ in client }))
         }
-
-        deinit { try? FileManager.default.removeItem(at: directory) }
 
         func record(_ queueURL: String, id: String = UUID().uuidString.lowercased(), answer: Reply.Answer = .action("deploy")) -> ReplyRecord {
             ReplyRecord(reply: Reply(id: id, inReplyTo: "e1", taskID: "deploy-billing", agentID: "deployer", answer: answer,

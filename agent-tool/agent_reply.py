@@ -14,7 +14,6 @@ and are read with the rules of Swift's `Reply.parse` (`parse_reply`).
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from dataclasses import dataclass
@@ -23,15 +22,15 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from aws_errors import describe_aws_error
 from event_builder import new_event
 from event_timestamps import timestamp_problem
+from event_interaction import ACTION_ID
 from sqs_connection import ConfigurationError, make_client
+from timeline_event import InvalidEvent, checked_string, quote, read_object
 
 __all__ = ["ask", "receive_messages", "Reply", "NoAnswer", "InvalidReply", "parse_reply", "resolve_reply_queue_url",
            "duration_text"]
 
 TEXT_BYTES = 4_096
 ID_BYTES = 256
-_BLANK = frozenset("\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-                   "\u2028\u2029\u202f\u205f\u3000")
 
 
 class NoAnswer(TimeoutError):
@@ -61,43 +60,37 @@ class Reply:
 
 
 def parse_reply(body: str | bytes) -> Reply:
-    """Reads one reply document (schema/reply.schema.json); raises InvalidReply with the first problem."""
+    """Reads one reply document (schema/reply.schema.json) with the rules and reasons of Swift's `Reply.parse`;
+    raises InvalidReply with the first problem."""
     try:
-        data = json.loads(body)
-    except ValueError as error:
-        raise InvalidReply("message is not valid JSON: %s" % error) from None
-    if not isinstance(data, dict):
-        raise InvalidReply("message is not a JSON object")
+        members = dict(read_object(body))
 
-    def string(name: str, required: bool = True, limit: int = ID_BYTES):
-        if name not in data:
-            if required:
-                raise InvalidReply('missing required field "%s"' % name)
-            return None
-        value = data[name]
-        if not isinstance(value, str):
-            raise InvalidReply('field "%s" must be a string' % name)
-        if "\x00" in value:
-            raise InvalidReply('field "%s" contains a NUL character' % name)
-        size = len(value.encode("utf-8"))
-        if size > limit:
-            raise InvalidReply('field "%s" is %d bytes, longer than the %d-byte limit' % (name, size, limit))
-        if all(ch in _BLANK for ch in value):
-            raise InvalidReply('field "%s" is empty or only whitespace' % name)
-        return value
+        def string(name: str, required: bool = True, limit: int = ID_BYTES):
+            if name not in members:
+                if required:
+                    raise InvalidReply('missing required field "%s"' % name)
+                return None
+            return checked_string(name, members[name], limit)
 
-    if string("type") != "reply":
-        raise InvalidReply('field "type" must be "reply"')
-    fields = {name: string(name) for name in ("id", "in_reply_to", "task_id", "agent_id")}
-    action = string("action", required=False, limit=64)
-    text = string("text", required=False, limit=TEXT_BYTES)
-    if (action is None) == (text is None):
-        raise InvalidReply('a reply needs "action" or "text"' if action is None else
-                           'a reply has "action" or "text", not both')
-    sender = string("from")
-    stamp = string("timestamp")
-    if timestamp_problem(stamp)[1] is not None:
-        raise InvalidReply('field "timestamp" is not an ISO 8601 date-time')
+        kind = string("type")
+        if kind != "reply":
+            raise InvalidReply('field "type" must be "reply", got %s' % quote(kind))
+        fields = {name: string(name) for name in ("id", "in_reply_to", "task_id", "agent_id")}
+        action = string("action", required=False, limit=64)
+        if action is not None and not ACTION_ID.fullmatch(action):
+            raise InvalidReply('field "action" must be 1-64 characters of a-z 0-9 _ . -, got %s' % quote(action))
+        text = string("text", required=False, limit=TEXT_BYTES)
+        if action is None and text is None:
+            raise InvalidReply('a reply needs "action" or "text"')
+        if action is not None and text is not None:
+            raise InvalidReply('a reply has "action" or "text", not both')
+        sender = string("from")
+        stamp = string("timestamp")
+        problem = timestamp_problem(stamp)[1]
+        if problem is not None:
+            raise InvalidReply('field "timestamp" %s: %s' % (problem, quote(stamp)))
+    except InvalidEvent as error:
+        raise InvalidReply(error.reason) from None
     return Reply(action=action, text=text, sender=sender, timestamp=stamp, **fields)
 
 

@@ -20,7 +20,7 @@ from event_timestamps import timestamp_problem
 from event_interaction import actions_problem, reply_to_problem
 
 __all__ = [
-    "InvalidEvent", "validate", "timestamp_micros",
+    "InvalidEvent", "validate", "timestamp_micros", "read_object", "checked_string", "quote",
     "STATUSES", "MESSAGE_BYTES", "ID_BYTES", "TITLE_BYTES", "CATEGORY_BYTES", "BODY_BYTES", "MAX_DEPTH",
 ]
 
@@ -122,33 +122,7 @@ def validate(body) -> dict:
 
     Returns the event as a dict (all fields as sent, unknown fields included). Raises InvalidEvent(reason).
     """
-    if isinstance(body, str):
-        body = body.encode("utf-8", "surrogatepass")
-    elif not isinstance(body, (bytes, bytearray, memoryview)):
-        raise TypeError("body must be bytes or str")
-    data = bytes(body)
-    if not data:
-        raise InvalidEvent("message is empty")
-    if len(data) > MESSAGE_BYTES:
-        raise InvalidEvent("message is %d bytes, larger than the %d-byte limit" % (len(data), MESSAGE_BYTES))
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise InvalidEvent("message is not valid UTF-8 (byte 0x%02X at offset %d)" % (data[error.start], error.start))
-
-    reader = StrictReader(data)
-    try:
-        kind, parsed = reader.document()
-    except JSONSyntaxError as error:
-        raise InvalidEvent("message is not valid JSON: %s at byte %d" % (error.message, error.offset))
-    if kind != "object":
-        raise InvalidEvent("message is not a JSON object, got %s" % kind_phrase(parsed))
-    if reader.first_duplicate is not None:
-        key, inside = reader.first_duplicate
-        if inside is not None:
-            raise InvalidEvent("duplicate key %s inside field %s" % (_quote(key), _quote(inside)))
-        raise InvalidEvent("duplicate field %s" % _quote(key))
-
+    parsed = read_object(body)
     members = dict(parsed)
 
     def required(name, limit):
@@ -182,6 +156,52 @@ def validate(body) -> dict:
     event = {key: plain(value) for key, value in parsed}
     _schema_cross_check(event)
     return event
+
+
+def checked_string(name, value, limit, allow_blank=False):
+    """A string field by the event rules (type, NUL, byte limit, blank), for other documents (replies)."""
+    return _checked_string(name, value, limit, allow_blank, False)
+
+
+def quote(value: str) -> str:
+    """A value as reasons quote it (cut at 40 characters, controls escaped)."""
+    return _quote(value)
+
+
+def read_object(body) -> list:
+    """The message-level rules (rule 1): not empty, size, UTF-8, strict JSON, an object, no duplicate keys.
+
+    Returns the top-level members as (key, value) pairs, values as read by `event_json_reader` (use
+    `event_json_reader.plain` for Python values). Raises InvalidEvent. Shared with reply documents.
+    """
+    if isinstance(body, str):
+        body = body.encode("utf-8", "surrogatepass")
+    elif not isinstance(body, (bytes, bytearray, memoryview)):
+        raise TypeError("body must be bytes or str")
+    data = bytes(body)
+    if not data:
+        raise InvalidEvent("message is empty")
+    if len(data) > MESSAGE_BYTES:
+        raise InvalidEvent("message is %d bytes, larger than the %d-byte limit" % (len(data), MESSAGE_BYTES))
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InvalidEvent("message is not valid UTF-8 (byte 0x%02X at offset %d)" % (data[error.start], error.start))
+
+    reader = StrictReader(data)
+    try:
+        kind, parsed = reader.document()
+    except JSONSyntaxError as error:
+        raise InvalidEvent("message is not valid JSON: %s at byte %d" % (error.message, error.offset))
+    if kind != "object":
+        raise InvalidEvent("message is not a JSON object, got %s" % kind_phrase(parsed))
+    if reader.first_duplicate is not None:
+        key, inside = reader.first_duplicate
+        if inside is not None:
+            raise InvalidEvent("duplicate key %s inside field %s" % (_quote(key), _quote(inside)))
+        raise InvalidEvent("duplicate field %s" % _quote(key))
+
+    return parsed
 
 
 # ------------------------------------------------------------------------------------- JSON Schema (optional)

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A human's answer to an event (`schema/reply.schema.json`): an action id or a line of text, sent to the
-/// event's `reply_to` queue or an action's webhook. `agent-tool/reply.py` reads it with the same rules.
+/// event's `reply_to` queue or an action's webhook. `agent-tool/agent_reply.py` reads it with the same rules
+/// and reasons (shared examples: `schema/examples/replies`).
 public struct Reply: Sendable, Equatable {
     /// What was answered.
     public enum Answer: Sendable, Equatable {
@@ -93,6 +94,9 @@ public struct Reply: Sendable, Equatable {
             let taskID = try string("task_id")!
             let agentID = try string("agent_id")!
             let action = try string("action", required: false, limit: InteractionRules.maxIDLength)
+            if let action, !action.unicodeScalars.allSatisfy({ InteractionRules.idCharacters.unicodeScalars.contains($0) }) {
+                throw EventRejection("field \"action\" must be 1-64 characters of a-z 0-9 _ . -, got \(ReasonText.quote(action))")
+            }
             let text = try string("text", required: false, limit: maxTextBytes)
             let answer: Answer
             switch (action, text) {
@@ -103,8 +107,11 @@ public struct Reply: Sendable, Equatable {
             }
             let from = try string("from")!
             let stamp = try string("timestamp")!
-            guard case .success(let micros) = Timestamp.parse(stamp) else {
-                throw EventRejection("field \"timestamp\" is not an ISO 8601 date-time: \(ReasonText.quote(stamp))")
+            let micros: Int64
+            switch Timestamp.parse(stamp) {
+            case .success(let value): micros = value
+            case .failure(let problem):
+                throw EventRejection("field \"timestamp\" \(problem.phrase): \(ReasonText.quote(stamp))")
             }
             return .success(Reply(id: id, inReplyTo: inReplyTo, taskID: taskID, agentID: agentID, answer: answer,
                                   from: from, timestampMicros: micros))

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TimelineCore
 
@@ -51,5 +52,30 @@ import Testing
         #expect(Reply.textProblem("  ") == "the reply is empty")
         #expect(Reply.textProblem(String(repeating: "é", count: 2_049)) == "the reply is 4098 bytes, longer than the 4096-byte limit")
         #expect(Reply.textProblem("ok") == nil)
+    }
+}
+
+/// The shared reply examples (`schema/examples/replies`), also run by `agent-tool/tests/test_examples.py`.
+@Suite struct ReplyExampleTests {
+    @Test func everyReplyExampleIsReadOrRefusedWithItsExactReason() throws {
+        let root = ExamplePayloads.root.appendingPathComponent("replies")
+        let reasons = try JSONDecoder().decode([String: String].self,
+                                               from: Data(contentsOf: root.appendingPathComponent("invalid/reasons.json")))
+        let invalid = try ExamplePayloads.bodies("replies/invalid")
+        #expect(Set(invalid.map(\.name)) == Set(reasons.keys), "every invalid reply needs a reason and vice versa")
+        for (name, bytes) in invalid {
+            switch Reply.parse(String(decoding: bytes, as: UTF8.self)) {
+            case .success: Issue.record("\(name): accepted, expected \(reasons[name] ?? "?")")
+            case .failure(let rejection): #expect(rejection.reason == reasons[name], "\(name)")
+            }
+        }
+        let valid = try ExamplePayloads.bodies("replies/valid")
+        #expect(valid.count >= 3)
+        for (name, bytes) in valid {
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard case .success(let reply) = Reply.parse(text) else { Issue.record("\(name): refused"); continue }
+            // What the viewer writes reads back the same (the JSON writer and the reader agree).
+            #expect(try Reply.parse(reply.json).get() == reply, "\(name)")
+        }
     }
 }

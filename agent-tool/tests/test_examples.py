@@ -210,3 +210,23 @@ def test_schema_cross_check_is_live(tmp_path, monkeypatch):
             timeline_event.validate(body)
     finally:
         monkeypatch.setattr(timeline_event, "_SCHEMA_LOADED", False)
+
+
+# --- replies (schema/examples/replies), also run by Swift's ReplyExampleTests
+
+def test_every_reply_example_is_read_or_refused_with_the_swift_reason():
+    from agent_reply import InvalidReply, parse_reply
+
+    folder = os.path.join(EXAMPLES, "replies")
+    reasons = _load("replies/invalid/reasons.json")
+    invalid = _bodies("replies/invalid")
+    assert {name for name, _ in invalid} == set(reasons)
+    for name, body in invalid:
+        with pytest.raises(InvalidReply) as caught:
+            parse_reply(body)
+        assert caught.value.reason == reasons[name], name
+    valid = _bodies("replies/valid")
+    assert len(valid) >= 3 and os.path.isdir(folder)
+    for name, body in valid:
+        reply = parse_reply(body)
+        assert (reply.action is None) != (reply.text is None), name

@@ -49,10 +49,14 @@ public struct Reply: Sendable, Equatable {
         return "{" + fields.map { "\(EventEncoder.quoted($0.0)):\(EventEncoder.quoted($0.1))" }.joined(separator: ",") + "}"
     }
 
-    /// The default sender: `user@host` from the environment and the host name.
+    /// The default sender: `user@host` from the environment and the short host name (`gethostname`, no DNS).
     public static func defaultSender(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         let user = environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["LOGNAME"] ?? "user"
-        return "\(user)@\(ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "localhost")"
+        var buffer = [CChar](repeating: 0, count: 256)
+        let name = gethostname(&buffer, buffer.count - 1) == 0
+            ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        let host = name.split(separator: ".").first.map(String.init) ?? ""
+        return "\(user)@\(host.isEmpty ? "localhost" : host)"
     }
 
     /// Checks a text reply before it is stored or sent: not blank, no NUL, at most `maxTextBytes`.

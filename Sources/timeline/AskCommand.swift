@@ -165,7 +165,11 @@ struct ReplyWait {
             var found: Reply?
             for message in messages {
                 if found == nil, case .success(let reply) = Reply.parse(message.body), reply.inReplyTo == eventID {
-                    try client.deleteMessage(queueURL: queueURL, receiptHandle: message.receiptHandle)
+                    let deleted = try client.deleteMessageBatch(
+                        queueURL: queueURL, entries: [DeleteEntry(id: "reply", receiptHandle: message.receiptHandle)])
+                    if let failure = deleted.failed.first {
+                        throw SQSError(kind: .server, code: failure.code, message: "could not delete the reply: \(failure.message)")
+                    }
                     found = reply
                 } else {
                     // Someone else's: make it visible again at once for its owner.

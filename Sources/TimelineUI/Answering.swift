@@ -23,12 +23,24 @@ public struct AnswerState: Sendable, Equatable {
     public var sender = "user@host"
     /// Set by `i`: open the detail of the row the match lands on.
     public var openDetailOnMatch = false
+    /// Replies sent from this view whose outcome has not come back yet. A stored reply still "sending"
+    /// that is not one of these was interrupted (the viewer stopped mid-send): shown as not sent, `R` resends.
+    public var inFlight: Set<String> = []
 
     public init() {}
 
     /// True once `event` has a sent reply (the row says "answered" until the agent's next event).
     public func answered(_ event: Event) -> Bool {
         byEvent[event.id]?.isSent == true
+    }
+
+    /// True for a reply that did not reach its destination and is not being sent now.
+    public func notSent(_ record: ReplyRecord) -> Bool {
+        switch record.delivery {
+        case .failed: true
+        case .sending: !inFlight.contains(record.reply.id)
+        case .sent: false
+        }
     }
 }
 
@@ -101,7 +113,7 @@ func openTextReply(_ s: inout AppState) -> [Effect] {
 /// `R`: offer to send the task's last failed reply again, with the same id.
 func offerResend(_ s: inout AppState) -> [Effect] {
     guard let d = s.detail else { return [] }
-    let failed = d.replies.last { if case .failed = $0.delivery { true } else { false } }
+    let failed = d.replies.last { s.answering.notSent($0) }
     guard var record = failed else {
         notice(&s, "no reply of this task is waiting to be sent again", error: false)
         return []
@@ -158,6 +170,7 @@ func reduceAnswerKey(_ s: inout AppState, _ key: Key) -> [Effect] {
 private func send(_ s: inout AppState, _ record: ReplyRecord) -> [Effect] {
     notice(&s, "sending \"\(TextWidth.safe(record.answerText))\" to \(TextWidth.safe(record.destination.confirmationText))…",
            error: false)
+    s.answering.inFlight.insert(record.reply.id)
     remember(&s, record)
     return [.sendReply(record)]
 }
@@ -179,6 +192,7 @@ func remember(_ s: inout AppState, _ record: ReplyRecord) {
 }
 
 func applyReplyOutcome(_ s: inout AppState, _ record: ReplyRecord) -> [Effect] {
+    s.answering.inFlight.remove(record.reply.id)
     remember(&s, record)
     let what = "\"\(TextWidth.safe(record.answerText))\" to \(TextWidth.safe(record.destination.confirmationText))"
     switch record.delivery {
@@ -260,7 +274,9 @@ func answerLines(_ s: AppState, event: Event, width: Int) -> [StyledLine] {
         let style: Style
         switch record.delivery {
         case .sent: text = "you answered \(what) · \(age) ago"; style = Style(fg: .needsInput)
-        case .sending: text = "sending \(what)…"; style = label
+        case .sending where s.answering.inFlight.contains(record.reply.id):
+            text = "sending \(what)…"; style = label
+        case .sending: text = "not sent: \(what) · interrupted before it was sent · R resends"; style = Style(fg: .error)
         case .failed(let reason): text = "not sent: \(what) · \(TextWidth.safe(reason)) · R resends"; style = Style(fg: .error)
         }
         for piece in TextWidth.wrap(text, to: max(1, width - 2)) {

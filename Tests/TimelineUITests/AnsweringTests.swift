@@ -185,3 +185,24 @@ struct AgentsViewTests {
         #expect(s.agentsView == nil)
     }
 }
+
+@Suite("Interrupted replies")
+struct InterruptedReplyTests {
+    @Test func aReplyStillSendingFromAnEarlierRunIsShownAsNotSentAndRResendsIt() {
+        var s = AnsweringTests.detailOpen()
+        let row = AnsweringTests.askingRow()
+        let stored = ReplyRecord(reply: Reply(id: "r-crashed", inReplyTo: "ev-ask", taskID: "deploy-billing",
+                                              agentID: "deployer", answer: .action("deploy"), from: "alice@laptop",
+                                              timestampMicros: fixedNow - 60_000_000),
+                                 label: "Deploy", destination: .queue(AnsweringTests.replyTo), delivery: .sending,
+                                 updatedMicros: fixedNow - 60_000_000)
+        _ = reduce(&s, .historyLoaded(HistoryResult(taskID: row.taskID, row: row, events: [row.event], replies: [stored])))
+        let text = GoldenScreen.text(of: render(s, width: 100, height: 24))
+        #expect(text.contains("not sent: Deploy · interrupted before it was sent · R resends"))
+        _ = reduce(&s, .key(.char("R")))
+        guard case .confirm(let again)? = s.answering.prompt else { Issue.record("R offered nothing"); return }
+        #expect(again.reply.id == "r-crashed")
+        #expect(reduce(&s, .key(.char("y"))) == [.sendReply(again)])
+        #expect(GoldenScreen.text(of: render(s, width: 100, height: 24)).contains("sending Deploy…"))
+    }
+}

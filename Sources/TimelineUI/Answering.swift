@@ -5,6 +5,12 @@ import TimelineCore
 /// known per event ("answered" rows, local history entries). Nothing is sent without `y` (or Enter on a
 /// typed text), and one key press sends at most once.
 public struct AnswerState: Sendable, Equatable {
+    public static func == (a: AnswerState, b: AnswerState) -> Bool {
+        a.prompt == b.prompt && a.notice == b.notice && a.noticeIsError == b.noticeIsError && a.byEvent == b.byEvent
+            && a.sender == b.sender && a.openDetailOnMatch == b.openDetailOnMatch && a.inFlight == b.inFlight
+            && a.focus?.eventID == b.focus?.eventID && a.focus?.index == b.focus?.index
+    }
+
     /// What the status line asks.
     public enum Prompt: Sendable, Equatable {
         /// `Send "Deploy" to queue agent-replies? y/N` (also a resend: same reply id).
@@ -26,6 +32,8 @@ public struct AnswerState: Sendable, Equatable {
     /// Replies sent from this view whose outcome has not come back yet. A stored reply still "sending"
     /// that is not one of these was interrupted (the viewer stopped mid-send): shown as not sent, `R` resends.
     public var inFlight: Set<String> = []
+    /// The button Tab moved to (event id, 0-based index); Enter picks it.
+    public var focus: (eventID: String, index: Int)?
 
     public init() {}
 
@@ -97,6 +105,28 @@ func pickAction(_ s: inout AppState, digit: Character) -> [Effect]? {
     s.answering.prompt = .confirm(ReplyRecord(reply: reply, label: action.label, destination: destination,
                                               delivery: .sending, updatedMicros: s.nowMicros))
     return []
+}
+
+/// Tab in a detail with buttons: move to the next button (Enter then picks it).
+func focusNextAction(_ s: inout AppState) -> [Effect]? {
+    guard let event = answerableEvent(s) else { return nil }
+    let count = event.interaction.actions.count
+    guard count > 0 else { return nil }
+    let current = s.answering.focus.flatMap { $0.eventID == event.id ? $0.index : nil }
+    s.answering.focus = (event.id, current.map { ($0 + 1) % count } ?? 0)
+    return []
+}
+
+/// Enter on a focused button picks it; nil when no button has the focus.
+func pickFocusedAction(_ s: inout AppState) -> [Effect]? {
+    guard let event = answerableEvent(s), let focus = s.answering.focus, focus.eventID == event.id else { return nil }
+    return pickAction(&s, digit: Character(String(focus.index + 1)))
+}
+
+/// The focused button of the shown event, if any.
+func focusedAction(_ s: AppState, _ event: Event) -> Int? {
+    guard let focus = s.answering.focus, focus.eventID == event.id else { return nil }
+    return focus.index
 }
 
 /// `r`: open the text prompt for the shown event's agent.
@@ -244,12 +274,13 @@ func answerLines(_ s: AppState, event: Event, width: Int) -> [StyledLine] {
         var used = 0
         for (i, action) in interaction.actions.enumerated() {
             let text = "[\(i + 1) \(TextWidth.truncate(TextWidth.safe(action.label), to: 40))]"
-            let style: Style
+            var style: Style
             switch action.style {
             case .primary: style = Style(fg: .needsInput, bold: true, reverse: true)
             case .danger: style = Style(fg: .error, bold: true)
             case .default: style = Style(bold: true)
             }
+            if focusedAction(s, event) == i { style.underline = true; style.reverse.toggle() }
             if used > 0, used + 1 + TextWidth.of(text) > width {
                 out.append(line)
                 line = StyledLine()
@@ -260,8 +291,7 @@ func answerLines(_ s: AppState, event: Event, width: Int) -> [StyledLine] {
             used += TextWidth.of(text)
         }
         out.append(line)
-        let to = interaction.actions.contains { $0.url != nil } ? "webhook or queue" : "queue"
-        out.append(StyledLine([("a digit picks, y confirms · sent to the \(to) shown before sending", label)]))
+        out.append(StyledLine([("pick: a digit, or Tab then Enter · y sends, any other key cancels", label)]))
     }
     if let replyTo = interaction.replyTo {
         out.append(StyledLine([("r", Style(fg: .accent, bold: true)),

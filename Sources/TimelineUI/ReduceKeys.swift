@@ -109,7 +109,14 @@ func reduceDetailKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect
         s.pendingG = true
         return []
     case .char("G"), .end: return scrollDetail(&s, by: Int.max / 2)
-    case .escape, .enter, .char("q"), .left, .char("h"):
+    case .tab:
+        return focusNextAction(&s) ?? []
+    case .enter:
+        // Enter picks the button Tab moved to; without one it closes the detail, as Esc does.
+        if let effects = pickFocusedAction(&s) { return effects }
+        s.detail = nil
+        return []
+    case .escape, .char("q"), .left, .char("h"):
         s.detail = nil
         return []
     case .char("t"):

@@ -25,6 +25,7 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
     var answer: String?
     var answerNotice: String?
     var agents = false
+    var focus: Int?
 
     init(_ s: AppState) {
         mode = s.mode
@@ -49,6 +50,7 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
         }
         answerNotice = s.answering.notice
         agents = s.agentsView != nil
+        focus = s.answering.focus?.index
     }
 
     var description: String {
@@ -131,6 +133,7 @@ struct Start: CustomStringConvertible, Sendable {
         $0.send(.historyLoaded(HistoryResult(taskID: "T40", row: row, events: [event])))
     }
     static let confirming = Start(description: "asking, 1 pressed") { asking.setup(&$0); $0.press(.char("1")) }
+    static let focused = Start(description: "asking, Tab pressed") { asking.setup(&$0); $0.press(.tab) }
     static let agentsOpen = Start(description: "agents view open") { $0.press(.char("A")) }
 }
 
@@ -207,6 +210,10 @@ let bindingTable: [BindingCase] = [
     at(.asking, key(.char("1")), []) { $0.answer = "confirm Deploy" },
     at(.asking, key(.char("2")), []) { $0.answer = "confirm Cancel" },
     at(.asking, key(.char("3")), []) { _ in },  // no third action: nothing
+    at(.asking, key(.tab), []) { $0.focus = 0 },
+    at(.focused, key(.tab), []) { $0.focus = 1 },
+    at(.focused, key(.enter), []) { $0.answer = "confirm Deploy" },
+    at(.asking, key(.enter), []) { $0.detail = nil },  // no button focused: Enter closes, as before
     at(.detail, key(.char("1")), []) { _ in },  // no actions: nothing
     at(.confirming, key(.char("y")), ["send action(\"deploy\") to https://sqs.eu-west-1.amazonaws.com/123456789012/replies"]) {
         $0.answer = nil; $0.answerNotice = "sending \"Deploy\" to queue replies…"

@@ -1,17 +1,18 @@
 import Foundation
+import SQSClient
+import TimelineStore
 
 /// What the poller is doing, as a value that can be read without blocking.
 public struct PollerStatus: Sendable, Equatable {
     public enum State: Sendable, Equatable {
-        /// Started; no answer from the queue yet.
+        /// Started; no request has succeeded yet.
         case connecting
-        /// Long polls are in flight and the last call succeeded.
+        /// The last request succeeded; long polls are in flight.
         case receiving
-        /// The last call failed with a retryable error; the next try is at `until`.
-        case backingOff(until: Date, reason: String)
-        /// Polling ended: on request, because the queue is drained, or for a reason that retrying
-        /// cannot fix (auth, missing queue). `reason` says which, and how to fix it.
-        case stopped(reason: String)
+        /// The last attempt failed (a request, or committing a batch); the next try is at `until`.
+        case backingOff(until: Date, fault: PollerFault)
+        /// Polling ended, for `reason`.
+        case stopped(StopReason)
     }
 
     public var state: State = .connecting
@@ -35,28 +36,94 @@ public struct PollerStatus: Sendable, Equatable {
     public init() {}
 
     /// True once polling has ended.
-    public var isStopped: Bool {
-        if case .stopped = state { return true }
-        return false
+    public var isStopped: Bool { stopReason != nil }
+
+    /// Why polling ended; nil while it runs.
+    public var stopReason: StopReason? {
+        if case .stopped(let reason) = state { return reason }
+        return nil
     }
 
-    /// A one-line summary for logs and the status bar.
-    public var summary: String {
-        let state: String
-        switch self.state {
-        case .connecting: state = "connecting"
-        case .receiving: state = "receiving"
-        case .backingOff(let until, let reason):
-            let seconds = max(0, until.timeIntervalSinceNow)
-            state = String(format: "backing off %.1fs (%@)", seconds, reason)
-        case .stopped(let reason): state = "stopped: \(reason)"
+    /// The counters on one line (the state is put into words by the command that shows it).
+    public var counts: String {
+        "received \(received), stored \(stored), duplicates \(duplicates), rejected \(rejected), deleted \(deleted)"
+    }
+
+    /// A one-line summary for test diagnostics.
+    public var summary: String { "\(state); \(counts)" }
+}
+
+/// A failure the poller retries: a request, or committing a received batch to the store.
+public enum PollerFault: Sendable, Equatable {
+    /// A retryable SQS failure (throttling, 5xx, network, timeout).
+    case request(SQSError)
+    /// The store could not commit a batch: the batch is held (its visibility extended) and retried, and
+    /// no worker receives more until it commits.
+    case store(StoreFailure)
+}
+
+/// Why the poller stopped.
+public enum StopReason: Sendable, Equatable {
+    /// `stopWhenEmpty`: the queue reported no visible and no in-flight messages.
+    case drained
+    /// `requestStop()` without a more precise reason.
+    case requested
+    /// A signal or the user asked to stop.
+    case interrupted
+    /// AWS refused the credentials (missing, invalid, expired, or a skewed clock: see `SQSError.clockSkew`).
+    case credentialsRefused(SQSError)
+    /// The credentials are valid but not allowed to use the queue.
+    case accessDenied(SQSError)
+    /// The queue does not exist at this endpoint and region.
+    case queueMissing(queueURL: String, SQSError)
+    /// A request failed in a way retrying cannot fix.
+    case requestFailed(queueURL: String, SQSError)
+    /// The store failed for `after` seconds (0: it could not be opened at all).
+    case storeFailed(StoreFailure, after: TimeInterval)
+    /// No request succeeded for `after` seconds (`PollerConfiguration.giveUpAfter`); `lastFault` is the last cause.
+    case gaveUp(after: TimeInterval, lastFault: PollerFault)
+
+    /// The reason for a non-retryable SQS error.
+    public init(_ error: SQSError, queueURL: String) {
+        switch error.kind {
+        case .auth where SQSError.accessDeniedCodes.contains(error.code): self = .accessDenied(error)
+        case .auth: self = .credentialsRefused(error)
+        case .queueMissing: self = .queueMissing(queueURL: queueURL, error)
+        default: self = .requestFailed(queueURL: queueURL, error)
         }
-        return "\(state); received \(received), stored \(stored), duplicates \(duplicates), "
-            + "rejected \(rejected), deleted \(deleted)"
     }
 }
 
-/// What happened to one received batch (for `timeline poll -v`).
+/// Why the store could not open or commit, classified (`StorageProblem`) with SQLite's own words.
+public struct StoreFailure: Error, Sendable, Equatable {
+    public var problem: StorageProblem
+    /// The full explanation: SQLite's message, what it means, what to do.
+    public var explanation: String
+
+    public init(problem: StorageProblem, explanation: String) {
+        self.problem = problem
+        self.explanation = explanation
+    }
+
+    /// Any error from the store: an `SQLiteError` is classified, anything else is `.other`.
+    public init(_ error: any Error) {
+        if let sqlite = error as? SQLiteError {
+            self.init(problem: sqlite.problem, explanation: sqlite.explanation)
+        } else {
+            self.init(problem: .other, explanation: "\(error)")
+        }
+    }
+}
+
+/// What happened to one received batch.
+public enum BatchOutcome: Sendable, Equatable {
+    /// Committed (and deleted unless peeking).
+    case stored(BatchReport)
+    /// Could not be committed: held and retried (see `PollerFault.store`). Reported on the first failure.
+    case storeFailed(queueURL: String, messages: Int, failure: StoreFailure)
+}
+
+/// What happened to one stored batch (for `timeline poll -v`).
 public struct BatchReport: Sendable, Equatable {
     public var queueURL: String
     public var received: Int
@@ -66,4 +133,6 @@ public struct BatchReport: Sendable, Equatable {
     public var deleted: Int
     /// Rejection reasons in this batch, one per rejected message.
     public var rejectReasons: [String]
+    /// The highest `ApproximateReceiveCount` in the batch (1: nothing was redelivered).
+    public var maxReceiveCount: Int = 1
 }

@@ -202,11 +202,19 @@ public final class Poller: @unchecked Sendable {
         let items = MessageValidation.items(for: messages)
         var backoff = Backoff(base: Self.storeBackoff.base, cap: Self.storeBackoff.cap)
         var failingSince: Date?
-        defer { if failingSince != nil { releaseStoreHold() } }
+        var committed = false
+        defer {
+            if failingSince != nil {
+                // Given up or stopping: the held messages go back to the queue at once, for the next run.
+                if !committed { setVisibility(of: messages, queueURL: queueURL, seconds: 0) }
+                releaseStoreHold()
+            }
+        }
         var outcomes: [IngestOutcome] = []
         while true {
             do {
                 outcomes = try store.ingest(items)
+                committed = true
                 break
             } catch {
                 let failure = StoreFailure(error)
@@ -222,7 +230,7 @@ public final class Poller: @unchecked Sendable {
                     return
                 }
                 let delay = backoff.nextDelay(random: timing.random())
-                extendVisibility(of: messages, queueURL: queueURL, seconds: Int(delay.rounded(.up)) + Self.heldVisibilityMargin)
+                setVisibility(of: messages, queueURL: queueURL, seconds: Int(delay.rounded(.up)) + Self.heldVisibilityMargin)
                 if !pause(for: delay, fault: .store(failure)) { return }
             }
         }
@@ -266,14 +274,20 @@ public final class Poller: @unchecked Sendable {
         }
     }
 
-    /// Keeps held messages invisible past the next retry. A failure is harmless: the message comes back
-    /// and idempotent ingest absorbs the duplicate.
-    private func extendVisibility(of messages: [SQSMessage], queueURL: String, seconds: Int) {
-        for message in messages where !isStopping {
-            try? client.changeMessageVisibility(
-                queueURL: queueURL, receiptHandle: message.receiptHandle, visibilityTimeout: min(seconds, 43_200))
+    /// Keeps held messages invisible past the next retry, or (0) hands them back to the queue. A failure
+    /// is harmless: the message comes back later and idempotent ingest absorbs the duplicate. Bounded by
+    /// a short timeout, so a stop is never held up by an endpoint that stopped answering.
+    private func setVisibility(of messages: [SQSMessage], queueURL: String, seconds: Int) {
+        for start in stride(from: 0, to: messages.count, by: 10) {
+            let handles = messages[start..<min(start + 10, messages.count)].map(\.receiptHandle)
+            _ = try? client.changeMessageVisibilityBatch(
+                queueURL: queueURL, receiptHandles: handles, visibilityTimeout: min(seconds, 43_200),
+                timeout: Self.visibilityCallTimeout)
         }
     }
+
+    /// Bound of a ChangeMessageVisibilityBatch call.
+    static let visibilityCallTimeout: TimeInterval = 5
 
     /// Backs off after a retryable request failure, or gives up after `giveUpAfter` without a success.
     private func pauseAfterRequestFailure(_ backoff: inout Backoff, error: SQSError) {

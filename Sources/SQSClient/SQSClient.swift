@@ -131,6 +131,21 @@ public final class SQSClient: Sendable {
         ])
     }
 
+    /// Sets the visibility timeout of up to 10 received messages (`receiptHandles`) in one call; per-entry
+    /// failures come back in `failed`. `timeout` bounds the call.
+    public func changeMessageVisibilityBatch(
+        queueURL: String, receiptHandles: [String], visibilityTimeout: Int,
+        timeout: TimeInterval = SQSClient.shortCallTimeout
+    ) throws(SQSError) -> BatchResult {
+        let reply = try call("ChangeMessageVisibilityBatch", [
+            "QueueUrl": queueURL,
+            "Entries": receiptHandles.enumerated().map { index, handle -> [String: Any] in
+                ["Id": "v\(index)", "ReceiptHandle": handle, "VisibilityTimeout": visibilityTimeout]
+            },
+        ], timeout: timeout)
+        return Self.batchResult(reply)
+    }
+
     /// Creates a queue (or returns the existing one's URL).
     public func createQueue(name: String, attributes: [String: String] = [:]) throws(SQSError) -> String {
         var request: [String: Any] = ["QueueName": name]

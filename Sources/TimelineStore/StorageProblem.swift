@@ -58,7 +58,7 @@ public enum StorageProblem: String, Sendable, Equatable {
     public var remedy: String {
         switch self {
         case .full, .sharedMemoryFull:
-            "free space on that file system (or use --db on another one); polling resumes by itself"
+            "free space on that file system, or put the database on another one with --db"
         case .readOnly:
             "make the file and its directory writable by this user (chmod/chown, or remount read-write)"
         case .busy:

@@ -66,7 +66,8 @@ enum PollerMessages {
         switch outcome {
         case .stored(let batch):
             var line = "batch from \(PollerLauncher.queueName(batch.queueURL)): received \(batch.received), "
-                + "stored \(batch.stored), duplicates \(batch.duplicates), rejected \(batch.rejected), deleted \(batch.deleted)"
+                + "stored \(batch.stored), duplicates \(batch.duplicates), rejected \(batch.rejected), deleted \(batch.deleted), "
+                + "max receive count \(batch.maxReceiveCount)"
             for reason in batch.rejectReasons { line += "\n  rejected: \(reason)" }
             return line
         case .storeFailed(let queueURL, let messages, let failure):

@@ -210,6 +210,9 @@ def run(timeline: str, endpoint: str, events_count: int, kills: int, seed: int, 
 
     faults = ["kill"] * kills + ["refused", "blackhole", "throttle"] + (["disk full"] if disk.can_fill else [])
     rng.shuffle(faults)
+    # The endpoint is cut twice: first refused, later black-holed.
+    refused, blackhole = faults.index("refused"), faults.index("blackhole")
+    faults[min(refused, blackhole)], faults[max(refused, blackhole)] = "refused", "blackhole"
     slot = duration / len(faults)
     done_faults: list[str] = []
     try:

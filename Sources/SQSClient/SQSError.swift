@@ -80,6 +80,10 @@ extension SQSError {
         "InvalidSecurity", "AuthFailure", "InvalidAccessKeyId", "RequestExpired", "KMS.AccessDeniedException",
         "CredentialsUnavailable", "InvalidSignatureException", "RequestTimeTooSkewed",
     ]
+    /// Auth codes meaning "valid credentials, but not allowed" (the rest mean the credentials were refused).
+    public static let accessDeniedCodes: Set<String> = [
+        "AccessDenied", "AccessDeniedException", "KMS.AccessDeniedException",
+    ]
     static let queueMissingCodes: Set<String> = [
         "QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue", "NonExistentQueue",
     ]

@@ -8,7 +8,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN := .build/release/timeline
 export TIMELINE_SHARED ?= $(abspath ../shared)
 
-.PHONY: all deps apt-deps venv build debug test swift-test python-test e2e-test bench localstack-venv demo install clean
+.PHONY: all deps apt-deps venv build debug test swift-test python-test e2e-test bench chaos localstack-venv demo install clean
 
 all: build
 
@@ -61,6 +61,13 @@ bench: deps build localstack-venv
 	  $(PY) bench/sqs_benches.py --timeline $(RELEASE_BIN) --localstack-python $(LOCALSTACK_VENV)/bin/python && \
 	  $(PY) bench/terminal_benches.py --timeline $(RELEASE_BIN); } 2>&1 | tee $(BENCH_LOG)
 	$(PY) bench/bench_table.py $(BENCH_LOG)
+
+## chaos: 10,000 events through `timeline poll` on LocalStack while it is SIGKILLed 5 times, the endpoint
+## refuses, then black-holes, then throttles, and the disk fills once; asserts none lost or duplicated and
+## prints the figures (a short variant on moto runs in `make test`: Tests/e2e/test_chaos.py).
+chaos: deps build localstack-venv
+	$(PY) scripts/chaos.py --timeline $(RELEASE_BIN) --localstack --localstack-python $(LOCALSTACK_VENV)/bin/python \
+	  --events 10000 --kills 5
 
 # LocalStack (the throughput server for the drain bench) in host mode needs Python >= 3.13 (3.12.1 lacks
 # warnings.deprecated): pyenv's 3.13, else python3.13/python3.14 on PATH. Its own venv, apart from .venv.

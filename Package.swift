@@ -19,7 +19,7 @@ let package = Package(
 
         .target(name: "TimelineCore"),
         .target(name: "SigV4", dependencies: ["COpenSSL"]),
-        .target(name: "SQSClient", dependencies: ["SigV4", "CCurl"]),
+        .target(name: "SQSClient", dependencies: ["SigV4", "CCurl", "TimelineCore"]),  // TimelineCore: DisplayText
         .target(name: "TimelineStore", dependencies: ["TimelineCore", "CSQLite"]),
         .target(name: "Ingest", dependencies: ["TimelineCore", "TimelineStore", "SQSClient"]),
         .target(name: "TimelineUI", dependencies: ["TimelineCore"]),

@@ -27,7 +27,7 @@ enum ErrorResponseDecoder {
         let code = codes.first ?? "HTTP \(response.status)"
         return SQSError(
             kind: SQSError.classify(codes: codes, status: response.status),
-            code: code, message: clean(message), httpStatus: response.status)
+            code: code, message: message, httpStatus: response.status)
     }
 
     /// `com.amazonaws.sqs#QueueDoesNotExist:http://...` → `QueueDoesNotExist`.
@@ -57,12 +57,6 @@ enum ErrorResponseDecoder {
             if !inTag { stripped.append(character) }
         }
         return String(stripped.split(whereSeparator: \.isWhitespace).joined(separator: " ").prefix(200))
-    }
-
-    /// Control characters removed, length bounded: server text may reach a terminal.
-    static func clean(_ text: String) -> String {
-        let scalars = text.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }
-        return String(String.UnicodeScalarView(scalars).prefix(500))
     }
 }
 

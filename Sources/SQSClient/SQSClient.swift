@@ -1,5 +1,6 @@
 import Foundation
 import SigV4
+import TimelineCore
 
 /// SQS over the AWS JSON 1.0 protocol: every call is a signed `POST /` to the endpoint with
 /// `X-Amz-Target: AmazonSQS.<Action>` and the queue URL in the body. Thread-safe; calls block,
@@ -71,7 +72,7 @@ public final class SQSClient: Sendable {
         _ = try call("DeleteMessage", ["QueueUrl": queueURL, "ReceiptHandle": receiptHandle])
     }
 
-    /// Sends one message; returns its SQS message id.
+    /// Sends one message; returns its SQS message id (sanitized: it is printed, never looked up).
     public func sendMessage(queueURL: String, body: String, delaySeconds: Int? = nil) throws(SQSError) -> String {
         var request: [String: Any] = ["QueueUrl": queueURL, "MessageBody": body]
         if let delaySeconds { request["DelaySeconds"] = delaySeconds }
@@ -79,7 +80,7 @@ public final class SQSClient: Sendable {
         guard let id = reply["MessageId"] as? String else {
             throw SQSError(kind: .server, code: "MalformedResponse", message: "SendMessage answer has no MessageId")
         }
-        return id
+        return DisplayText.sanitize(id)
     }
 
     /// Sends up to 10 messages; `messageIDs` maps entry ids to SQS message ids.
@@ -103,14 +104,23 @@ public final class SQSClient: Sendable {
         guard let url = reply["QueueUrl"] as? String else {
             throw SQSError(kind: .server, code: "MalformedResponse", message: "GetQueueUrl answer has no QueueUrl")
         }
+        // It is printed and used as a URL: one that is not plain printable text is refused, not shown.
+        guard DisplayText.sanitize(url) == url, !url.contains(" ") else {
+            throw SQSError(kind: .server, code: "MalformedResponse", message: "GetQueueUrl answered an invalid URL: \(url)")
+        }
         return url
     }
 
-    /// Queue attributes (`ApproximateNumberOfMessages`, ...); `names` defaults to all.
-    public func getQueueAttributes(queueURL: String, names: [String] = ["All"]) throws(SQSError) -> [String: String] {
-        let reply = try call("GetQueueAttributes", ["QueueUrl": queueURL, "AttributeNames": names])
+    /// Queue attributes (`ApproximateNumberOfMessages`, ...); `names` defaults to all. Names and values
+    /// are sanitized for the terminal (they are shown, e.g. by `doctor`). `timeout` bounds the call.
+    public func getQueueAttributes(
+        queueURL: String, names: [String] = ["All"], timeout: TimeInterval = SQSClient.shortCallTimeout
+    ) throws(SQSError) -> [String: String] {
+        let reply = try call("GetQueueAttributes", ["QueueUrl": queueURL, "AttributeNames": names], timeout: timeout)
         var attributes: [String: String] = [:]
-        for (key, value) in reply["Attributes"] as? [String: Any] ?? [:] { attributes[key] = "\(value)" }
+        for (key, value) in reply["Attributes"] as? [String: Any] ?? [:] {
+            attributes[DisplayText.sanitize(key)] = DisplayText.sanitize("\(value)")
+        }
         return attributes
     }
 
@@ -119,6 +129,21 @@ public final class SQSClient: Sendable {
         _ = try call("ChangeMessageVisibility", [
             "QueueUrl": queueURL, "ReceiptHandle": receiptHandle, "VisibilityTimeout": visibilityTimeout,
         ])
+    }
+
+    /// Sets the visibility timeout of up to 10 received messages (`receiptHandles`) in one call; per-entry
+    /// failures come back in `failed`. `timeout` bounds the call.
+    public func changeMessageVisibilityBatch(
+        queueURL: String, receiptHandles: [String], visibilityTimeout: Int,
+        timeout: TimeInterval = SQSClient.shortCallTimeout
+    ) throws(SQSError) -> BatchResult {
+        let reply = try call("ChangeMessageVisibilityBatch", [
+            "QueueUrl": queueURL,
+            "Entries": receiptHandles.enumerated().map { index, handle -> [String: Any] in
+                ["Id": "v\(index)", "ReceiptHandle": handle, "VisibilityTimeout": visibilityTimeout]
+            },
+        ], timeout: timeout)
+        return Self.batchResult(reply)
     }
 
     /// Creates a queue (or returns the existing one's URL).
@@ -151,7 +176,8 @@ public final class SQSClient: Sendable {
     ) throws(SQSError) -> [String: Any] {
         let response = try exchange(action, payload, timeout: timeout, cancel: cancel)
         guard (200..<300).contains(response.status) else {
-            let error = ErrorResponseDecoder.decode(response)
+            var error = ErrorResponseDecoder.decode(response)
+            if Self.clockSensitiveCodes.contains(error.code) { error.clockSkew = clockSkew(of: response) }
             // Temporary credentials the server calls expired: fetch new ones for the next call.
             if error.kind == .auth, ["ExpiredToken", "ExpiredTokenException", "RequestExpired"].contains(error.code) {
                 credentialsProvider.invalidate()
@@ -166,6 +192,19 @@ public final class SQSClient: Sendable {
                 httpStatus: response.status)
         }
         return object
+    }
+
+    /// Errors a wrong local clock causes: for these the answer's `Date` header is compared with the clock.
+    static let clockSensitiveCodes: Set<String> = [
+        "RequestExpired", "SignatureDoesNotMatch", "InvalidSignatureException", "RequestTimeTooSkewed",
+    ]
+
+    /// Endpoint clock minus local clock, from a response's `Date` header (nil without one).
+    func clockSkew(of response: HTTPResponse) -> TimeInterval? {
+        guard let header = response.headers.value(for: "Date"), let serverDate = Self.parseHTTPDate(header) else {
+            return nil
+        }
+        return serverDate.timeIntervalSince(clock())
     }
 
     /// Signs and sends one call; returns the response whatever its status.
@@ -239,7 +278,7 @@ public final class SQSClient: Sendable {
         for item in reply["Successful"] as? [[String: Any]] ?? [] {
             guard let id = item["Id"] as? String else { continue }
             result.successful.append(id)
-            if let messageID = item["MessageId"] as? String { result.messageIDs[id] = messageID }
+            if let messageID = item["MessageId"] as? String { result.messageIDs[id] = DisplayText.sanitize(messageID) }
         }
         for item in reply["Failed"] as? [[String: Any]] ?? [] {
             result.failed.append(BatchFailure(

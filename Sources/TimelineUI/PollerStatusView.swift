@@ -2,6 +2,8 @@
 /// Ingest poller's status into this plain value, so TimelineUI never depends on Ingest.
 public struct PollerStatusView: Sendable, Equatable {
     public enum State: Sendable, Equatable {
+        /// No request has succeeded yet.
+        case connecting
         /// Connected, waiting on a long poll.
         case connected
         /// Messages are arriving.

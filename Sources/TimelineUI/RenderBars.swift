@@ -121,6 +121,7 @@ enum PollerText {
             return age == "now" ? " · last receive now" : " · last receive \(age) ago"
         } ?? ""
         switch p.state {
+        case .connecting: return "◌ connecting…"
         case .connected: return "● connected" + last
         case .receiving: return "● receiving" + last
         case .backingOff(let until, let reason):
@@ -136,7 +137,7 @@ enum PollerText {
         case .connected, .receiving: Style(fg: .success, bg: .statusBar)
         case .backingOff: Style(fg: .warning, bg: .statusBar, bold: true)
         case .stopped: Style(fg: .error, bg: .statusBar, bold: true)
-        case .disabled: Style(fg: .muted, bg: .statusBar)
+        case .connecting, .disabled: Style(fg: .muted, bg: .statusBar)
         }
     }
 }

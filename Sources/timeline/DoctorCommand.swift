@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SQSClient
+import TimelineCore
 import TimelineStore
 
 /// `timeline doctor`: where each setting came from, whether the queue answers, clock skew, the database.
@@ -37,7 +38,7 @@ struct DoctorCommand: ParsableCommand {
             let token = credentials.sessionToken == nil ? "" : ", with session token"
             line(true, "credentials", "\(credentials.maskedAccessKeyID)  (from \(credentials.source)\(token))")
         } catch {
-            line(false, "credentials", error.message)
+            line(false, "credentials", DisplayText.sanitize(error.message))
         }
         let client = configuration.makeClient()
         do {

@@ -19,13 +19,14 @@ struct PollerLauncher {
 
     func poller(
         databasePath: String, concurrency: Int, waitSeconds: Int = 20, peek: Bool, stopWhenEmpty: Bool = false,
-        onBatch: (@Sendable (BatchReport) -> Void)? = nil
+        giveUpAfter: TimeInterval? = nil, storeGiveUpAfter: TimeInterval? = nil,
+        onBatch: (@Sendable (BatchOutcome) -> Void)? = nil
     ) -> Poller {
         Poller(
             client: client,
             configuration: PollerConfiguration(
                 queueURLs: queueURLs, concurrency: concurrency, waitSeconds: waitSeconds, peek: peek,
-                stopWhenEmpty: stopWhenEmpty),
+                stopWhenEmpty: stopWhenEmpty, giveUpAfter: giveUpAfter, storeGiveUpAfter: storeGiveUpAfter),
             makeStore: { try TimelineStore(path: databasePath) },
             onBatch: onBatch)
     }

@@ -67,18 +67,9 @@ func reportingFailures(_ body: () throws -> Void) throws {
     }
 }
 
-/// One-line descriptions of SQS errors with a hint that fixes them (never a secret).
+/// One-line descriptions of SQS errors with a hint that fixes them (see `PollerMessages`).
 enum SQSErrorHint {
     static func describe(_ error: SQSError, queueURL: String? = nil) -> String {
-        switch error.kind {
-        case .auth, .queueMissing:
-            return StopReason.explain(error, queueURL: queueURL ?? "the queue")
-        case .network:
-            return "\(error.description). Is the endpoint reachable? (check --endpoint-url, proxies, the network)"
-        case .throttled, .server:
-            return "\(error.description). AWS is busy or failing; try again"
-        case .cancelled, .client:
-            return error.description
-        }
+        PollerMessages.describe(error, queueURL: queueURL)
     }
 }

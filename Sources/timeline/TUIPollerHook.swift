@@ -47,7 +47,7 @@ final class TUIPollerHook: @unchecked Sendable {
         if let failure {
             return PollerStatusView(state: .stopped(reason: failure), queueName: name, queueURL: queueURL)
         }
-        guard let poller else { return PollerStatusView(state: .connected, queueName: name, queueURL: queueURL) }
+        guard let poller else { return PollerStatusView(state: .connecting, queueName: name, queueURL: queueURL) }
         return Self.view(of: poller.status, queueName: name, queueURL: queueURL)
     }
 
@@ -64,12 +64,13 @@ final class TUIPollerHook: @unchecked Sendable {
         func micros(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970 * 1_000_000) }
         let state: PollerStatusView.State
         switch status.state {
-        case .connecting: state = .connected
+        case .connecting: state = .connecting
         case .receiving:
             let recent = status.lastStored.map { Date().timeIntervalSince($0) < 5 } ?? false
             state = recent ? .receiving : .connected
-        case .backingOff(let until, let reason): state = .backingOff(untilMicros: micros(until), reason: reason)
-        case .stopped(let reason): state = .stopped(reason: reason)
+        case .backingOff(let until, let fault):
+            state = .backingOff(untilMicros: micros(until), reason: PollerMessages.describe(fault))
+        case .stopped(let reason): state = .stopped(reason: PollerMessages.describe(reason))
         }
         return PollerStatusView(
             state: state, queueName: queueName, queueURL: queueURL, lastReceiveMicros: status.lastReceive.map(micros),

@@ -33,12 +33,12 @@ import TimelineStore
             onBatch: onBatch)
     }
 
-    static func temporaryStore() throws -> (path: String, factory: Poller.StoreFactory) {
+    /// A new store in its own directory; the directory lives as long as the returned value or factory.
+    static func temporaryStore() throws -> (directory: TemporaryDirectory, path: String, factory: Poller.StoreFactory) {
         let directory = try TemporaryDirectory(prefix: "poller-scripted")
         let path = directory.file("timeline.db")
         _ = try TimelineStore(path: path)
-        // The factory holds the directory, so it lives as long as the poller that uses it.
-        return (path, { _ = directory; return try TimelineStore(path: path) })
+        return (directory, path, { _ = directory; return try TimelineStore(path: path) })
     }
 
     static func events(_ count: Int, prefix: String) -> [String] {
@@ -100,7 +100,8 @@ import TimelineStore
     }
 
     @Test func aStoreThatCannotCommitHoldsTheBatchAndStopsReceiving() throws {
-        let (path, _) = try Self.temporaryStore()
+        let (directory, path, _) = try Self.temporaryStore()
+        defer { withExtendedLifetime(directory) {} }
         let bodies = Self.events(7, prefix: "h")
         let transport = ScriptedTransport { call throws(TransportError) in
             switch call.action {

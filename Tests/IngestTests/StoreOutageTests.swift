@@ -42,13 +42,16 @@ import TimelineStore
         #expect(poller.status.stored == 0)
 
         try FileManager.default.removeItem(atPath: filler)
-        let stored = PollerTestKit.eventually(timeout: 120) { poller.status.deleted == 30 }
+        // `>=`: on a loaded machine a message can outlive the 2 s visibility timeout after space returns and
+        // come back once; it is then a duplicate (stored once, deleted again), which the checks below allow.
+        let stored = PollerTestKit.eventually(timeout: 120) { poller.status.stored == 30 && poller.status.deleted >= 30 }
         #expect(stored, "status: \(poller.status.summary)")
         #expect(poller.stop())
         let store = try TimelineStore(path: dbPath)
         #expect(try store.stats().events == 30)
         #expect(try store.stats().rejected == 0)
-        #expect(poller.status.duplicates == 0)
+        let status = poller.status
+        #expect(status.received == status.stored + status.duplicates, "every receive is stored once or a duplicate")
         let receiveCounts = reports.current.compactMap { outcome -> Int? in
             if case .stored(let report) = outcome { return report.maxReceiveCount }
             return nil

@@ -17,9 +17,11 @@ let package = Package(
         .systemLibrary(name: "CNCursesW", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
-        .target(name: "TimelineCore"),
+        // The one strict JSON reader and JSON string writer (event payloads, SQS requests and answers).
+        .target(name: "StrictJSON"),
+        .target(name: "TimelineCore", dependencies: ["StrictJSON"]),
         .target(name: "SigV4", dependencies: ["COpenSSL"]),
-        .target(name: "SQSClient", dependencies: ["SigV4", "CCurl"]),
+        .target(name: "SQSClient", dependencies: ["SigV4", "CCurl", "StrictJSON"]),
         .target(name: "TimelineStore", dependencies: ["TimelineCore", "CSQLite"]),
         .target(name: "Ingest", dependencies: ["TimelineCore", "TimelineStore", "SQSClient"]),
         .target(name: "TimelineUI", dependencies: ["TimelineCore"]),
@@ -27,19 +29,20 @@ let package = Package(
         .executableTarget(
             name: "timeline",
             dependencies: [
-                "TimelineCore", "TimelineStore", "SQSClient", "Ingest", "TimelineUI", "Terminal",
+                "TimelineCore", "TimelineStore", "SQSClient", "Ingest", "TimelineUI", "Terminal", "StrictJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // `make bench`: prints figures, asserts nothing.
         .executableTarget(
             name: "TimelineBench",
-            dependencies: ["TimelineCore", "TimelineStore", "TimelineUI", "SQSClient", "Ingest", "TestSupport"]
+            dependencies: ["TimelineCore", "TimelineStore", "TimelineUI", "SQSClient", "Ingest", "TestSupport", "StrictJSON"]
         ),
 
         // Shared by test targets: a real moto server, the fault-injecting proxy, temp directories.
         .target(name: "TestSupport", dependencies: ["SQSClient"], path: "Sources/TestSupport"),
 
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "TestSupport"]),
         .testTarget(name: "SigV4Tests", dependencies: ["SigV4", "TestSupport"]),
         .testTarget(name: "SQSClientTests", dependencies: ["SQSClient", "TestSupport"]),

@@ -5,7 +5,7 @@ import Foundation
 //
 // The TUI bench runs first: it re-executes this binary once per database size with
 // TIMELINE_TUI_BENCH_CHILD set, and that child measures and exits inside `runTUIBench()`, so it never
-// reaches the other parts. TIMELINE_BENCH_ONLY=tui,store,drain,latency (any of them) selects parts.
+// reaches the other parts. TIMELINE_BENCH_ONLY=tui,store,json,drain,latency (any of them) selects parts.
 
 // Line-buffered stdout: our lines and the TUI children's lines come out in order through a pipe.
 setvbuf(stdout, nil, _IOLBF, 0)
@@ -13,7 +13,7 @@ setvbuf(stdout, nil, _IOLBF, 0)
 let environment = ProcessInfo.processInfo.environment
 let isTUIChild = environment["TIMELINE_TUI_BENCH_CHILD"] != nil
 // drain and latency are the Python benches (bench/sqs_benches.py) that `make bench` runs after this one.
-let knownParts: Set<String> = ["tui", "store", "drain", "latency"]
+let knownParts: Set<String> = ["tui", "store", "json", "drain", "latency"]
 let selected: Set<String> = environment["TIMELINE_BENCH_ONLY"]
     .map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }) } ?? knownParts
 
@@ -24,10 +24,11 @@ if isTUIChild {
 let unknown = selected.subtracting(knownParts)
 if !unknown.isEmpty {
     FileHandle.standardError.write(Data(
-        "TimelineBench: unknown part(s) \(unknown.sorted().joined(separator: ", ")) in TIMELINE_BENCH_ONLY (known: tui, store, drain, latency)\n".utf8))
+        "TimelineBench: unknown part(s) \(unknown.sorted().joined(separator: ", ")) in TIMELINE_BENCH_ONLY (known: tui, store, json, drain, latency)\n".utf8))
     exit(2)
 }
-if selected.isDisjoint(with: ["tui", "store"]) { exit(0) }
-print("timeline bench: " + ["tui", "store"].filter(selected.contains).joined(separator: ", "))
+if selected.isDisjoint(with: ["tui", "store", "json"]) { exit(0) }
+print("timeline bench: " + ["tui", "store", "json"].filter(selected.contains).joined(separator: ", "))
 if selected.contains("tui") { runTUIBench() }
 if selected.contains("store") { runStoreBench() }
+if selected.contains("json") { runResponseJSONBench() }

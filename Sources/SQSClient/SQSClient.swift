@@ -67,11 +67,6 @@ public final class SQSClient: Sendable {
         return Self.batchResult(reply)
     }
 
-    /// Deletes one message.
-    public func deleteMessage(queueURL: String, receiptHandle: String) throws(SQSError) {
-        _ = try call("DeleteMessage", ["QueueUrl": queueURL, "ReceiptHandle": receiptHandle])
-    }
-
     /// Sends one message; returns its SQS message id.
     public func sendMessage(queueURL: String, body: String, delaySeconds: Int? = nil) throws(SQSError) -> String {
         var request: [String: Any] = ["QueueUrl": queueURL, "MessageBody": body]

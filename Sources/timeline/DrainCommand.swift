@@ -14,15 +14,7 @@ struct DrainCommand: ParsableCommand {
     @OptionGroup var queue: QueueOptions
     @OptionGroup var store: StoreOptions
 
-    @Option(help: "Long polls in flight at once per queue.")
-    var concurrency = 4
-
-    @Flag(help: "Never delete messages.")
-    var peek = false
-
-    func validate() throws {
-        guard (1...32).contains(concurrency) else { throw ValidationError("--concurrency must be 1 to 32") }
-    }
+    @OptionGroup var polling: PollingOptions<DrainPolling>
 
     func run() throws {
         try reportingFailures(drain)
@@ -35,7 +27,7 @@ struct DrainCommand: ParsableCommand {
             let total = launcher.queueURLs.reduce(0) { sum, url in sum + Self.approximateDepth(launcher.client, url) }
             // A short wait: an empty answer comes back quickly, and the queue attributes confirm emptiness.
             let poller = launcher.poller(
-                databasePath: databasePath, concurrency: concurrency, waitSeconds: 1, peek: peek, stopWhenEmpty: true)
+                databasePath: databasePath, concurrency: polling.concurrency, waitSeconds: 1, peek: polling.peek, stopWhenEmpty: true)
             let watcher = SignalWatcher { _ in poller.requestStop(reason: "interrupted") }
             let started = Date()
             poller.start()

@@ -16,18 +16,10 @@ struct PollCommand: ParsableCommand {
     @OptionGroup var queue: QueueOptions
     @OptionGroup var store: StoreOptions
 
-    @Option(help: "Long polls in flight at once per queue.")
-    var concurrency = 2
-
-    @Flag(help: "Never delete messages (they come back after the visibility timeout; duplicates are ignored).")
-    var peek = false
+    @OptionGroup var polling: PollingOptions<ViewerPolling>
 
     @Flag(name: .shortAndLong, help: "One line per received batch.")
     var verbose = false
-
-    func validate() throws {
-        guard (1...32).contains(concurrency) else { throw ValidationError("--concurrency must be 1 to 32") }
-    }
 
     func run() throws {
         try reportingFailures(poll)
@@ -40,7 +32,7 @@ struct PollCommand: ParsableCommand {
             let logBatch: @Sendable (BatchReport) -> Void = { batch in standardError(Self.describe(batch)) }
             let onBatch = verbose ? logBatch : nil
             let poller = launcher.poller(
-                databasePath: databasePath, concurrency: concurrency, peek: peek, onBatch: onBatch)
+                databasePath: databasePath, concurrency: polling.concurrency, peek: polling.peek, onBatch: onBatch)
             let watcher = SignalWatcher { _ in poller.requestStop(reason: "interrupted") }
             standardError("polling \(launcher.queueURLs.joined(separator: ", ")) into \(databasePath)")
             poller.start()

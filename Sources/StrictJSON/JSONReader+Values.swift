@@ -24,9 +24,7 @@ extension JSONReader {
         let byte = try peek()
         switch byte {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-            guard depth + 1 <= Self.maxDepth else {
-                throw JSONSyntaxError(message: "nesting deeper than \(Self.maxDepth) levels", offset: index)
-            }
+            try checkNesting(depth: depth)
             return byte == UInt8(ascii: "{") ? try readObjectValue(depth: depth + 1) : try readArrayValue(depth: depth + 1)
         case UInt8(ascii: "\""):
             return try readString(decode: true)!
@@ -44,41 +42,19 @@ extension JSONReader {
 
     /// An object starting at its `{`.
     private mutating func readObjectValue(depth: Int) throws(JSONSyntaxError) -> [String: Any] {
-        index += 1  // '{'
         var result: [String: Any] = [:]
-        skipWhitespace()
-        if try peek() == UInt8(ascii: "}") { index += 1; return result }
-        while true {
-            skipWhitespace()
-            guard try peek() == UInt8(ascii: "\"") else { throw expected("a key string") }
-            let key = try readString(decode: true)!
-            skipWhitespace()
-            guard try peek() == UInt8(ascii: ":") else { throw expected("':'") }
-            index += 1
-            if let member = try readAnyValue(depth: depth) { result[key] = member }
-            skipWhitespace()
-            switch try peek() {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return result
-            default: throw expected("',' or '}'")
-            }
+        try readObject { reader, key throws(JSONSyntaxError) in
+            if let member = try reader.readAnyValue(depth: depth) { result[key] = member }
         }
+        return result
     }
 
     /// An array starting at its `[`.
     private mutating func readArrayValue(depth: Int) throws(JSONSyntaxError) -> [Any] {
-        index += 1  // '['
         var result: [Any] = []
-        skipWhitespace()
-        if try peek() == UInt8(ascii: "]") { index += 1; return result }
-        while true {
-            if let element = try readAnyValue(depth: depth) { result.append(element) }
-            skipWhitespace()
-            switch try peek() {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return result
-            default: throw expected("',' or ']'")
-            }
+        try readArray { reader throws(JSONSyntaxError) in
+            if let element = try reader.readAnyValue(depth: depth) { result.append(element) }
         }
+        return result
     }
 }

@@ -85,49 +85,23 @@ public struct JSONReader {
 
     // MARK: - Containers
 
-    mutating func readTopLevelObject() throws(JSONSyntaxError) -> [(key: String, value: JSONMember)] {
-        index += 1  // '{'
-        var members: [(key: String, value: JSONMember)] = []
-        skipWhitespace()
-        if try peek() == UInt8(ascii: "}") { index += 1; return members }
-        while true {
-            skipWhitespace()
-            guard try peek() == UInt8(ascii: "\"") else { throw expected("a key string") }
-            let key = try readString(decode: true)!
-            if firstDuplicate == nil, members.contains(where: { $0.key == key }) {
-                firstDuplicate = DuplicateKey(key: key, insideField: nil)
-            }
-            skipWhitespace()
-            guard try peek() == UInt8(ascii: ":") else { throw expected("':'") }
-            index += 1
-            let value = try readValue(depth: 1, decode: true, insideField: key)
-            members.append((key, value))
-            skipWhitespace()
-            switch try peek() {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return members
-            default: throw expected("',' or '}'")
-            }
-        }
-    }
-
-    /// Reads a nested object, checking its keys for duplicates.
-    mutating func skipObject(depth: Int, insideField: String?) throws(JSONSyntaxError) {
+    /// The object grammar, in one place: from its `{` to its `}`, calls `member` with each key, the
+    /// cursor on the `:`-separated value, which `member` must read.
+    @inline(__always)
+    mutating func readObject(
+        _ member: (inout JSONReader, String) throws(JSONSyntaxError) -> Void
+    ) throws(JSONSyntaxError) {
         index += 1  // '{'
         skipWhitespace()
         if try peek() == UInt8(ascii: "}") { index += 1; return }
-        var keys = Set<String>()
         while true {
             skipWhitespace()
             guard try peek() == UInt8(ascii: "\"") else { throw expected("a key string") }
             let key = try readString(decode: true)!
-            if !keys.insert(key).inserted, firstDuplicate == nil {
-                firstDuplicate = DuplicateKey(key: key, insideField: insideField)
-            }
             skipWhitespace()
             guard try peek() == UInt8(ascii: ":") else { throw expected("':'") }
             index += 1
-            _ = try readValue(depth: depth, decode: false, insideField: insideField)
+            try member(&self, key)
             skipWhitespace()
             switch try peek() {
             case UInt8(ascii: ","): index += 1
@@ -137,18 +111,55 @@ public struct JSONReader {
         }
     }
 
-    mutating func skipArray(depth: Int, insideField: String?) throws(JSONSyntaxError) {
+    /// The array grammar, in one place: from its `[` to its `]`, calls `element` to read each element.
+    @inline(__always)
+    mutating func readArray(_ element: (inout JSONReader) throws(JSONSyntaxError) -> Void) throws(JSONSyntaxError) {
         index += 1  // '['
         skipWhitespace()
         if try peek() == UInt8(ascii: "]") { index += 1; return }
         while true {
-            _ = try readValue(depth: depth, decode: false, insideField: insideField)
+            try element(&self)
             skipWhitespace()
             switch try peek() {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "]"): index += 1; return
             default: throw expected("',' or ']'")
             }
+        }
+    }
+
+    /// The nesting limit, in one place: `depth` containers around the one starting at the cursor.
+    func checkNesting(depth: Int) throws(JSONSyntaxError) {
+        guard depth + 1 <= Self.maxDepth else {
+            throw JSONSyntaxError(message: "nesting deeper than \(Self.maxDepth) levels", offset: index)
+        }
+    }
+
+    mutating func readTopLevelObject() throws(JSONSyntaxError) -> [(key: String, value: JSONMember)] {
+        var members: [(key: String, value: JSONMember)] = []
+        try readObject { reader, key throws(JSONSyntaxError) in
+            if reader.firstDuplicate == nil, members.contains(where: { $0.key == key }) {
+                reader.firstDuplicate = DuplicateKey(key: key, insideField: nil)
+            }
+            members.append((key, try reader.readValue(depth: 1, decode: true, insideField: key)))
+        }
+        return members
+    }
+
+    /// Reads a nested object, checking its keys for duplicates.
+    mutating func skipObject(depth: Int, insideField: String?) throws(JSONSyntaxError) {
+        var keys = Set<String>()
+        try readObject { reader, key throws(JSONSyntaxError) in
+            if !keys.insert(key).inserted, reader.firstDuplicate == nil {
+                reader.firstDuplicate = DuplicateKey(key: key, insideField: insideField)
+            }
+            _ = try reader.readValue(depth: depth, decode: false, insideField: insideField)
+        }
+    }
+
+    mutating func skipArray(depth: Int, insideField: String?) throws(JSONSyntaxError) {
+        try readArray { reader throws(JSONSyntaxError) in
+            _ = try reader.readValue(depth: depth, decode: false, insideField: insideField)
         }
     }
 
@@ -160,9 +171,7 @@ public struct JSONReader {
         let byte = try peek()
         switch byte {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-            guard depth + 1 <= Self.maxDepth else {
-                throw JSONSyntaxError(message: "nesting deeper than \(Self.maxDepth) levels", offset: index)
-            }
+            try checkNesting(depth: depth)
             if byte == UInt8(ascii: "{") {
                 try skipObject(depth: depth + 1, insideField: insideField)
                 return .object

@@ -75,7 +75,7 @@ public enum DisplayText {
                 column += spaces
                 continue
             }
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || isRemoved(scalar) { continue }
+            if TerminalSafety.isControl(scalar) || isRemoved(scalar) { continue }
             if isUnassignedOrNoncharacter(scalar) {
                 out.append("\u{FFFD}")
                 column += 1

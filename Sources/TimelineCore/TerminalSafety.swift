@@ -7,7 +7,12 @@ public enum TerminalSafety {
     public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         if value >= 0x20, value < 0x7F { return false }  // printable ASCII: the common case
-        return value < 0x20 || (0x7F...0x9F).contains(value) || DisplayText.isLineBreak(value)
-            || DisplayText.isRemoved(scalar) || DisplayText.isUnassignedOrNoncharacter(scalar)
+        return isControl(scalar) || DisplayText.isLineBreak(value) || DisplayText.isRemoved(scalar)
+            || DisplayText.isUnassignedOrNoncharacter(scalar)
+    }
+
+    /// C0 controls, DEL and C1 controls: the part of `isUnsafe` that rejection reasons escape too.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 }

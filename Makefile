@@ -38,9 +38,9 @@ test: deps build
 	scripts/with-sqs-server.sh swift test
 	scripts/with-sqs-server.sh $(PY) -m pytest -q agent-tool/tests Tests/e2e
 
-## bench: prints figures (asserts nothing): store and TUI (1,000 and 1,000,000 events), then on a local
-## LocalStack SQS: drain 10,000 messages (timeline vs boto3) and publish -> stored latency.
-## TIMELINE_BENCH_ONLY=tui,store,drain,latency picks parts.
+## bench: prints figures (asserts nothing): store and TUI (1,000 and 1,000,000 events), SQS answer JSON
+## (10,000 ReceiveMessage answers), then on a local LocalStack SQS: drain 10,000 messages (timeline vs
+## boto3) and publish -> stored latency. TIMELINE_BENCH_ONLY=tui,store,json,drain,latency picks parts.
 bench: deps build localstack-venv
 	swift build -c release --product TimelineBench
 	.build/release/TimelineBench

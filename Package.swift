@@ -17,9 +17,11 @@ let package = Package(
         .systemLibrary(name: "CNCursesW", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
-        .target(name: "TimelineCore"),
+        // The one strict JSON reader and JSON string writer (event payloads, SQS requests and answers).
+        .target(name: "StrictJSON"),
+        .target(name: "TimelineCore", dependencies: ["StrictJSON"]),
         .target(name: "SigV4", dependencies: ["COpenSSL"]),
-        .target(name: "SQSClient", dependencies: ["SigV4", "CCurl", "TimelineCore"]),  // TimelineCore: DisplayText
+        .target(name: "SQSClient", dependencies: ["SigV4", "CCurl", "StrictJSON", "TimelineCore"]),  // TimelineCore: DisplayText
         .target(name: "TimelineStore", dependencies: ["TimelineCore", "CSQLite"]),
         .target(name: "Ingest", dependencies: ["TimelineCore", "TimelineStore", "SQSClient"]),
         .target(name: "TimelineUI", dependencies: ["TimelineCore"]),
@@ -30,6 +32,7 @@ let package = Package(
             name: "timeline",
             dependencies: [
                 "TimelineCore", "TimelineStore", "SQSClient", "Ingest", "TimelineUI", "TimelineRuntime", "Terminal",
+                "StrictJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -38,12 +41,14 @@ let package = Package(
             name: "TimelineBench",
             dependencies: [
                 "TimelineCore", "TimelineStore", "TimelineUI", "TimelineRuntime", "SQSClient", "Ingest", "TestSupport",
+                "StrictJSON",
             ]
         ),
 
         // Shared by test targets: a real moto server, the fault-injecting proxy, temp directories.
         .target(name: "TestSupport", dependencies: ["SQSClient"], path: "Sources/TestSupport"),
 
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "TestSupport"]),
         .testTarget(name: "SigV4Tests", dependencies: ["SigV4", "TestSupport"]),
         .testTarget(name: "SQSClientTests", dependencies: ["SQSClient", "TestSupport"]),

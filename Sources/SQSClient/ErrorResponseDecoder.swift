@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 /// Turns a non-2xx response into an `SQSError`: JSON (`__type`, `message`), the
 /// `x-amzn-query-error` header (`Code;Sender`), XML (`<Code>`, `<Message>`), or plain text/HTML.
@@ -7,7 +8,7 @@ enum ErrorResponseDecoder {
         var codes: [String] = []
         var message = ""
         var typeCode: String?
-        if let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] {
+        if let object = JSONReader.object(from: response.body) {
             if let type = (object["__type"] ?? object["code"] ?? object["Code"]) as? String {
                 typeCode = shapeName(type)
             }

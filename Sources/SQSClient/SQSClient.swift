@@ -1,5 +1,6 @@
 import Foundation
 import SigV4
+import StrictJSON
 import TimelineCore
 
 /// SQS over the AWS JSON 1.0 protocol: every call is a signed `POST /` to the endpoint with
@@ -65,11 +66,6 @@ public final class SQSClient: Sendable {
             "Entries": entries.map { ["Id": $0.id, "ReceiptHandle": $0.receiptHandle] },
         ])
         return Self.batchResult(reply)
-    }
-
-    /// Deletes one message.
-    public func deleteMessage(queueURL: String, receiptHandle: String) throws(SQSError) {
-        _ = try call("DeleteMessage", ["QueueUrl": queueURL, "ReceiptHandle": receiptHandle])
     }
 
     /// Sends one message; returns its SQS message id (sanitized: it is printed, never looked up).
@@ -185,7 +181,7 @@ public final class SQSClient: Sendable {
             throw error
         }
         if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d }) { return [:] }
-        guard let object = ResponseJSON.object(from: response.body) else {
+        guard let object = JSONReader.object(from: response.body) else {
             throw SQSError(
                 kind: .server, code: "MalformedResponse",
                 message: "\(action) answer is not a JSON object: \(ErrorResponseDecoder.summarize(response.text))",
@@ -217,7 +213,7 @@ public final class SQSClient: Sendable {
         } catch {
             throw SQSError(kind: .auth, code: "CredentialsUnavailable", message: error.message)
         }
-        guard let body = RequestJSON.encode(payload) else {
+        guard let body = JSONWriter.encode(payload) else {
             throw SQSError(kind: .client, code: "InvalidRequest", message: "could not encode \(action) request")
         }
         let request = signedRequest(action: action, body: body, credentials: credentials)

@@ -127,12 +127,12 @@ private struct StoreBench {
 }
 
 /// Prints one line unbuffered, so figures appear as they are measured (also through a pipe).
-private func report(_ line: String) {
+func report(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
 /// User + system CPU time of this process (wall time on a shared machine says little on its own).
-private func processCPUSeconds() -> Double {
+func processCPUSeconds() -> Double {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }

@@ -14,11 +14,7 @@ struct DrainCommand: ParsableCommand {
     @OptionGroup var queue: QueueOptions
     @OptionGroup var store: StoreOptions
 
-    @Option(help: "Long polls in flight at once per queue.")
-    var concurrency = 4
-
-    @Flag(help: "Never delete messages.")
-    var peek = false
+    @OptionGroup var polling: PollingOptions<DrainPolling>
 
     @Option(help: ArgumentHelp(
         "Exit 1 after this long without a successful request (or with the database failing).",
@@ -26,7 +22,6 @@ struct DrainCommand: ParsableCommand {
     var giveUpAfter: Double = 30
 
     func validate() throws {
-        guard (1...32).contains(concurrency) else { throw ValidationError("--concurrency must be 1 to 32") }
         guard giveUpAfter > 0 else { throw ValidationError("--give-up-after must be positive") }
     }
 
@@ -44,8 +39,8 @@ struct DrainCommand: ParsableCommand {
             }
             // A short wait: an empty answer comes back quickly, and the queue attributes confirm emptiness.
             let poller = launcher.poller(
-                databasePath: databasePath, concurrency: concurrency, waitSeconds: 1, peek: peek, stopWhenEmpty: true,
-                giveUpAfter: giveUpAfter, storeGiveUpAfter: giveUpAfter)
+                databasePath: databasePath, concurrency: polling.concurrency, waitSeconds: 1, peek: polling.peek,
+                stopWhenEmpty: true, giveUpAfter: giveUpAfter, storeGiveUpAfter: giveUpAfter)
             let watcher = SignalWatcher { _ in poller.requestStop(reason: .interrupted) }
             let started = Date()
             poller.start()

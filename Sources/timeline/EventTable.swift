@@ -24,7 +24,7 @@ struct EventTable {
     func row(_ event: Event, suffix: String = "") -> String {
         let status = TerminalStyle.paint(pad(event.status.rawValue, Self.statusWidth),
                                          TerminalStyle.color(of: event.status), enabled: color)
-        var prefix = localTime(event.timestampMicros) + " " + status + " " + DisplayText.fit(event.agentID, toWidth: Self.idWidth) + " "
+        var prefix = TimeFormat.absolute(micros: event.timestampMicros, utc: false) + " " + status + " " + DisplayText.fit(event.agentID, toWidth: Self.idWidth) + " "
         var used = Self.timeWidth + 1 + Self.statusWidth + 1 + Self.idWidth + 1
         if showTask {
             prefix += DisplayText.fit(event.taskID, toWidth: Self.idWidth) + " "

@@ -16,11 +16,7 @@ struct PollCommand: ParsableCommand {
     @OptionGroup var queue: QueueOptions
     @OptionGroup var store: StoreOptions
 
-    @Option(help: "Long polls in flight at once per queue.")
-    var concurrency = 2
-
-    @Flag(help: "Never delete messages (they come back after the visibility timeout; duplicates are ignored).")
-    var peek = false
+    @OptionGroup var polling: PollingOptions<ViewerPolling>
 
     @Flag(name: .shortAndLong, help: "One line per received batch.")
     var verbose = false
@@ -31,7 +27,6 @@ struct PollCommand: ParsableCommand {
     var storeGiveUpAfter: Double = 600
 
     func validate() throws {
-        guard (1...32).contains(concurrency) else { throw ValidationError("--concurrency must be 1 to 32") }
         guard storeGiveUpAfter > 0 else { throw ValidationError("--store-give-up-after must be positive") }
     }
 
@@ -50,7 +45,7 @@ struct PollCommand: ParsableCommand {
                 standardError(Self.timestamped(PollerMessages.describe(outcome)))
             }
             let poller = launcher.poller(
-                databasePath: databasePath, concurrency: concurrency, peek: peek,
+                databasePath: databasePath, concurrency: polling.concurrency, peek: polling.peek,
                 storeGiveUpAfter: storeGiveUpAfter, onBatch: onBatch)
             let watcher = SignalWatcher { _ in poller.requestStop(reason: .interrupted) }
             standardError("polling \(launcher.queueURLs.joined(separator: ", ")) into \(databasePath)")

@@ -20,11 +20,7 @@ struct TUICommand: ParsableCommand {
     @OptionGroup var queue: QueueOptions
     @OptionGroup var store: StoreOptions
 
-    @Option(help: "Long polls in flight at once per queue.")
-    var concurrency = 2
-
-    @Flag(help: "Never delete messages (for a queue shared by several viewers).")
-    var peek = false
+    @OptionGroup var polling: PollingOptions<ViewerPolling>
 
     @Flag(name: .customLong("no-poll"), help: "Do not poll SQS; view a database fed by `timeline poll` or `timeline import`.")
     var noPoll = false
@@ -42,7 +38,7 @@ struct TUICommand: ParsableCommand {
         // Open once read-write up front: creates/migrates the file (0600) and fails early with a clear message.
         let path = try store.openForWriting().path
         let poller = noPoll
-            ? nil : TUIPollerHook.start(databasePath: path, options: queue, concurrency: concurrency, peek: peek)
+            ? nil : TUIPollerHook.start(databasePath: path, options: queue, concurrency: polling.concurrency, peek: polling.peek)
         defer { poller?.stop() }
         let state = AppState(width: 80, height: 24, nowMicros: Int64(Date().timeIntervalSince1970 * 1_000_000))
         var status: (@Sendable () -> PollerStatusView)?

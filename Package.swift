@@ -16,10 +16,12 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CNCursesW", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // glibc's posix_spawn_file_actions_addclosefrom_np and pipe2 (hidden behind _GNU_SOURCE).
+        .systemLibrary(name: "CProcessSpawn"),
 
         .target(name: "TimelineCore"),
         .target(name: "SigV4", dependencies: ["COpenSSL"]),
-        .target(name: "SQSClient", dependencies: ["SigV4", "CCurl"]),
+        .target(name: "SQSClient", dependencies: ["SigV4", "CCurl", "CProcessSpawn", "TimelineCore"]),
         .target(name: "TimelineStore", dependencies: ["TimelineCore", "CSQLite"]),
         .target(name: "Ingest", dependencies: ["TimelineCore", "TimelineStore", "SQSClient"]),
         .target(name: "TimelineUI", dependencies: ["TimelineCore"]),

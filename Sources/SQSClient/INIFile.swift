@@ -40,10 +40,32 @@ public struct INIFile: Sendable, Equatable {
         self.sections = sections
     }
 
+    /// What reading a file gave.
+    public enum Reading: Sendable, Equatable {
+        case loaded(INIFile)
+        case missing
+        /// It exists but cannot be read (permission denied, a directory, …): the reason.
+        case unreadable(String)
+    }
+
+    /// Reads and parses the file at `path`, telling a missing file from an unreadable one.
+    public static func read(path: String) -> Reading {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable(String(cString: strerror(errno)))
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR { return .unreadable("it is a directory") }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .unreadable(String(cString: strerror(errno))) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        guard let data = try? handle.readToEnd() else { return .unreadable("read failed") }
+        return .loaded(INIFile(parsing: String(decoding: data, as: UTF8.self)))
+    }
+
     /// Reads and parses the file at `path`; nil when it does not exist or cannot be read.
     public static func load(path: String) -> INIFile? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return INIFile(parsing: String(decoding: data, as: UTF8.self))
+        if case .loaded(let file) = read(path: path) { return file }
+        return nil
     }
 
     static func removingInlineComment(_ value: String) -> String {

@@ -39,7 +39,9 @@ public final class CredentialChain: CredentialsProvider, @unchecked Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment, profile: String? = nil,
         region: String? = nil, transport: any HTTPTransport = CurlTransport(),
         now: @escaping @Sendable () -> Date = { Date() },
-        mfaCode: @escaping @Sendable (_ profile: String, _ serial: String) throws(CredentialsError) -> String = TerminalMFAPrompt.ask
+        mfaCode: @escaping @Sendable (_ profile: String, _ serial: String) throws(CredentialsError) -> String = { profile, serial throws(CredentialsError) in
+            try TerminalMFAPrompt.ask(profile: profile, serial: serial)
+        }
     ) {
         self.environment = environment
         (self.profile, profileSource) = Self.selectProfile(flag: profile, environment: environment)

@@ -206,8 +206,9 @@ struct ProfileCredentials {
 
 /// Asks for an MFA code on the controlling terminal (`/dev/tty`), never on stdin/stdout.
 public enum TerminalMFAPrompt {
-    public static func ask(profile: String, serial: String) throws(CredentialsError) -> String {
-        let descriptor = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+    /// Prompts on `terminal` and reads one line: six digits.
+    public static func ask(profile: String, serial: String, terminal: String = "/dev/tty") throws(CredentialsError) -> String {
+        let descriptor = open(terminal, O_RDWR | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else {
             throw CredentialsError("Profile \"\(profile)\" needs an MFA code (mfa_serial \(serial)) and there is no terminal to ask on: run timeline from a terminal, or use a profile without mfa_serial")
         }

@@ -21,9 +21,13 @@ final class TempDirectory {
         return file.path
     }
 
-    /// An environment with only HOME (this directory) and PATH.
+    /// An environment with only HOME (this directory), PATH, and instance metadata switched off
+    /// (tests that want it set AWS_EC2_METADATA_DISABLED back).
     func environment(_ extra: [String: String] = [:]) -> [String: String] {
-        var environment = ["HOME": url.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        var environment = [
+            "HOME": url.path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "AWS_EC2_METADATA_DISABLED": "true",
+        ]
         for (key, value) in extra { environment[key] = value }
         return environment
     }

@@ -57,6 +57,7 @@ final class TUIPollerHook: @unchecked Sendable {
             stopped = true
             return self.poller
         }
+        HelperRegistry.shared.terminateAll()  // a credential helper must not hold up quitting
         poller?.stop(timeout: 5)
     }
 

@@ -1,0 +1,101 @@
+"""End-to-end tests of the credential chain through the real binary: a hanging credential_process never holds up
+SIGTERM or `q` (and nothing of it survives), and `doctor` names the provider, the identity and the expiry.
+
+Durations are only bounded generously (a SIGTERM answered in < 5 s while the helper would sleep 300 s).
+"""
+
+from __future__ import annotations
+
+import shlex
+import signal
+import subprocess
+import time
+
+from conftest import process_alive
+
+HANGING_HELPER = "sh -c 'sleep 300 & echo $$ $! > {pids}; wait'"
+
+
+def env_with_profile(e2e_env, tmp_path, profile_text: str) -> dict[str, str]:
+    env = {k: v for k, v in e2e_env.items() if k not in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY")}
+    (tmp_path / "home" / "aws-config").write_text(profile_text)
+    return env
+
+
+def helper_pids(path) -> list[int]:
+    return [int(word) for word in path.read_text().split()] if path.exists() and path.read_text().strip() else []
+
+
+def test_sigterm_ends_poll_and_kills_a_hanging_credential_process(queue, spawn_timeline, e2e_env, tmp_path, db_path,
+                                                                  wait_until):
+    pids = tmp_path / "helper-pids"
+    env = env_with_profile(e2e_env, tmp_path,
+                           f"[default]\ncredential_process = {HANGING_HELPER.format(pids=pids)}\n")
+    poller = spawn_timeline("poll", "--queue-url", queue.url, "--endpoint-url", queue.endpoint,
+                            "--region", queue.region, "--db", db_path, env=env)
+    wait_until(lambda: len(helper_pids(pids)) == 2, timeout=20, message=lambda: poller.output())
+    started = time.monotonic()
+    poller.send_signal(signal.SIGTERM)
+    try:
+        poller.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("SIGTERM was not answered within 5 s while a credential helper hangs")
+    assert time.monotonic() - started < 5
+    wait_until(lambda: not any(process_alive(pid) for pid in helper_pids(pids)), timeout=5,
+               message=lambda: f"helper processes survive: {helper_pids(pids)}")
+    # The helper is not run again after the stop.
+    time.sleep(0.5)
+    assert "stopped" in poller.output()
+
+
+def test_quitting_the_tui_kills_a_hanging_credential_process(queue, tmux, timeline_bin, e2e_env, tmp_path, db_path,
+                                                             wait_until):
+    pids = tmp_path / "helper-pids"
+    env = env_with_profile(e2e_env, tmp_path, f"[default]\ncredential_process = {HANGING_HELPER.format(pids=pids)}\n")
+    exit_file = tmp_path / "exit-code"
+    command = shlex.join([timeline_bin, "tui", "--queue-url", queue.url, "--endpoint-url", queue.endpoint,
+                          "--region", queue.region, "--db", db_path])
+    tmux.start(["sh", "-c", f"{command}; echo $? > {shlex.quote(str(exit_file))}; sleep 600"], env=env)
+    wait_until(lambda: len(helper_pids(pids)) == 2, timeout=20, message=lambda: tmux.capture())
+    started = time.monotonic()
+    tmux.send_keys("q")
+    wait_until(exit_file.exists, timeout=5, message=lambda: f"tui did not quit:\n{tmux.capture()}")
+    assert time.monotonic() - started < 5
+    wait_until(lambda: not any(process_alive(pid) for pid in helper_pids(pids)), timeout=5,
+               message=lambda: f"helper processes survive the TUI: {helper_pids(pids)}")
+
+
+def test_doctor_local_endpoint_needs_no_region_and_names_the_identity(queue, run_timeline, e2e_env, tmp_path,
+                                                                     db_path):
+    env = {k: v for k, v in e2e_env.items() if k not in ("AWS_REGION",)}
+    env["AWS_ENDPOINT_URL_STS"] = queue.endpoint  # moto answers GetCallerIdentity
+    env["AWS_SECRET_ACCESS_KEY"] = "doctor-secret-never-printed-0123456789"
+    result = run_timeline("doctor", "--queue-url", queue.url, "--endpoint-url", queue.endpoint, "--db", db_path,
+                          env=env, timeout=30)
+    output = result.stdout + result.stderr
+    assert "us-east-1  (from default for the local endpoint 127.0.0.1)" in output, output
+    assert "from environment variables" in output
+    assert "arn:aws:" in output and "GetCallerIdentity" in output, output
+    assert "never (long-term keys)" in output
+    assert env["AWS_SECRET_ACCESS_KEY"] not in output
+
+
+def test_doctor_names_process_credentials_and_their_expiry(queue, run_timeline, e2e_env, tmp_path, db_path):
+    secret = "process-secret-never-printed-0123456789"
+    helper = tmp_path / "creds.py"
+    helper.write_text("#!/usr/bin/env python3\nimport json, datetime\n"
+                      "exp = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(minutes=50))"
+                      ".strftime('%Y-%m-%dT%H:%M:%SZ')\n"
+                      f"print(json.dumps({{'Version': 1, 'AccessKeyId': 'ASIAPROCESS0000TEST', "
+                      f"'SecretAccessKey': '{secret}', 'SessionToken': 'tok-{secret}', 'Expiration': exp}}))\n")
+    helper.chmod(0o700)
+    env = env_with_profile(e2e_env, tmp_path, f"[profile work]\ncredential_process = {helper}\n")
+    result = run_timeline("doctor", "--profile", "work", *["--queue-url", queue.url, "--endpoint-url", queue.endpoint,
+                          "--region", queue.region, "--db", db_path], env=env, timeout=30)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "credential_process of profile \"work\"" in output
+    assert "****TEST" in output and "ASIAPROCESS0000TEST" not in output
+    assert "(in 49 min" in output or "(in 50 min" in output, output
+    assert "not asked (local endpoint" in output
+    assert secret not in output

@@ -159,6 +159,7 @@ public final class HelperRegistry: @unchecked Sendable {
 
     private init() {
         atexit { HelperRegistry.shared.terminateAll() }
+        HelperSignalFallback.install()
     }
 
     var isShuttingDown: Bool { lock.withLock { shuttingDown } }
@@ -179,12 +180,55 @@ public final class HelperRegistry: @unchecked Sendable {
             if shuttingDown { return (ECANCELED, 0) }
             var pid: pid_t = 0
             let result = body(&pid)
-            if result == 0 { groups.insert(pid) }
+            if result == 0 {
+                groups.insert(pid)
+                HelperSignalFallback.record(pid)
+            }
             return (result, pid)
         }
     }
 
     func finished(_ pid: pid_t) {
-        _ = lock.withLock { groups.remove(pid) }
+        lock.withLock {
+            groups.remove(pid)
+            HelperSignalFallback.forget(pid)
+        }
+    }
+}
+
+/// For commands that let SIGINT/SIGTERM/SIGHUP kill them (no handler of their own): a handler that
+/// kills the helpers' process groups first, then dies of the signal as before. Signals a command
+/// handles itself (SIG_IGN plus a dispatch source, the TUI's flag) are left alone. The handler only
+/// reads a fixed table and calls kill/signal/raise (async-signal-safe).
+enum HelperSignalFallback {
+    static let slots = 64
+    nonisolated(unsafe) static let groups: UnsafeMutablePointer<pid_t> = {
+        let table = UnsafeMutablePointer<pid_t>.allocate(capacity: slots)
+        table.initialize(repeating: 0, count: slots)
+        return table
+    }()
+
+    static func install() {
+        _ = groups
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            let previous = signal(number) { received in
+                for index in 0..<HelperSignalFallback.slots where HelperSignalFallback.groups[index] > 0 {
+                    kill(-HelperSignalFallback.groups[index], SIGKILL)
+                }
+                signal(received, SIG_DFL)
+                raise(received)
+            }
+            if previous != nil { signal(number, previous) }  // not SIG_DFL (nil): someone handles it already
+        }
+    }
+
+    /// Called under the registry's lock.
+    static func record(_ group: pid_t) {
+        if let free = (0..<slots).first(where: { groups[$0] == 0 }) { groups[free] = group }
+    }
+
+    /// Called under the registry's lock.
+    static func forget(_ group: pid_t) {
+        for index in 0..<slots where groups[index] == group { groups[index] = 0 }
     }
 }

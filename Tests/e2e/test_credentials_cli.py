@@ -99,3 +99,21 @@ def test_doctor_names_process_credentials_and_their_expiry(queue, run_timeline, 
     assert "(in 49 min" in output or "(in 50 min" in output, output
     assert "not asked (local endpoint" in output
     assert secret not in output
+
+
+def test_ctrl_c_during_doctor_kills_a_hanging_credential_process(queue, spawn_timeline, e2e_env, tmp_path, db_path,
+                                                                 wait_until):
+    """A command without its own signal handling still takes its helpers down when interrupted."""
+    pids = tmp_path / "helper-pids"
+    env = env_with_profile(e2e_env, tmp_path, f"[default]\ncredential_process = {HANGING_HELPER.format(pids=pids)}\n")
+    doctor = spawn_timeline("doctor", "--queue-url", queue.url, "--endpoint-url", queue.endpoint,
+                            "--region", queue.region, "--db", db_path, env=env)
+    wait_until(lambda: len(helper_pids(pids)) == 2, timeout=20, message=lambda: doctor.output())
+    doctor.send_signal(signal.SIGINT)
+    try:
+        code = doctor.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("SIGINT was not answered within 5 s while a credential helper hangs")
+    assert code == -signal.SIGINT
+    wait_until(lambda: not any(process_alive(pid) for pid in helper_pids(pids)), timeout=5,
+               message=lambda: f"helper processes survive: {helper_pids(pids)}")

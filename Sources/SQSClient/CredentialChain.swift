@@ -125,6 +125,22 @@ public final class CredentialChain: CredentialsProvider, @unchecked Sendable {
         }
     }
 
+    /// True when resolving asks for an MFA code (`mfa_serial` in the profile or a `source_profile` it
+    /// chains through) and no environment credentials come first: callers with a full-screen UI resolve
+    /// once before drawing, so the prompt gets the terminal.
+    public var asksForMFACode: Bool {
+        if nonEmpty("AWS_ACCESS_KEY_ID") != nil || nonEmpty("AWS_ROLE_ARN") != nil { return false }
+        let files = SharedConfigFiles(environment: environment)
+        var name = profile
+        var seen: Set<String> = []
+        while seen.insert(name).inserted, files.value("role_arn", profile: name) != nil {
+            if files.value("mfa_serial", profile: name) != nil { return true }
+            guard let next = files.value("source_profile", profile: name)?.value else { return false }
+            name = next
+        }
+        return false
+    }
+
     private func makeContext() -> CredentialContext {
         let files = SharedConfigFiles(environment: environment)
         return CredentialContext(

@@ -206,8 +206,16 @@ struct ProfileCredentials {
 
 /// Asks for an MFA code on the controlling terminal (`/dev/tty`), never on stdin/stdout.
 public enum TerminalMFAPrompt {
+    private static let blocked = Locked<String?>(nil)
+
+    /// While set (e.g. while a full-screen UI owns the terminal), asking fails with `reason` instead.
+    public static func block(_ reason: String?) { blocked.withValue { $0 = reason } }
+
     /// Prompts on `terminal` and reads one line: six digits.
     public static func ask(profile: String, serial: String, terminal: String = "/dev/tty") throws(CredentialsError) -> String {
+        if let reason = blocked.current {
+            throw CredentialsError("Profile \"\(profile)\" needs a new MFA code (mfa_serial \(serial)), which cannot be asked now: \(reason)")
+        }
         let descriptor = open(terminal, O_RDWR | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else {
             throw CredentialsError("Profile \"\(profile)\" needs an MFA code (mfa_serial \(serial)) and there is no terminal to ask on: run timeline from a terminal, or use a profile without mfa_serial")

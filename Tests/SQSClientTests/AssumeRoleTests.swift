@@ -5,7 +5,7 @@ import Testing
 
 /// STS AssumeRole and AssumeRoleWithWebIdentity against moto (which implements STS), reached
 /// through AWS_ENDPOINT_URL_STS. A recording transport shows what was sent and signed with what.
-@Suite struct AssumeRoleTests {
+@Suite(.serialized) struct AssumeRoleTests {
     static let roleA = "arn:aws:iam::111111111111:role/role-a"
     static let roleB = "arn:aws:iam::222222222222:role/role-b"
 
@@ -224,6 +224,33 @@ import Testing
         let denied = try message("denied", ["AWS_ENDPOINT_URL_STS": server.url.absoluteString])
         #expect(denied.contains("STS could not assume role \(Self.roleA): AccessDenied: User is not authorized"))
         #expect(!denied.contains("\u{1B}"))
+    }
+
+    @Test func mfaNeedIsDetectedThroughTheChainAndBlockedPromptsFailClearly() throws {
+        let temp = try TempDirectory()
+        try temp.write(".aws/config", """
+            [profile top]
+            role_arn = \(Self.roleB)
+            source_profile = mid
+            [profile mid]
+            role_arn = \(Self.roleA)
+            source_profile = base
+            mfa_serial = arn:aws:iam::1:mfa/me
+            [profile base]
+            aws_access_key_id = AKIABASE
+            aws_secret_access_key = s
+            [profile plain]
+            role_arn = \(Self.roleA)
+            source_profile = base
+            """)
+        #expect(CredentialChain(environment: temp.environment(["AWS_PROFILE": "top"])).asksForMFACode)
+        #expect(!CredentialChain(environment: temp.environment(["AWS_PROFILE": "plain"])).asksForMFACode)
+        #expect(!CredentialChain(environment: temp.environment(["AWS_PROFILE": "top", "AWS_ACCESS_KEY_ID": "K", "AWS_SECRET_ACCESS_KEY": "S"])).asksForMFACode)
+        TerminalMFAPrompt.block("the TUI owns the terminal")
+        defer { TerminalMFAPrompt.block(nil) }
+        #expect { _ = try TerminalMFAPrompt.ask(profile: "top", serial: "arn:aws:iam::1:mfa/me") } throws: { error in
+            "\(error)".contains("cannot be asked now: the TUI owns the terminal")
+        }
     }
 
     @Test func mfaWithoutATerminalFailsClearly() throws {

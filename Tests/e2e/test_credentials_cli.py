@@ -6,6 +6,7 @@ Durations are only bounded generously (a SIGTERM answered in < 5 s while the hel
 
 from __future__ import annotations
 
+import json
 import shlex
 import signal
 import subprocess
@@ -117,3 +118,25 @@ def test_ctrl_c_during_doctor_kills_a_hanging_credential_process(queue, spawn_ti
     assert code == -signal.SIGINT
     wait_until(lambda: not any(process_alive(pid) for pid in helper_pids(pids)), timeout=5,
                message=lambda: f"helper processes survive: {helper_pids(pids)}")
+
+
+def test_tui_with_an_mfa_profile_asks_before_drawing_then_polls(queue, tmux, timeline_bin, e2e_env, tmp_path,
+                                                               db_path, wait_until):
+    """An assume-role profile with mfa_serial (STS from moto): the code is asked on the terminal before the
+    screen is drawn, then the poller signs with the assumed role's keys and events appear."""
+    (tmp_path / "home" / "aws-credentials").write_text(
+        "[base]\naws_access_key_id = AKIABASEKEYE2E00001\naws_secret_access_key = base-secret\n")
+    env = env_with_profile(e2e_env, tmp_path, "[profile mfa]\nrole_arn = arn:aws:iam::123456789012:role/viewer\n"
+                           "source_profile = base\nmfa_serial = arn:aws:iam::123456789012:mfa/me\n")
+    env["AWS_ENDPOINT_URL_STS"] = queue.endpoint
+    command = shlex.join([timeline_bin, "tui", "--profile", "mfa", "--queue-url", queue.url,
+                          "--endpoint-url", queue.endpoint, "--region", queue.region, "--db", db_path])
+    tmux.start(["sh", "-c", f"{command}; sleep 600"], env=env)
+    tmux.wait_for("Enter MFA code for arn:aws:iam::123456789012:mfa/me", timeout=15)
+    tmux.type("123456")
+    tmux.send_keys("Enter")
+    tmux.wait_for("FOLLOW", timeout=15)
+    queue.send_raw(json.dumps({"id": "mfa-1", "agent_id": "a", "task_id": "t-mfa", "title": "signed by the role",
+                               "status": "info", "timestamp": "2026-11-23T10:00:00Z"}))
+    tmux.wait_for("signed by the role", timeout=20)
+    tmux.send_keys("q")

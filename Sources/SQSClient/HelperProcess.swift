@@ -97,7 +97,7 @@ enum HelperProcess {
             if Date() >= deadline { try stop(.timedOut) }
             if exitStatus == nil {
                 var status: Int32 = 0
-                if waitpid(pid, &status, WNOHANG) == pid { exitStatus = status; exitedAt = Date() }
+                if reaped(pid, &status) { exitStatus = status; exitedAt = Date() }
             }
             if let exitedAt, Date().timeIntervalSince(exitedAt) > lingerAfterExit {
                 try stop(nil)  // a grandchild holds the pipes: the helper is done, its group goes
@@ -124,7 +124,7 @@ enum HelperProcess {
             // Pipes closed; give the helper until the deadline to exit.
             while exitStatus == nil {
                 var status: Int32 = 0
-                if waitpid(pid, &status, WNOHANG) == pid { exitStatus = status; break }
+                if reaped(pid, &status) { exitStatus = status; break }
                 if HelperRegistry.shared.isShuttingDown { try stop(.interrupted) }
                 if Date() >= deadline { try stop(.timedOut) }
                 usleep(20_000)
@@ -134,6 +134,15 @@ enum HelperProcess {
         let status = exitStatus!
         let code: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return Output(status: code, stdout: out, stderr: err)
+    }
+
+    /// Whether `pid` has exited (its status in `status`). Someone else reaping it (ECHILD) counts as a
+    /// clean exit: the output is still checked.
+    private static func reaped(_ pid: pid_t, _ status: inout Int32) -> Bool {
+        let result = waitpid(pid, &status, WNOHANG)
+        if result == pid { return true }
+        if result < 0 && errno == ECHILD { status = 0; return true }
+        return false
     }
 
     /// `name` itself when it contains a slash, else the first executable match in `path`.

@@ -45,6 +45,8 @@ public struct SQSConfiguration: Sendable {
     public var profile: Provenanced<String>
     /// Resolves (and caches) credentials on first use.
     public var credentials: CredentialChain
+    /// Where the other services are (STS, SNS, SSO, SSO-OIDC): `endpoints.endpoint(for: .sns, region: region.value)`.
+    public var endpoints: ServiceEndpoints
 
     /// Resolves every setting; throws one message per missing piece saying where it looked.
     public static func resolve(flags: Flags, environment: [String: String]) throws(ConfigurationError) -> SQSConfiguration {
@@ -121,7 +123,8 @@ public struct SQSConfiguration: Sendable {
             endpoint = Provenanced(AWSService.sqs.defaultEndpoint(region: region.value), from: "region \(region.value)")
         }
         let chain = CredentialChain(environment: environment, profile: nonEmpty(flags.profile), region: region.value)
-        return SQSConfiguration(region: region, queue: queue, endpoint: endpoint, profile: profile, credentials: chain)
+        return SQSConfiguration(
+            region: region, queue: queue, endpoint: endpoint, profile: profile, credentials: chain, endpoints: endpoints)
     }
 
     /// A client for the resolved endpoint, region and credentials.

@@ -8,10 +8,7 @@ enum CredentialsReport {
     /// The role or account: from the provider when it said, else STS `GetCallerIdentity`.
     static func identity(of credentials: AWSCredentials, configuration: SQSConfiguration) -> String {
         if let identity = credentials.identity { return DisplayText.sanitize(identity) }
-        let environment = ProcessInfo.processInfo.environment
-        let files = SharedConfigFiles(environment: environment)
-        let endpoints = ServiceEndpoints(environment: environment, files: files, profile: configuration.profile.value)
-        guard let sts = try? endpoints.endpoint(for: .sts, region: configuration.region.value) else {
+        guard let sts = try? configuration.endpoints.endpoint(for: .sts, region: configuration.region.value) else {
             return "unknown (the STS endpoint setting is invalid)"
         }
         // A local SQS server with no STS override: asking real AWS would say nothing about it.

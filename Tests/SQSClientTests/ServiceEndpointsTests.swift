@@ -65,6 +65,8 @@ import Testing
         #expect(configuration.endpoint.source.contains("endpoint_url of profile \"local\""))
         #expect(configuration.region.value == "us-east-1")
         #expect(configuration.region.source == "default for the local endpoint 127.0.0.1")
+        // The same resolver serves the other services.
+        #expect(try configuration.endpoints.endpoint(for: .sns, region: configuration.region.value).value.absoluteString == "http://127.0.0.1:4566")
         configuration = try SQSConfiguration.resolve(
             flags: .init(queueURL: "http://localhost:4566/000000000000/q", endpointURL: "http://localhost:4566"), environment: temp.environment())
         #expect(configuration.region.value == "us-east-1")

@@ -84,7 +84,8 @@ struct InstanceMetadataCredentials {
     func fetch() throws(CredentialsError) -> AWSCredentials {
         let token = try text(try request("PUT", "/latest/api/token", [HTTPHeader("X-aws-ec2-metadata-token-ttl-seconds", String(Self.tokenTTLSeconds))]), what: "a session token")
         let auth = [HTTPHeader("X-aws-ec2-metadata-token", token)]
-        let roles = try text(try request("GET", "/latest/meta-data/iam/security-credentials/", auth), what: "the instance's role")
+        let listing = try request("GET", "/latest/meta-data/iam/security-credentials/", auth)
+        let roles = listing.status == 404 ? "" : try text(listing, what: "the instance's role")
         guard let role = roles.split(whereSeparator: \.isNewline).first.map(String.init), !role.isEmpty else {
             throw CredentialsError("The instance metadata service at \(endpoint) names no IAM role: attach an instance profile to the instance")
         }

@@ -31,6 +31,24 @@ import Testing
         #expect { _ = try CredentialChain(environment: temp.environment([
             "AWS_CONTAINER_CREDENTIALS_FULL_URI": "http://example.com/creds",
         ])).credentials() } throws: { error in "\(error)".contains("must be https, or http on loopback") }
+        let refused = try FreePort.find()
+        #expect { _ = try CredentialChain(environment: temp.environment([
+            "AWS_CONTAINER_CREDENTIALS_FULL_URI": "http://127.0.0.1:\(refused)/creds",
+        ])).credentials() } throws: { error in "\(error)".contains("The container credential endpoint http://127.0.0.1:\(refused)/creds did not answer") }
+        #expect { _ = try CredentialChain(environment: temp.environment([
+            "AWS_CONTAINER_CREDENTIALS_FULL_URI": server.fullURI(path: "/creds"), "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE": temp.url.path + "/none",
+        ])).credentials() } throws: { error in "\(error)".contains("AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE \(temp.url.path)/none cannot be read") }
+    }
+
+    @Test func instanceWithoutARoleSaysSo() throws {
+        let imds = try LoopbackHTTPServer { request in
+            request.method == "PUT" ? .respond(status: 200, headers: [], body: "tok") : .respond(status: 404, headers: [], body: "")
+        }
+        defer { imds.stop() }
+        let temp = try TempDirectory()
+        #expect { _ = try CredentialChain(environment: temp.environment([
+            "AWS_EC2_METADATA_DISABLED": "false", "AWS_EC2_METADATA_SERVICE_ENDPOINT": "http://127.0.0.1:\(imds.port)",
+        ])).credentials() } throws: { error in "\(error)".contains("names no IAM role: attach an instance profile") }
     }
 
     @Test func instanceMetadataV2() throws {

@@ -2,7 +2,8 @@ import Foundation
 
 /// The AWS shared config/credentials INI dialect: `[section]` headers, `key = value` lines,
 /// `#`/`;` comment lines (and inline comments after whitespace), keys case-insensitive,
-/// indented sub-settings (`s3 =` blocks) ignored.
+/// indented sub-settings of an empty-valued key (`sqs =` then `  endpoint_url = …`) kept as
+/// `sqs.endpoint_url`.
 public struct INIFile: Sendable, Equatable {
     /// Section name → (lower-cased key → value).
     public var sections: [String: [String: String]]
@@ -15,27 +16,31 @@ public struct INIFile: Sendable, Equatable {
     public init(parsing text: String) {
         var sections: [String: [String: String]] = [:]
         var current: String?
-        var lastKeyHadEmptyValue = false
+        var parentKey: String?  // the empty-valued key whose indented sub-settings follow
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             let indented = rawLine.first == " " || rawLine.first == "\t"
-            if indented && lastKeyHadEmptyValue { continue }  // nested block such as `s3 =`
+            if !indented { parentKey = nil }
             if line.hasPrefix("[") {
                 guard let close = line.firstIndex(of: "]") else { continue }
                 let name = line[line.index(after: line.startIndex)..<close]
                     .split(whereSeparator: \.isWhitespace).joined(separator: " ")
                 current = name
+                parentKey = nil
                 if sections[name] == nil { sections[name] = [:] }
-                lastKeyHadEmptyValue = false
                 continue
             }
             guard let section = current, let equals = line.firstIndex(where: { $0 == "=" || $0 == ":" }) else { continue }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+            let name = line[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
             var value = String(line[line.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
-            if key != "credential_process" { value = Self.removingInlineComment(value) }
-            lastKeyHadEmptyValue = value.isEmpty
-            sections[section, default: [:]][key] = value
+            if name != "credential_process" { value = Self.removingInlineComment(value) }
+            if indented, let parentKey {
+                sections[section, default: [:]]["\(parentKey).\(name)"] = value
+                continue
+            }
+            parentKey = value.isEmpty ? name : nil
+            sections[section, default: [:]][name] = value
         }
         self.sections = sections
     }

@@ -15,6 +15,17 @@ public enum AWSService: String, Sendable, CaseIterable {
         }
     }
 
+    /// The key of its block in a `[services NAME]` section of the config file.
+    public var configKey: String {
+        switch self {
+        case .sqs: "sqs"
+        case .sts: "sts"
+        case .sns: "sns"
+        case .sso: "sso"
+        case .ssoOIDC: "sso_oidc"
+        }
+    }
+
     /// The SigV4 service name (credential scope).
     public var signingName: String {
         switch self {
@@ -44,10 +55,11 @@ public enum AWSService: String, Sendable, CaseIterable {
 /// The one place that decides which URL a service is called at, following the AWS SDKs:
 /// 1. `AWS_ENDPOINT_URL_<SERVICE>` (e.g. `AWS_ENDPOINT_URL_STS`, `AWS_ENDPOINT_URL_SSO_OIDC`),
 /// 2. `AWS_ENDPOINT_URL`,
-/// 3. `endpoint_url` in the profile,
-/// 4. the service's regional AWS endpoint.
+/// 3. the service's `endpoint_url` in the `[services NAME]` section the profile names (`services = NAME`),
+/// 4. `endpoint_url` in the profile,
+/// 5. the service's regional AWS endpoint.
 /// `AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true` (or `ignore_configured_endpoint_urls = true` in the
-/// profile) skips 1–3. A command-line `--endpoint-url` is not "configured": callers apply it first.
+/// profile) skips 1–4. A command-line `--endpoint-url` is not "configured": callers apply it first.
 ///
 /// Usage: `let url = try ServiceEndpoints(environment: env, files: files, profile: name).endpoint(for: .sns, region: region)`.
 public struct ServiceEndpoints: Sendable {
@@ -56,6 +68,8 @@ public struct ServiceEndpoints: Sendable {
     public let profileEndpoint: Provenanced<String>?
     /// True when configured endpoints are switched off (and why).
     public let ignoredBecause: String?
+    /// The `[services NAME]` section the profile names, and where it is.
+    private let servicesSection: (name: String, settings: [String: String], path: String)?
 
     public init(environment: [String: String], files: SharedConfigFiles, profile: String) {
         self.environment = environment
@@ -63,6 +77,11 @@ public struct ServiceEndpoints: Sendable {
             profileEndpoint = Provenanced(setting.value, from: "endpoint_url of profile \"\(profile)\" in \(setting.path)")
         } else {
             profileEndpoint = nil
+        }
+        if let name = files.value("services", profile: profile)?.value, let settings = files.configFile?.sections["services \(name)"] {
+            servicesSection = (name, settings, files.configPath)
+        } else {
+            servicesSection = nil
         }
         if environment["AWS_IGNORE_CONFIGURED_ENDPOINT_URLS"]?.lowercased() == "true" {
             ignoredBecause = "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true"
@@ -84,6 +103,10 @@ public struct ServiceEndpoints: Sendable {
         }
         if let text = Self.nonEmpty(environment["AWS_ENDPOINT_URL"]) {
             return Provenanced(try Self.validated(text, source: "AWS_ENDPOINT_URL"), from: "AWS_ENDPOINT_URL")
+        }
+        if let services = servicesSection, let text = Self.nonEmpty(services.settings["\(service.configKey).endpoint_url"]) {
+            let source = "\(service.configKey) endpoint_url of [services \(services.name)] in \(services.path)"
+            return Provenanced(try Self.validated(text, source: source), from: source)
         }
         if let setting = profileEndpoint, let text = Self.nonEmpty(setting.value) {
             return Provenanced(try Self.validated(text, source: setting.source), from: setting.source)

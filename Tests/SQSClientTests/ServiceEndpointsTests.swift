@@ -31,6 +31,28 @@ import Testing
         #expect(try none.endpoint(for: .sns, region: "cn-north-1").value.absoluteString == "https://sns.cn-north-1.amazonaws.com.cn")
     }
 
+    @Test func servicesSectionBeatsTheProfileEndpoint() throws {
+        let temp = try TempDirectory()
+        try temp.write(".aws/config", """
+            [profile dev]
+            services = local-stack
+            endpoint_url = http://127.0.0.1:1000
+            [services local-stack]
+            sts =
+              endpoint_url = http://127.0.0.1:2000
+            sso_oidc =
+              endpoint_url = http://127.0.0.1:3000
+            """)
+        let endpoints = resolver(temp, [:], profile: "dev")
+        #expect(try endpoints.endpoint(for: .sts, region: "us-east-1").value.absoluteString == "http://127.0.0.1:2000")
+        #expect(try endpoints.endpoint(for: .sts, region: "us-east-1").source.contains("[services local-stack]"))
+        #expect(try endpoints.endpoint(for: .ssoOIDC, region: "us-east-1").value.absoluteString == "http://127.0.0.1:3000")
+        #expect(try endpoints.endpoint(for: .sqs, region: "us-east-1").value.absoluteString == "http://127.0.0.1:1000")
+        // The environment still comes first.
+        #expect(try resolver(temp, ["AWS_ENDPOINT_URL": "http://127.0.0.1:4000"], profile: "dev")
+            .endpoint(for: .sts, region: "us-east-1").value.absoluteString == "http://127.0.0.1:4000")
+    }
+
     @Test func ignoreConfiguredEndpointURLsTurnsThemAllOff() throws {
         let temp = try TempDirectory()
         try temp.write(".aws/config", "[default]\nendpoint_url = http://127.0.0.1:9\n[profile quiet]\nendpoint_url = http://127.0.0.1:9\nignore_configured_endpoint_urls = true\n")

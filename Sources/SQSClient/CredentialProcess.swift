@@ -4,8 +4,16 @@ import TimelineCore
 /// Runs a profile's `credential_process` command (split like botocore, exec'd without a shell) and
 /// parses its JSON (Version 1).
 enum CredentialProcess {
-    /// How long a helper may run before its process group is killed.
-    static let timeout: TimeInterval = 60
+    /// How long a helper may run before its process group is killed, unless
+    /// `TIMELINE_CREDENTIAL_PROCESS_TIMEOUT` (seconds) says otherwise.
+    static let defaultTimeout: TimeInterval = 60
+
+    static func timeout(_ environment: [String: String]) -> TimeInterval {
+        guard let text = environment["TIMELINE_CREDENTIAL_PROCESS_TIMEOUT"], let seconds = TimeInterval(text), seconds > 0 else {
+            return defaultTimeout
+        }
+        return seconds
+    }
 
     static func run(
         command: String, profile: String, environment: [String: String], looksLikeSSO: Bool, source: String
@@ -20,13 +28,13 @@ enum CredentialProcess {
         guard !arguments.isEmpty else { throw CredentialsError("\(prefix) is empty") }
         let output: HelperProcess.Output
         do {
-            output = try HelperProcess.run(arguments, environment: environment, timeout: timeout)
+            output = try HelperProcess.run(arguments, environment: environment, timeout: timeout(environment))
         } catch {
             switch error {
             case .cannotStart(let reason):
                 throw CredentialsError("\(prefix) could not start: \(DisplayText.sanitize(reason)) (run without a shell: use a full path, and no pipes, `;` or `$(…)`)")
             case .timedOut:
-                throw CredentialsError("\(prefix) did not finish within \(Int(timeout)) s and was killed (with its process group)")
+                throw CredentialsError("\(prefix) did not finish within \(Int(timeout(environment))) s and was killed (with its process group); TIMELINE_CREDENTIAL_PROCESS_TIMEOUT sets the limit")
             case .outputTooLarge:
                 throw CredentialsError("\(prefix) printed more than \(HelperProcess.stdoutCap / 1024) KiB and was killed")
             case .interrupted:

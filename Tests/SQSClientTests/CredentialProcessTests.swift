@@ -88,6 +88,14 @@ import Testing
         #expect(PollerWait.until { kill(grandchild, 0) != 0 || Self.isZombie(grandchild) })
     }
 
+    @Test func timeoutThroughTheChainIsConfigurableAndSaid() throws {
+        let temp = try TempDirectory()
+        try temp.write(".aws/config", "[default]\ncredential_process = sleep 30\n")
+        #expect { _ = try CredentialChain(environment: temp.environment(["TIMELINE_CREDENTIAL_PROCESS_TIMEOUT": "1"])).credentials() } throws: { error in
+            "\(error)".contains("did not finish within 1 s and was killed (with its process group)")
+        }
+    }
+
     @Test func aGrandchildHoldingTheOutputOpenDoesNotHoldUsUp() throws {
         let temp = try TempDirectory()
         let output = try HelperProcess.run(

@@ -27,6 +27,18 @@ import Testing
         #expect(throws: CommandLineSplitter.SplitError.self) { try CommandLineSplitter.split("helper \\") }
     }
 
+    @Test func valuesQuotedFromFilesAreSanitized() throws {
+        let temp = try TempDirectory()
+        try temp.write(".aws/config", "[profile evil]\nrole_arn = arn:x\nsource_profile = \u{1B}]52;c;cGF5bG9hZA==\u{07}ghost\n")
+        do {
+            _ = try CredentialChain(environment: temp.environment(["AWS_PROFILE": "evil"])).credentials()
+            Issue.record("a missing source_profile was accepted")
+        } catch {
+            #expect(error.message.contains("has source_profile = ") && error.message.contains("ghost"))
+            #expect(!error.message.contains("\u{1B}") && !error.message.contains("\u{07}"))
+        }
+    }
+
     @Test func shellSyntaxIsNotExecuted() throws {
         let temp = try TempDirectory()
         let marker = temp.url.path + "/pwned"

@@ -1,9 +1,11 @@
 import CProcessSpawn
 import Foundation
 
-/// Runs a credential helper without a shell: its own process group (killed whole on timeout,
-/// cancellation and exit), no inherited descriptors besides stdin (/dev/null), stdout and stderr,
-/// default signal dispositions, and output capped.
+/// Runs a credential helper without a shell: its own process group (killed whole on timeout, on
+/// cancellation, when timeline exits while it runs, and when something it started still holds its
+/// output open after it exited), no inherited descriptors besides stdin (/dev/null), stdout and
+/// stderr, default signal dispositions, and output capped. A helper that finishes normally may leave
+/// a background process (a credential cache agent) running.
 enum HelperProcess {
     struct Output {
         var status: Int32
@@ -130,7 +132,6 @@ enum HelperProcess {
                 usleep(20_000)
             }
         }
-        kill(-pid, SIGKILL)  // nothing of the helper outlives it
         let status = exitStatus!
         let code: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return Output(status: code, stdout: out, stderr: err)

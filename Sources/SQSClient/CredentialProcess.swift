@@ -87,12 +87,3 @@ enum CredentialProcess {
         Timestamp.parseMicros(text).map { Date(timeIntervalSince1970: TimeInterval($0) / 1_000_000) }
     }
 }
-
-/// A value shared between threads, guarded by a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withValue<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
-    var current: Value { lock.withLock { value } }
-}

@@ -2,60 +2,6 @@ import Foundation
 import SigV4
 import TimelineCore
 
-/// Everything the providers of one chain share: the environment, the AWS files, where STS and the
-/// SSO services are, the HTTP transport, the clock and how to ask for an MFA code.
-struct CredentialContext {
-    var environment: [String: String]
-    var files: SharedConfigFiles
-    var endpoints: ServiceEndpoints
-    /// The region STS calls go to (its regional endpoint).
-    var stsRegion: String
-    var transport: any HTTPTransport
-    var now: @Sendable () -> Date
-    var mfaCode: @Sendable (_ profile: String, _ serial: String) throws(CredentialsError) -> String
-
-    func sts() throws(CredentialsError) -> STSClient {
-        do {
-            let endpoint = try endpoints.endpoint(for: .sts, region: stsRegion)
-            return STSClient(endpoint: endpoint.value, region: stsRegion, transport: transport)
-        } catch {
-            throw CredentialsError(error.message)
-        }
-    }
-
-    /// `timeline-<unix time>`, the session name when none is configured.
-    func defaultSessionName() -> String { "timeline-\(Int(now().timeIntervalSince1970))" }
-
-    /// Keys from `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY` (nil when neither is set).
-    func environmentKeys(otherwise profile: String) throws(CredentialsError) -> AWSCredentials? {
-        let keyID = environment["AWS_ACCESS_KEY_ID"].flatMap { $0.isEmpty ? nil : $0 }
-        let secret = environment["AWS_SECRET_ACCESS_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-        switch (keyID, secret) {
-        case let (keyID?, secret?):
-            let token = environment["AWS_SESSION_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-            return AWSCredentials(accessKeyID: keyID, secretAccessKey: secret, sessionToken: token, source: "environment variables")
-        case (.some, nil):
-            throw CredentialsError("AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not: export both, or unset AWS_ACCESS_KEY_ID to use profile \"\(profile)\".")
-        case (nil, .some):
-            throw CredentialsError("AWS_SECRET_ACCESS_KEY is set but AWS_ACCESS_KEY_ID is not: export both, or unset AWS_SECRET_ACCESS_KEY to use profile \"\(profile)\".")
-        case (nil, nil):
-            return nil
-        }
-    }
-
-    /// STS `AssumeRoleWithWebIdentity` with the token in `tokenFile` (read at every call).
-    func webIdentity(roleARN: String, tokenFile: String, sessionName: String?, origin: String) throws(CredentialsError) -> AWSCredentials {
-        guard let data = FileManager.default.contents(atPath: tokenFile) else {
-            throw CredentialsError("The web identity token file \(tokenFile) (from \(origin)) cannot be read")
-        }
-        let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !token.isEmpty else { throw CredentialsError("The web identity token file \(tokenFile) (from \(origin)) is empty") }
-        return try sts().assumeRoleWithWebIdentity(
-            roleARN: roleARN, sessionName: sessionName ?? defaultSessionName(), token: token,
-            provider: "web identity (\(origin)) → STS AssumeRoleWithWebIdentity")
-    }
-}
-
 /// The credentials a profile describes, in the order botocore tries them: `role_arn` (with
 /// `source_profile`, `credential_source` or `web_identity_token_file`), IAM Identity Center,
 /// static keys, `credential_process`.
@@ -201,35 +147,5 @@ struct ProfileCredentials {
             profile: profile, accountID: account, roleName: role, startURL: startURL, region: region,
             sessionName: sessionName, cacheDirectory: "\(home)/.aws/sso/cache", endpoints: context.endpoints,
             transport: context.transport, now: context.now)
-    }
-}
-
-/// Asks for an MFA code on the controlling terminal (`/dev/tty`), never on stdin/stdout.
-public enum TerminalMFAPrompt {
-    private static let blocked = Locked<String?>(nil)
-
-    /// While set (e.g. while a full-screen UI owns the terminal), asking fails with `reason` instead.
-    public static func block(_ reason: String?) { blocked.withValue { $0 = reason } }
-
-    /// Prompts on `terminal` and reads one line: six digits.
-    public static func ask(profile: String, serial: String, terminal: String = "/dev/tty") throws(CredentialsError) -> String {
-        if let reason = blocked.current {
-            throw CredentialsError("Profile \"\(profile)\" needs a new MFA code (mfa_serial \(serial)), which cannot be asked now: \(reason)")
-        }
-        let descriptor = open(terminal, O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard descriptor >= 0 else {
-            throw CredentialsError("Profile \"\(profile)\" needs an MFA code (mfa_serial \(serial)) and there is no terminal to ask on: run timeline from a terminal, or use a profile without mfa_serial")
-        }
-        defer { close(descriptor) }
-        let prompt = "Enter MFA code for \(DisplayText.sanitize(serial)): "
-        _ = prompt.withCString { write(descriptor, $0, strlen($0)) }
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while read(descriptor, &byte, 1) == 1, byte != 0x0A, line.count < 64 { line.append(byte) }
-        let code = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard code.count == 6, code.allSatisfy(\.isNumber) else {
-            throw CredentialsError("The MFA code for profile \"\(profile)\" must be 6 digits")
-        }
-        return code
     }
 }

@@ -31,6 +31,9 @@ public final class CredentialChain: CredentialsProvider, @unchecked Sendable {
     private let stateLock = NSLock()
     private let refreshLock = NSLock()
     private var cached: AWSCredentials?
+    /// After a failed early refresh, the next one waits until then (the keys still work meanwhile).
+    private var nextEarlyRefresh = Date.distantPast
+    static let earlyRefreshRetry: TimeInterval = 30
 
     /// `profile` overrides `AWS_PROFILE`; `region` is where STS is called (else the profile's region,
     /// else us-east-1); `now` is the clock used for expiry (tests move it); `mfaCode` asks for an MFA
@@ -70,9 +73,12 @@ public final class CredentialChain: CredentialsProvider, @unchecked Sendable {
         if let current, !needsRefresh(current) { return current }
         if let current, !mustRefresh(current) {
             // Advisory window: one caller refreshes, the others keep signing with what they have.
-            guard refreshLock.try() else { return current }
+            guard now() >= stateLock.withLock({ nextEarlyRefresh }), refreshLock.try() else { return current }
             defer { refreshLock.unlock() }
-            guard let fresh = try? resolve() else { return current }
+            guard let fresh = try? resolve() else {
+                stateLock.withLock { nextEarlyRefresh = now().addingTimeInterval(Self.earlyRefreshRetry) }
+                return current
+            }
             stateLock.withLock { cached = fresh }
             return fresh
         }

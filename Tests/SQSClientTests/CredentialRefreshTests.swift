@@ -74,6 +74,8 @@ import Testing
         #expect(try chain.credentials().accessKeyID == "ASIAGATE1")
         clock.now = expiration.addingTimeInterval(-200)
         #expect(try chain.credentials().accessKeyID == "ASIAGATE1")  // refresh failed, keys still good
+        #expect(try chain.credentials().accessKeyID == "ASIAGATE1")
+        #expect(container.server.requests.count == 2)  // not retried on every call
         clock.now = expiration.addingTimeInterval(-30)  // too close to expiry to sign with
         #expect { _ = try chain.credentials() } throws: { error in "\(error)".contains("answered HTTP 500") }
     }

@@ -160,9 +160,12 @@ enum HelperProcess {
     }
 }
 
-/// Every running helper's process group, so shutdown (a signal, `q`, exit) can kill them all at once.
+/// Every running helper's process group, so shutdown (a signal, `q`, exit) can kill them all at once,
+/// and the token that aborts credential requests in flight (STS, SSO, container, IMDS) at that moment.
 public final class HelperRegistry: @unchecked Sendable {
     public static let shared = HelperRegistry()
+    /// Cancelled by `terminateAll`: credential requests pass it to the transport.
+    public let shutdown = CancellationToken()
     private let lock = NSLock()
     private var groups: Set<pid_t> = []
     private var shuttingDown = false
@@ -182,6 +185,7 @@ public final class HelperRegistry: @unchecked Sendable {
             return groups
         }
         for group in running { kill(-group, SIGKILL) }
+        shutdown.cancel()
     }
 
     /// Spawns and records the group under the lock, so `terminateAll` cannot miss a helper just starting.

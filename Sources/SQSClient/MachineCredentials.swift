@@ -50,7 +50,7 @@ struct ContainerCredentials {
         }
         let response: HTTPResponse
         do {
-            response = try transport.send(HTTPRequest(method: "GET", url: url, headers: headers), timeout: Self.timeout, cancel: nil)
+            response = try transport.send(HTTPRequest(method: "GET", url: url, headers: headers), timeout: Self.timeout, cancel: HelperRegistry.shared.shutdown)
         } catch {
             throw CredentialsError("The container credential endpoint \(url.absoluteString) did not answer: \(DisplayText.sanitize(error.description))")
         }
@@ -101,7 +101,7 @@ struct InstanceMetadataCredentials {
             throw CredentialsError("AWS_EC2_METADATA_SERVICE_ENDPOINT is not a URL: \(DisplayText.sanitize(endpoint))")
         }
         do {
-            return try transport.send(HTTPRequest(method: method, url: url, headers: headers), timeout: Self.timeout, cancel: nil)
+            return try transport.send(HTTPRequest(method: method, url: url, headers: headers), timeout: Self.timeout, cancel: HelperRegistry.shared.shutdown)
         } catch {
             throw CredentialsError("The EC2 instance metadata service at \(endpoint) did not answer within \(Int(Self.timeout)) s (not on EC2? set AWS_EC2_METADATA_DISABLED=true to skip it): \(DisplayText.sanitize(error.description))")
         }

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shlex
 import signal
+import socket
 import subprocess
 import time
 
@@ -140,3 +141,30 @@ def test_tui_with_an_mfa_profile_asks_before_drawing_then_polls(queue, tmux, tim
                                "status": "info", "timestamp": "2026-11-23T10:00:00Z"}))
     tmux.wait_for("signed by the role", timeout=20)
     tmux.send_keys("q")
+
+
+def test_sigterm_ends_poll_while_sts_never_answers(queue, spawn_timeline, e2e_env, tmp_path, db_path):
+    """An assume-role profile whose STS endpoint accepts the connection and never answers: SIGTERM still ends
+    `poll` at once (credential requests are aborted at shutdown, not left to their 30 s timeout)."""
+    black_hole = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    black_hole.bind(("127.0.0.1", 0))
+    black_hole.listen(64)  # connections complete in the kernel; nothing ever reads or answers
+    try:
+        (tmp_path / "home" / "aws-credentials").write_text(
+            "[base]\naws_access_key_id = AKIABASEKEYE2E00002\naws_secret_access_key = base-secret\n")
+        env = env_with_profile(e2e_env, tmp_path, "[default]\nrole_arn = arn:aws:iam::123456789012:role/viewer\n"
+                               "source_profile = base\n")
+        env["AWS_ENDPOINT_URL_STS"] = f"http://127.0.0.1:{black_hole.getsockname()[1]}"
+        poller = spawn_timeline("poll", "--queue-url", queue.url, "--endpoint-url", queue.endpoint,
+                                "--region", queue.region, "--db", db_path, env=env)
+        time.sleep(1.5)  # the first receive is waiting for credentials from STS
+        assert poller.poll() is None, poller.output()
+        started = time.monotonic()
+        poller.send_signal(signal.SIGTERM)
+        try:
+            poller.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("SIGTERM was not answered within 5 s while STS hangs")
+        assert time.monotonic() - started < 5
+    finally:
+        black_hole.close()

@@ -16,12 +16,14 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CNCursesW", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // glibc's posix_spawn_file_actions_addclosefrom_np and pipe2 (hidden behind _GNU_SOURCE).
+        .systemLibrary(name: "CProcessSpawn"),
 
         // The one strict JSON reader and JSON string writer (event payloads, SQS requests and answers).
         .target(name: "StrictJSON"),
         .target(name: "TimelineCore", dependencies: ["StrictJSON"]),
         .target(name: "SigV4", dependencies: ["COpenSSL"]),
-        .target(name: "SQSClient", dependencies: ["SigV4", "CCurl", "StrictJSON", "TimelineCore"]),  // TimelineCore: DisplayText
+        .target(name: "SQSClient", dependencies: ["SigV4", "CCurl", "CProcessSpawn", "StrictJSON", "TimelineCore"]),  // TimelineCore: DisplayText
         .target(name: "TimelineStore", dependencies: ["TimelineCore", "CSQLite"]),
         .target(name: "Ingest", dependencies: ["TimelineCore", "TimelineStore", "SQSClient"]),
         .target(name: "TimelineUI", dependencies: ["TimelineCore"]),

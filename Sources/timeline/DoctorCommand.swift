@@ -37,6 +37,8 @@ struct DoctorCommand: ParsableCommand {
             let credentials = try configuration.credentials.credentials()
             let token = credentials.sessionToken == nil ? "" : ", with session token"
             line(true, "credentials", "\(credentials.maskedAccessKeyID)  (from \(credentials.source)\(token))")
+            line(nil, "identity", CredentialsReport.identity(of: credentials, configuration: configuration))
+            line(nil, "expires", CredentialsReport.expiry(of: credentials))
         } catch {
             line(false, "credentials", DisplayText.sanitize(error.message))
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Ingest
+import SQSClient
 
 /// `timeline poll`: headless ingest into the database, for a service manager.
 struct PollCommand: ParsableCommand {
@@ -47,7 +48,10 @@ struct PollCommand: ParsableCommand {
             let poller = launcher.poller(
                 databasePath: databasePath, concurrency: polling.concurrency, peek: polling.peek,
                 storeGiveUpAfter: storeGiveUpAfter, onBatch: onBatch)
-            let watcher = SignalWatcher { _ in poller.requestStop(reason: .interrupted) }
+            let watcher = SignalWatcher { _ in
+                HelperRegistry.shared.terminateAll()  // a credential helper must not hold up the exit
+                poller.requestStop(reason: .interrupted)
+            }
             standardError("polling \(launcher.queueURLs.joined(separator: ", ")) into \(databasePath)")
             poller.start()
             var nextSummary = Date().addingTimeInterval(60)

@@ -10,8 +10,9 @@ struct PollerLauncher {
     let queueURLs: [String]
 
     /// Resolves settings; a queue name is looked up with GetQueueUrl (a network call).
-    init(options: QueueOptions) throws {
-        configuration = try options.configuration()
+    /// `configuration`: already resolved (e.g. credentials fetched before the TUI draws), else from `options`.
+    init(options: QueueOptions, configuration resolved: SQSConfiguration? = nil) throws {
+        configuration = try resolved ?? options.configuration()
         client = configuration.makeClient()
         let first = try configuration.queueURL(using: client).value
         queueURLs = [first] + options.extraQueueURLs

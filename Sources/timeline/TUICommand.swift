@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SQSClient
 import Terminal
 import TimelineCore
 import TimelineRuntime
@@ -37,8 +38,12 @@ struct TUICommand: ParsableCommand {
     func run() throws {
         // Open once read-write up front: creates/migrates the file (0600) and fails early with a clear message.
         let path = try store.openForWriting().path
+        let prepared = noPoll ? nil : Self.credentialsNeedingATerminal(queue)
+        TerminalMFAPrompt.block("the TUI owns the terminal; quit and start `timeline tui` again to enter it")
         let poller = noPoll
-            ? nil : TUIPollerHook.start(databasePath: path, options: queue, concurrency: polling.concurrency, peek: polling.peek)
+            ? nil : TUIPollerHook.start(
+                databasePath: path, options: queue, concurrency: polling.concurrency, peek: polling.peek,
+                configuration: prepared)
         defer { poller?.stop() }
         let state = AppState(width: 80, height: 24, nowMicros: Int64(Date().timeIntervalSince1970 * 1_000_000))
         var status: (@Sendable () -> PollerStatusView)?
@@ -50,5 +55,13 @@ struct TUICommand: ParsableCommand {
         let env = ProcessInfo.processInfo.environment
         let color = !noColor && (env["NO_COLOR"] ?? "").isEmpty
         TerminalApp.run(controller: controller, color: color)
+    }
+
+    /// A profile with `mfa_serial` asks for its code on the terminal: do that before the screen is drawn
+    /// and hand the resolved settings (credentials cached) to the poller. Nil otherwise (nothing waits).
+    static func credentialsNeedingATerminal(_ options: QueueOptions) -> SQSConfiguration? {
+        guard let configuration = try? options.configuration(), configuration.credentials.asksForMFACode else { return nil }
+        _ = try? configuration.credentials.credentials()  // a failure shows in the status bar via the poller
+        return configuration
     }
 }

@@ -15,12 +15,13 @@ final class TUIPollerHook: @unchecked Sendable {
 
     /// Starts resolving and polling in the background.
     static func start(
-        databasePath: String, options: QueueOptions, concurrency: Int, peek: Bool
+        databasePath: String, options: QueueOptions, concurrency: Int, peek: Bool,
+        configuration: SQSConfiguration? = nil
     ) -> TUIPollerHook {
         let hook = TUIPollerHook()
         let thread = Thread {
             do {
-                let launcher = try PollerLauncher(options: options)
+                let launcher = try PollerLauncher(options: options, configuration: configuration)
                 let poller = launcher.poller(databasePath: databasePath, concurrency: concurrency, peek: peek)
                 let shouldStart: Bool = hook.lock.withLock {
                     hook.queueURL = launcher.queueURLs.first
@@ -57,6 +58,7 @@ final class TUIPollerHook: @unchecked Sendable {
             stopped = true
             return self.poller
         }
+        HelperRegistry.shared.terminateAll()  // a credential helper must not hold up quitting
         poller?.stop(timeout: 5)
     }
 

@@ -109,6 +109,7 @@ public final class Poller: @unchecked Sendable {
     /// The receive → store → delete loop of one worker, until the poller stops.
     private func poll(queueURL: String, store: TimelineStore) {
         var backoff = Backoff()
+        var attempt = ReceiveAttempt(queueURL: queueURL)
         while !isStopping {
             let token = CancellationToken()
             let tokenID = ObjectIdentifier(token)
@@ -123,7 +124,7 @@ public final class Poller: @unchecked Sendable {
                 result = .success(try client.receiveMessage(
                     queueURL: queueURL, maxMessages: configuration.maxMessages,
                     waitSeconds: configuration.waitSeconds, visibilityTimeout: configuration.visibilityTimeout,
-                    cancel: token))
+                    attemptID: attempt.idForNextReceive(), cancel: token))
             } catch {
                 result = .failure(error)
             }
@@ -140,6 +141,7 @@ public final class Poller: @unchecked Sendable {
                 }
             case .success(let messages):
                 backoff.reset()
+                attempt.succeeded()
                 condition.withLock {
                     currentStatus.lastReceive = Date()
                     currentStatus.received += messages.count

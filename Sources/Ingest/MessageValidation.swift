@@ -12,9 +12,12 @@ public enum MessageValidation {
     public static func items(for messages: [SQSMessage]) -> [IngestItem] {
         messages.map { message in
             let bytes = Array(message.body.utf8)
+            let delivery = QueueDelivery(sentMicros: message.sentTimestampMillis.map { $0 * 1_000 },
+                                         receiveCount: message.receiveCount)
             if let envelope = SNSEnvelope.unwrap(bytes) {
                 switch EventParser.parse(Array(envelope.message.utf8)) {
-                case .success(let event):
+                case .success(var event):
+                    event.delivery = delivery
                     return .event(event, messageID: envelope.messageID)
                 case .failure(let rejection):
                     return .rejected(rawBytes: bytes, messageID: envelope.messageID,
@@ -22,7 +25,8 @@ public enum MessageValidation {
                 }
             }
             switch EventParser.parse(bytes) {
-            case .success(let event):
+            case .success(var event):
+                event.delivery = delivery
                 return .event(event, messageID: message.messageID)
             case .failure(let rejection):
                 return .rejected(rawBody: message.body, messageID: message.messageID, reason: rejection.reason)

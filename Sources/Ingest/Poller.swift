@@ -187,6 +187,7 @@ public final class Poller: @unchecked Sendable {
             currentStatus.duplicates += report.duplicates
             currentStatus.rejected += report.rejected
             currentStatus.lastStored = Date()
+            currentStatus.receivedManyTimes += messages.count { ($0.receiveCount ?? 0) >= QueueDelivery.flaggedReceiveCount }
         }
         if !configuration.peek {
             let (deleted, failures) = MessageDeleter(client: client, queueURL: queueURL)

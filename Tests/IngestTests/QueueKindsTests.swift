@@ -105,6 +105,12 @@ private final class LosingTransport: HTTPTransport, @unchecked Sendable {
         let store = try kit.store()
         #expect(try store.row(taskID: "wrapped")?.event.rawJSON == event)
         #expect(try store.row(taskID: "raw")?.event.title == "raw event")
+        // SentTimestamp and ApproximateReceiveCount are stored with each event (also in its history).
+        let delivery = try #require(try store.row(taskID: "raw")?.event.delivery)
+        #expect(delivery.receiveCount == 1)
+        let sent = try #require(delivery.sentMicros)
+        #expect(abs(sent - TimeFormat.nowMicros()) < 120_000_000)
+        #expect(try store.history(taskID: "wrapped", limit: 5).first?.delivery?.receiveCount == 1)
         let rejected = try store.rejected(limit: 10)
         #expect(rejected.count == 1)
         #expect(rejected.first?.messageID == "sns-2")

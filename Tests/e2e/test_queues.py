@@ -182,3 +182,39 @@ def test_a_900_kb_body_round_trips_byte_for_byte(run_timeline, e2e_env, sqs, sqs
     listed = run_timeline("history", "big", "--db", db, "--json")
     assert listed.returncode == 0, listed.stderr
     assert json.loads(listed.stdout.splitlines()[0])["body"] == body
+
+
+def test_doctor_explains_the_queue_attributes_dead_letters_and_redeliveries(run_timeline, sqs, sqs_endpoint,
+                                                                            tmp_path):
+    suffix = uuid.uuid4().hex[:8]
+    dlq_url = sqs.create_queue(QueueName=f"dead-{suffix}.fifo", Attributes={"FifoQueue": "true"})["QueueUrl"]
+    dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    for i in range(2):
+        sqs.send_message(QueueUrl=dlq_url, MessageBody=f"dead {i}", MessageGroupId="g", MessageDeduplicationId=f"d{i}")
+    url = sqs.create_queue(QueueName=f"doctor-{suffix}.fifo", Attributes={
+        "FifoQueue": "true", "MaximumMessageSize": "262144", "MessageRetentionPeriod": "345600",
+        "VisibilityTimeout": "45", "KmsMasterKeyId": "alias/timeline",
+        "RedrivePolicy": json.dumps({"deadLetterTargetArn": dlq_arn, "maxReceiveCount": 7}),
+    })["QueueUrl"]
+    # An event received twice and not deleted: the third receive (the drain) stores it with count 3.
+    event = make_event("flaky", "warning", task_id="flaky-task")
+    sqs.send_message(QueueUrl=url, MessageBody=json.dumps(event), MessageGroupId="flaky-task",
+                     MessageDeduplicationId=event["id"])
+    for _ in range(2):
+        assert len(sqs.receive_message(QueueUrl=url, VisibilityTimeout=0).get("Messages", [])) == 1
+    db = str(tmp_path / "doctor.db")
+    _drain(run_timeline, url, sqs_endpoint, db)
+    assert StoreView(db)._rows("SELECT receive_count, sent_us IS NOT NULL FROM events") == [(3, 1)]
+
+    result = run_timeline("doctor", "--queue-url", url, "--endpoint-url", sqs_endpoint, "--db", db)
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = {line[2:16].strip(): line[17:] for line in result.stdout.splitlines() if len(line) > 17}
+    assert lines["retention"].startswith("4 days: how long events wait while no viewer runs (the SQS default")
+    assert lines["visibility"].startswith("45 s:")
+    assert lines["max size"].startswith("256 KiB per message ⚠ larger events are refused by SQS")
+    assert lines["dead letters"] == f"after 7 receives to dead-{suffix}.fifo ⚠ 2 messages waiting there: " \
+                                    "events that failed 7 times"
+    assert lines["type"].startswith("FIFO (deduplication by event id)")
+    assert lines["encryption"].startswith("SSE-KMS with alias/timeline")
+    assert lines["redelivered"].startswith("⚠ 1 stored event was received 3+ times")
+    assert "flaky-task (3×)" in lines["redelivered"]

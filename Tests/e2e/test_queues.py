@@ -169,7 +169,8 @@ def test_a_900_kb_body_round_trips_byte_for_byte(run_timeline, e2e_env, sqs, sqs
                            Attributes={"MaximumMessageSize": "1048576"})["QueueUrl"]
     body = "".join(f"line {i:06d} ünïcødé ✓ {'x' * 40}\n" for i in range(15_000))[:900_000]
     assert len(body.encode()) >= 900_000
-    event = make_event("big report", "success", task_id="big")
+    title = "big report " + "T" * 1000
+    event = make_event(title, "success", task_id="big")
     event["body"] = body
     sent = subprocess.run([sys.executable, str(PUBLISH_SCRIPT), "--json", "--queue-url", url, "--endpoint-url",
                            sqs_endpoint], input=json.dumps(event, ensure_ascii=False), env=e2e_env,
@@ -179,9 +180,17 @@ def test_a_900_kb_body_round_trips_byte_for_byte(run_timeline, e2e_env, sqs, sqs
     _drain(run_timeline, url, sqs_endpoint, db)
     stored = StoreView(db)._rows("SELECT body FROM events")
     assert stored == [(body,)]
-    listed = run_timeline("history", "big", "--db", db, "--json")
-    assert listed.returncode == 0, listed.stderr
-    assert json.loads(listed.stdout.splitlines()[0])["body"] == body
+    for command in (["history", "big"], ["list"]):
+        whole = run_timeline(*command, "--db", db, "--json")
+        assert whole.returncode == 0, whole.stderr
+        assert json.loads(whole.stdout.splitlines()[0])["body"] == body
+        assert json.loads(whole.stdout.splitlines()[0])["title"] == title
+        # The table (not a terminal here) cuts the long title; the body is never in it.
+        table = run_timeline(*command, "--db", db)
+        assert table.returncode == 0, table.stderr
+        rows = table.stdout.splitlines()[1:]
+        assert len(rows) == 1 and "big report TTT" in rows[0] and rows[0].endswith("…")
+        assert len(rows[0]) < 260
 
 
 def test_doctor_explains_the_queue_attributes_dead_letters_and_redeliveries(run_timeline, sqs, sqs_endpoint,

@@ -227,3 +227,22 @@ def test_doctor_explains_the_queue_attributes_dead_letters_and_redeliveries(run_
     assert lines["encryption"].startswith("SSE-KMS with alias/timeline")
     assert lines["redelivered"].startswith("⚠ 1 stored event was received 3+ times")
     assert "flaky-task (3×)" in lines["redelivered"]
+
+
+def test_fifo_fan_out_keeps_one_task_in_order(run_timeline, sqs, sqs_endpoint, tmp_path):
+    suffix = uuid.uuid4().hex[:8]
+    result = _setup(run_timeline, sqs_endpoint, f"fleet-{suffix}.fifo", f"viewer-{suffix}.fifo")
+    assert result.returncode == 0, result.stderr
+    assert f"viewer-{suffix}-dlq.fifo" in result.stdout
+    topic_arn, queue_url = _export(result.stdout, "TIMELINE_TOPIC_ARN"), _export(result.stdout, "TIMELINE_QUEUE_URL")
+    assert sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["FifoQueue"])["Attributes"]["FifoQueue"] == "true"
+    for i in range(4):
+        sent = run_timeline("publish", "--topic-arn", topic_arn, "--endpoint-url", sqs_endpoint, "--title", f"step {i}",
+                            "--status", "in_progress", "--agent-id", "a", "--task-id", "tâche longue", "--id", f"s{i}")
+        assert sent.returncode == 0, sent.stderr
+    db = str(tmp_path / "fifo-fan.db")
+    _drain(run_timeline, queue_url, sqs_endpoint, db)
+    # Arrival order (seq) is publishing order: one group per task.
+    assert [row[0] for row in StoreView(db)._rows("SELECT id FROM events ORDER BY seq")] == ["s0", "s1", "s2", "s3"]
+    mixed = _setup(run_timeline, sqs_endpoint, f"fleet-{suffix}.fifo", f"standard-{suffix}")
+    assert mixed.returncode != 0 and "FIFO topic (.fifo) needs a FIFO queue" in mixed.stderr

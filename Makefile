@@ -8,7 +8,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN := .build/release/timeline
 export TIMELINE_SHARED ?= $(abspath ../shared)
 
-.PHONY: all deps apt-deps venv build debug test swift-test python-test e2e-test bench localstack-venv demo install clean
+.PHONY: all deps apt-deps venv build debug test swift-test python-test e2e-test test-localstack bench localstack-venv demo install clean
 
 all: build
 
@@ -37,6 +37,11 @@ build: apt-deps
 test: deps build
 	scripts/with-sqs-server.sh swift test
 	scripts/with-sqs-server.sh $(PY) -m pytest -q agent-tool/tests Tests/e2e
+
+## test-localstack: FIFO, SNS fan-out (timeline setup) and 900 KB messages against LocalStack (needs the
+## LocalStack venv, Python 3.13: not part of `make test`, which must pass on a fresh clone without it).
+test-localstack: deps build localstack-venv
+	TIMELINE_TEST_LOCALSTACK=1 $(PY) -m pytest -q Tests/e2e/test_localstack_queues.py
 
 ## bench: prints figures (asserts nothing): store and TUI (1,000 and 1,000,000 events), then on a local
 ## LocalStack SQS: drain 10,000 messages (timeline vs boto3) and publish -> stored latency.

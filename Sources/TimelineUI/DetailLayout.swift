@@ -62,7 +62,9 @@ enum DetailLayout {
         if e.body.isEmpty {
             out.append(StyledLine([("(empty)", label)]))
         } else {
-            let body = DetailFold.lines(e.body, width: width, screen: screen, expanded: d.expanded, cached: unfolded?.body)
+            // Folded, the body fills the rest of the first screen and its `z: expand` note is the last line.
+            let firstScreen = max(3, screen - out.count - 1)
+            let body = DetailFold.lines(e.body, width: width, screen: firstScreen, expanded: d.expanded, cached: unfolded?.body)
             for line in body.lines { out.append(StyledLine([(line, .plain)])) }
             if let hidden = body.hiddenBytes { out.append(StyledLine([(DetailFold.note(hiddenBytes: hidden), Style(fg: .accent))])) }
         }

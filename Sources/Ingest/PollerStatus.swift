@@ -56,6 +56,7 @@ public struct PollerStatus: Sendable, Equatable {
         }
         return "\(state); received \(received), stored \(stored), duplicates \(duplicates), "
             + "rejected \(rejected), deleted \(deleted)"
+            + (receivedManyTimes > 0 ? "; ⚠ \(receivedManyTimes) redelivered (3+ receives: see timeline doctor)" : "")
     }
 }
 

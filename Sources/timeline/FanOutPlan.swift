@@ -34,10 +34,9 @@ struct FanOutPlan {
 
     func run() throws -> Result {
         let topicARN = try ensureTopic()
-        let (dlqURL, dlqARN) = try ensureQueue(deadLetterName, attributes: baseQueueAttributes)
+        let (_, dlqARN) = try ensureQueue(deadLetterName, attributes: baseQueueAttributes)
         var attributes = baseQueueAttributes
         attributes["RedrivePolicy"] = #"{"deadLetterTargetArn":"\#(dlqARN)","maxReceiveCount":"\#(Self.maxReceiveCount)"}"#
-        _ = dlqURL
         let (queueURL, queueARN) = try ensureQueue(queueName, attributes: attributes, policyFor: topicARN)
         try ensureSubscription(topicARN: topicARN, queueARN: queueARN)
         return Result(topicARN: topicARN, queueURL: queueURL, queueARN: queueARN, deadLetterQueueARN: dlqARN)

@@ -80,6 +80,27 @@ private final class LosingTransport: HTTPTransport, @unchecked Sendable {
         #expect(transport.receives.current.allSatisfy { $0["ReceiveRequestAttemptId"] == nil })
     }
 
+    /// A message already received twice (never deleted) is counted when the poller receives it a third time.
+    @Test func messagesReceivedThreeTimesAreCounted() throws {
+        let kit = try PollerTestKit(prefix: "redelivered")
+        try kit.send([PollerTestKit.eventJSON(id: "r1", task: "flaky", title: "again", second: 1)])
+        for _ in 0..<2 {
+            let got = try kit.client.receiveMessage(queueURL: kit.queueURL, maxMessages: 1, waitSeconds: 1, visibilityTimeout: 0)
+            #expect(got.count == 1)
+        }
+        // Sent after: received once, by the poller.
+        try kit.send([PollerTestKit.eventJSON(id: "r2", task: "fine", title: "once", second: 2)])
+        let poller = kit.poller()
+        poller.start()
+        let stored = PollerTestKit.eventually { poller.status.stored == 2 }
+        #expect(poller.stop())
+        #expect(stored, "status: \(poller.status.summary)")
+        #expect(poller.status.receivedManyTimes == 1)
+        #expect(poller.status.summary.hasSuffix("; ⚠ 1 redelivered (3+ receives: see timeline doctor)"))
+        #expect(try kit.store().row(taskID: "flaky")?.event.delivery?.receiveCount == 3)
+        #expect(try kit.store().row(taskID: "fine")?.event.delivery?.isFlagged == false)
+    }
+
     /// SNS-wrapped messages (raw delivery off) are unwrapped and stored under SNS's message id; a wrapped
     /// invalid event is kept whole with its reason; raw events still work beside them.
     @Test func snsEnvelopesAreUnwrapped() throws {

@@ -36,7 +36,7 @@ from long_task import Task  # noqa: E402
 
 __all__ = [
     "publish_event", "publish_json", "publish_to_topic", "send_raw_message", "new_event", "format_timestamp",
-    "task", "Task", "InvalidEvent", "PublishError", "ConfigurationError", "make_client",
+    "task", "Task", "InvalidEvent", "PublishError", "ConfigurationError", "make_client", "make_sns_client",
 ]
 
 
@@ -110,26 +110,27 @@ def publish_json(raw: bytes | str, *, queue_url: str | None = None, endpoint_url
 
 
 def publish_dict(event: Mapping[str, Any], *, queue_url: str | None = None,
-                 endpoint_url: str | None = None, client: Any = None) -> str:
-    """Validate and send a complete event dict; returns the SQS message id."""
+                 endpoint_url: str | None = None, client: Any = None, topic_arn: str | None = None) -> str:
+    """Validate and send a complete event dict; returns the SQS (or, to a topic, SNS) message id."""
     text = json.dumps(dict(event), ensure_ascii=False, separators=(",", ":"))
-    return publish_json(text, queue_url=queue_url, endpoint_url=endpoint_url, client=client)
+    return publish_json(text, queue_url=queue_url, endpoint_url=endpoint_url, client=client, topic_arn=topic_arn)
 
 
 def publish_event(title: str, status: str, agent_id: str, *, task_id: str | None = None,
                   body: str | None = None, category: str | None = None, progress: float | None = None,
                   id: str | None = None, timestamp: str | None = None,  # noqa: A002 (payload name)
                   queue_url: str | None = None, endpoint_url: str | None = None,
-                  client: Any = None) -> str:
+                  client: Any = None, topic_arn: str | None = None) -> str:
     """Build (defaults: new UUID id, task_id = id, timestamp = now), validate and send one event.
 
-    Returns the SQS message id. Raises InvalidEvent on a bad event (nothing is sent), PublishError on
+    Returns the SQS message id. With `topic_arn` it publishes to that SNS topic (fan-out to several
+    viewers) and returns SNS's message id; `client` is then an SNS client (make_sns_client). Raises InvalidEvent on a bad event (nothing is sent), PublishError on
     AWS or network failures, ConfigurationError when no queue URL or region can be found.
     Pass `client` (from make_client) to reuse one connection for many events.
     """
     event = new_event(title, status, agent_id, task_id=task_id, body=body, category=category,
                       progress=progress, id=id, timestamp=timestamp)
-    return publish_dict(event, queue_url=queue_url, endpoint_url=endpoint_url, client=client)
+    return publish_dict(event, queue_url=queue_url, endpoint_url=endpoint_url, client=client, topic_arn=topic_arn)
 
 
 def task(title: str, agent_id: str, *, category: str | None = None, task_id: str | None = None,

@@ -8,7 +8,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN := .build/release/timeline
 export TIMELINE_SHARED ?= $(abspath ../shared)
 
-.PHONY: all deps apt-deps venv build debug test swift-test python-test e2e-test bench chaos localstack-venv demo install clean
+.PHONY: all deps apt-deps venv build debug test swift-test python-test e2e-test test-localstack bench chaos localstack-venv demo install clean
 
 all: build
 
@@ -48,6 +48,10 @@ unit: venv
 	swift build --build-tests
 	$(UNIT_ENV) swift test --skip-build --filter '$(UNIT_SWIFT)'
 	$(UNIT_ENV) $(PY) -m pytest -q $(UNIT_PYTHON)
+## test-localstack: FIFO, SNS fan-out (timeline setup) and 900 KB messages against LocalStack (needs the
+## LocalStack venv, Python 3.13: not part of `make test`, which must pass on a fresh clone without it).
+test-localstack: deps build localstack-venv
+	TIMELINE_TEST_LOCALSTACK=1 $(PY) -m pytest -q Tests/e2e/test_localstack_queues.py
 
 ## bench: prints figures (asserts nothing): store and TUI (1,000 and 1,000,000 events), then on a local
 ## LocalStack SQS: drain 10,000 messages (timeline vs boto3) and publish -> stored latency, then the real

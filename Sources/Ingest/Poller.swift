@@ -131,10 +131,12 @@ public final class Poller: @unchecked Sendable {
     /// The receive → store → delete loop of one worker, until the poller stops.
     private func poll(queueURL: String, store: TimelineStore) {
         var backoff = Backoff(base: Self.requestBackoff.base, cap: Self.requestBackoff.cap)
+        var attempt = ReceiveAttempt(queueURL: queueURL)
         // A short receive first and after every failure: its answer comes at once, so the state is true.
         var probe = true
         while waitWhileStoreFails() {
-            let result = receive(queueURL: queueURL, waitSeconds: probe ? 0 : configuration.waitSeconds)
+            let result = receive(
+                queueURL: queueURL, waitSeconds: probe ? 0 : configuration.waitSeconds, attemptID: attempt.idForNextReceive())
             switch result {
             case .failure(let error):
                 if error.kind == .cancelled || isStopping { return }
@@ -146,6 +148,7 @@ public final class Poller: @unchecked Sendable {
                 pauseAfterRequestFailure(&backoff, error: error)
             case .success(let messages):
                 backoff.reset()
+                attempt.succeeded()
                 probe = false
                 recordReceive(count: messages.count)
                 if messages.isEmpty {
@@ -158,7 +161,7 @@ public final class Poller: @unchecked Sendable {
     }
 
     /// One ReceiveMessage, cancellable by `requestStop`.
-    private func receive(queueURL: String, waitSeconds: Int) -> Result<[SQSMessage], SQSError> {
+    private func receive(queueURL: String, waitSeconds: Int, attemptID: String?) -> Result<[SQSMessage], SQSError> {
         let token = CancellationToken()
         let tokenID = ObjectIdentifier(token)
         let registered = condition.withLock { () -> Bool in
@@ -171,7 +174,7 @@ public final class Poller: @unchecked Sendable {
         do {
             return .success(try client.receiveMessage(
                 queueURL: queueURL, maxMessages: configuration.maxMessages, waitSeconds: waitSeconds,
-                visibilityTimeout: configuration.visibilityTimeout, cancel: token))
+                visibilityTimeout: configuration.visibilityTimeout, attemptID: attemptID, cancel: token))
         } catch {
             return .failure(error)
         }
@@ -252,6 +255,7 @@ public final class Poller: @unchecked Sendable {
             currentStatus.rejected += report.rejected
             currentStatus.lastStored = Date()
             if failingSince != nil, !currentStatus.isStopped { currentStatus.state = .receiving }
+            currentStatus.receivedManyTimes += messages.count { ($0.receiveCount ?? 0) >= QueueDelivery.flaggedReceiveCount }
         }
         if !configuration.peek {
             let (deleted, failures) = MessageDeleter(client: client, queueURL: queueURL)

@@ -28,6 +28,9 @@ public struct PollerStatus: Sendable, Equatable {
     public var deleted = 0
     /// Delete attempts that failed (the message stays in the queue and comes back: no loss).
     public var deleteFailures = 0
+    /// Messages received `QueueDelivery.flaggedReceiveCount` (3) times or more: something keeps failing
+    /// to store or delete them, and a redrive policy may move them to the dead-letter queue.
+    public var receivedManyTimes = 0
     /// Time of the last successful ReceiveMessage answer (empty or not).
     public var lastReceive: Date?
     /// Time the last non-empty batch was stored.
@@ -47,6 +50,7 @@ public struct PollerStatus: Sendable, Equatable {
     /// The counters on one line (the state is put into words by the command that shows it).
     public var counts: String {
         "received \(received), stored \(stored), duplicates \(duplicates), rejected \(rejected), deleted \(deleted)"
+            + (receivedManyTimes > 0 ? "; ⚠ \(receivedManyTimes) redelivered (3+ receives: see timeline doctor)" : "")
     }
 
     /// A one-line summary for test diagnostics.

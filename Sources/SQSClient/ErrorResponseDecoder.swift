@@ -39,13 +39,7 @@ enum ErrorResponseDecoder {
 
     /// The text of the first `<name>…</name>` element, entities decoded.
     static func xmlElement(_ name: String, in text: String) -> String? {
-        guard let open = text.range(of: "<\(name)>"),
-              let close = text.range(of: "</\(name)>", range: open.upperBound..<text.endIndex)
-        else { return nil }
-        return String(text[open.upperBound..<close.lowerBound])
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
-            .replacingOccurrences(of: "&amp;", with: "&")
+        QueryXML.first(name, in: text[...])
     }
 
     /// The start of a non-JSON, non-XML body (an HTML error page): tags stripped, short.

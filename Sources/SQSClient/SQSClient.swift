@@ -36,7 +36,7 @@ public final class SQSClient: Sendable {
     /// Asks for `ApproximateReceiveCount` and `SentTimestamp`. An empty array means none arrived.
     public func receiveMessage(
         queueURL: String, maxMessages: Int = 10, waitSeconds: Int = 20, visibilityTimeout: Int? = nil,
-        cancel: CancellationToken? = nil
+        attemptID: String? = nil, cancel: CancellationToken? = nil
     ) throws(SQSError) -> [SQSMessage] {
         var body: [String: Any] = [
             "QueueUrl": queueURL,
@@ -46,6 +46,9 @@ public final class SQSClient: Sendable {
             "MessageSystemAttributeNames": ["ApproximateReceiveCount", "SentTimestamp"],
         ]
         if let visibilityTimeout { body["VisibilityTimeout"] = visibilityTimeout }
+        // FIFO queues: repeating a failed receive with the same attempt id returns the same messages
+        // instead of leaving them invisible (and their group blocked) until the visibility timeout.
+        if let attemptID { body["ReceiveRequestAttemptId"] = attemptID }
         let reply = try call(
             "ReceiveMessage", body, timeout: TimeInterval(waitSeconds) + Self.timeoutMargin, cancel: cancel)
         let messages = reply["Messages"] as? [[String: Any]] ?? []
@@ -68,10 +71,15 @@ public final class SQSClient: Sendable {
         return Self.batchResult(reply)
     }
 
-    /// Sends one message; returns its SQS message id (sanitized: it is printed, never looked up).
-    public func sendMessage(queueURL: String, body: String, delaySeconds: Int? = nil) throws(SQSError) -> String {
+    /// Sends one message; returns its SQS message id (sanitized: it is printed, never looked up). FIFO
+    /// queues need `groupID` (and `deduplicationID` unless content-based deduplication is on).
+    public func sendMessage(
+        queueURL: String, body: String, delaySeconds: Int? = nil, groupID: String? = nil, deduplicationID: String? = nil
+    ) throws(SQSError) -> String {
         var request: [String: Any] = ["QueueUrl": queueURL, "MessageBody": body]
         if let delaySeconds { request["DelaySeconds"] = delaySeconds }
+        if let groupID { request["MessageGroupId"] = groupID }
+        if let deduplicationID { request["MessageDeduplicationId"] = deduplicationID }
         let reply = try call("SendMessage", request)
         guard let id = reply["MessageId"] as? String else {
             throw SQSError(kind: .server, code: "MalformedResponse", message: "SendMessage answer has no MessageId")
@@ -118,6 +126,11 @@ public final class SQSClient: Sendable {
             attributes[DisplayText.sanitize(key)] = DisplayText.sanitize("\(value)")
         }
         return attributes
+    }
+
+    /// Sets queue attributes (`Policy`, `RedrivePolicy`, `MessageRetentionPeriod`, ...).
+    public func setQueueAttributes(queueURL: String, attributes: [String: String]) throws(SQSError) {
+        _ = try call("SetQueueAttributes", ["QueueUrl": queueURL, "Attributes": attributes])
     }
 
     /// Makes a received message visible again after `visibilityTimeout` seconds (0 = at once).

@@ -26,6 +26,10 @@ public struct DetailState: Sendable, Equatable {
     public var history: [Event] = []
     public var loaded = false
     public var scroll = 0
+    /// Long body and raw payload shown whole (`z`); folded to their first screen otherwise.
+    public var expanded = false
+    /// The expanded texts' wrapped lines (see `DetailFold`).
+    var unfolded: DetailFold.Unfolded?
     public init(taskID: String, row: TimelineRow?) {
         self.taskID = taskID
         self.row = row

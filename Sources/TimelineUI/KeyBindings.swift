@@ -24,6 +24,7 @@ public enum KeyBindings {
         ("⏎ l →", "open task detail"),
         ("Esc h ←", "close detail"),
         ("J K", "scroll detail pane"),
+        ("z", "expand/fold long text"),
         ("t", "relative/absolute time"),
         ("?", "this help"),
         ("q Ctrl-c", "quit"),

@@ -48,6 +48,7 @@ func reduceListKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect] 
         return []
     case .char("J"): return scrollDetail(&s, by: 1)
     case .char("K"): return scrollDetail(&s, by: -1)
+    case .char("z"): return DetailFold.toggle(&s)
     case .char("/"):
         s.search.promptOpen = true
         return []
@@ -100,6 +101,7 @@ func reduceDetailKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect
         s.pendingG = true
         return []
     case .char("G"), .end: return scrollDetail(&s, by: Int.max / 2)
+    case .char("z"): return DetailFold.toggle(&s)
     case .escape, .enter, .char("q"), .left, .char("h"):
         s.detail = nil
         return []

@@ -50,6 +50,11 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
     } else {
         left.append((" " + PollerText.describe(state.poller, nowMicros: state.nowMicros), PollerText.style(state.poller)))
     }
+    if state.poller.receivedManyTimes > 0 {
+        let n = state.poller.receivedManyTimes
+        left.append((" ⚠ \(n) message\(n == 1 ? "" : "s") received \(QueueDelivery.flaggedReceiveCount)+ times (see doctor) ",
+                     Style(fg: .warning, bg: .statusBar, bold: true)))
+    }
     if let notice = state.search.notice { left.append(("  " + notice, Style(fg: .highlight, bg: .statusBar))) }
 
     // Right: position and `? help` always; more hints only when they fit.

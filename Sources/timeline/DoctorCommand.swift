@@ -52,6 +52,7 @@ struct DoctorCommand: ParsableCommand {
             line(true, "queue answers", "\(a["ApproximateNumberOfMessages"] ?? "?") waiting, "
                 + "\(a["ApproximateNumberOfMessagesNotVisible"] ?? "?") in flight, "
                 + "\(a["ApproximateNumberOfMessagesDelayed"] ?? "?") delayed")
+            explainQueue(client: client, queueURL: url.value, line)
         } catch {
             line(false, "queue", SQSErrorHint.describe(error))
         }
@@ -63,7 +64,23 @@ struct DoctorCommand: ParsableCommand {
         } catch {
             line(false, "clock", "could not compare: \(SQSErrorHint.describe(error))")
         }
+        let path = store.resolvedPath()
+        if FileManager.default.fileExists(atPath: path), let opened = try? TimelineStore(path: path, readOnly: true),
+           let item = QueueAttributesReport.redeliveredLine(opened) {
+            line(nil, item.name, item.text)
+        }
         if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// What the queue's own attributes say (retention, visibility, size, dead letters, FIFO, encryption).
+    private func explainQueue(client: SQSClient, queueURL: String, _ line: (Bool?, String, String) -> Void) {
+        do {
+            let attributes = try client.getQueueAttributes(queueURL: queueURL)
+            let lines = QueueAttributesReport.explain(attributes) { QueueAttributesReport.depth(ofQueueARN: $0, client: client) }
+            for item in lines { line(nil, item.name, DisplayText.sanitize(item.text)) }
+        } catch {
+            line(nil, "attributes", "could not be read: \(SQSErrorHint.describe(error))")
+        }
     }
 
     private func checkDatabase(_ line: (Bool?, String, String) -> Void) {

@@ -76,6 +76,6 @@ final class TUIPollerHook: @unchecked Sendable {
         }
         return PollerStatusView(
             state: state, queueName: queueName, queueURL: queueURL, lastReceiveMicros: status.lastReceive.map(micros),
-            storedCount: status.stored, rejectedCount: status.rejected)
+            storedCount: status.stored, rejectedCount: status.rejected, receivedManyTimes: status.receivedManyTimes)
     }
 }

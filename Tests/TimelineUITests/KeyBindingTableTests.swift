@@ -100,6 +100,9 @@ struct Start: CustomStringConvertible, Sendable {
         $0.press(.char("/")); $0.type("needle"); $0.press(.tab, .enter)
     }
     static let detail = Start(description: "full-screen detail of T40") { $0.press(.enter) }
+    static let expandedDetail = Start(description: "full-screen detail of T40, long text expanded") {
+        $0.press(.enter, .char("z"))
+    }
     static let detailScrolled = Start(description: "detail of T40 scrolled 10") {
         $0.press(.enter); for _ in 0..<10 { $0.press(.char("j")) }
     }
@@ -213,8 +216,11 @@ let bindingTable: [BindingCase] = [
     at(.detailScrolled, key(.pageUp), []) { $0.detailScroll = 1 },
     at(.detail, key(.ctrl("d")), []) { $0.detailScroll = 4 },
     at(.detailScrolled, key(.ctrl("u")), []) { $0.detailScroll = 6 },
-    at(.detail, key(.char("G")), []) { $0.detailScroll = 66 },  // 76 lines, 10 visible
-    at(.detail, key(.end), []) { $0.detailScroll = 66 },
+    at(.detail, key(.char("G")), []) { $0.detailScroll = 10 },  // the long body folded to its first screen
+    at(.detail, key(.end), []) { $0.detailScroll = 10 },
+    at(.detail, key(.char("z")), []) { _ in },  // expands in place: the scroll position stays
+    at(.expandedDetail, key(.char("G")), []) { $0.detailScroll = 66 },  // 76 lines, 10 visible
+    at(.expandedDetail, key(.char("z")), []) { _ in },  // folds again
     at(.detailScrolled, key(.home), []) { $0.detailScroll = 0 },
     at(.detailScrolled, key(.char("g")), []) { $0.pendingG = true },
     at(.detail, key(.char("t")), []) { $0.absoluteTime = true },

@@ -9,6 +9,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The config file (`~/.config/timeline/config.toml`).
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // System libraries: a module map plus a shim.h with only what Swift cannot call directly.
@@ -24,10 +26,12 @@ let package = Package(
         .target(name: "Ingest", dependencies: ["TimelineCore", "TimelineStore", "SQSClient"]),
         .target(name: "TimelineUI", dependencies: ["TimelineCore"]),
         .target(name: "Terminal", dependencies: ["TimelineUI", "CNCursesW"]),
+        // The config file: settings with provenance (flag > environment > file > default) and named views.
+        .target(name: "TimelineConfig", dependencies: ["TimelineCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         .executableTarget(
             name: "timeline",
             dependencies: [
-                "TimelineCore", "TimelineStore", "SQSClient", "Ingest", "TimelineUI", "Terminal",
+                "TimelineCore", "TimelineStore", "SQSClient", "Ingest", "TimelineUI", "Terminal", "TimelineConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -41,6 +45,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["SQSClient"], path: "Sources/TestSupport"),
 
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "TestSupport"]),
+        .testTarget(name: "TimelineConfigTests", dependencies: ["TimelineConfig", "TimelineCore"]),
         .testTarget(name: "SigV4Tests", dependencies: ["SigV4", "TestSupport"]),
         .testTarget(name: "SQSClientTests", dependencies: ["SQSClient", "TestSupport"]),
         .testTarget(name: "TimelineStoreTests", dependencies: ["TimelineStore", "TimelineCore"]),

@@ -17,9 +17,11 @@ public final class CredentialChain: CredentialsProvider, @unchecked Sendable {
     private let lock = NSLock()
     private var cached: AWSCredentials?
 
-    /// `profile` overrides `AWS_PROFILE`; `now` is the clock used for expiry (tests move it).
+    /// `profile` overrides `AWS_PROFILE`, which overrides `fileProfile` (a config file's setting, named by
+    /// `fileSource`); `now` is the clock used for expiry (tests move it).
     public init(
         environment: [String: String] = ProcessInfo.processInfo.environment, profile: String? = nil,
+        fileProfile: String? = nil, fileSource: String = "config file",
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.environment = environment
@@ -29,6 +31,9 @@ public final class CredentialChain: CredentialsProvider, @unchecked Sendable {
         } else if let name = environment["AWS_PROFILE"], !name.isEmpty {
             self.profile = name
             profileSource = "AWS_PROFILE"
+        } else if let fileProfile, !fileProfile.isEmpty {
+            self.profile = fileProfile
+            profileSource = fileSource
         } else {
             self.profile = "default"
             profileSource = "default"

@@ -47,12 +47,16 @@ public struct SQSConfiguration: Sendable {
     public var credentials: CredentialChain
 
     /// Resolves every setting; throws one message per missing piece saying where it looked.
-    public static func resolve(flags: Flags, environment: [String: String]) throws(ConfigurationError) -> SQSConfiguration {
+    /// `file` holds a config file's settings (named `fileSource` in provenance): each applies after the
+    /// flags and the environment, before derived values and defaults.
+    public static func resolve(flags: Flags, environment: [String: String], file: Flags = Flags(),
+                               fileSource: String = "config file") throws(ConfigurationError) -> SQSConfiguration {
         func nonEmpty(_ value: String?) -> String? {
             guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
             return value
         }
-        let chain = CredentialChain(environment: environment, profile: nonEmpty(flags.profile))
+        let chain = CredentialChain(environment: environment, profile: nonEmpty(flags.profile),
+                                    fileProfile: nonEmpty(file.profile), fileSource: fileSource)
         let profile = Provenanced(chain.profile, from: chain.profileSource)
 
         let queue: Provenanced<QueueReference>
@@ -64,9 +68,13 @@ public struct SQSConfiguration: Sendable {
             queue = Provenanced(.name(name), from: "--queue")
         } else if let name = nonEmpty(environment["TIMELINE_QUEUE"]) {
             queue = Provenanced(.name(name), from: "TIMELINE_QUEUE")
+        } else if let url = nonEmpty(file.queueURL) {
+            queue = Provenanced(.url(url), from: fileSource)
+        } else if let name = nonEmpty(file.queueName) {
+            queue = Provenanced(.name(name), from: fileSource)
         } else {
             throw ConfigurationError(
-                "No queue given. Looked at --queue-url, TIMELINE_QUEUE_URL, --queue and TIMELINE_QUEUE.\n"
+                "No queue given. Looked at --queue-url, TIMELINE_QUEUE_URL, --queue, TIMELINE_QUEUE and \(fileSource).\n"
                 + "Fix: pass --queue-url https://sqs.REGION.amazonaws.com/ACCOUNT/NAME (or --queue NAME), or export TIMELINE_QUEUE_URL.")
         }
         var queueURL: URL?
@@ -86,6 +94,8 @@ public struct SQSConfiguration: Sendable {
             region = Provenanced(value, from: "AWS_REGION")
         } else if let value = nonEmpty(environment["AWS_DEFAULT_REGION"]) {
             region = Provenanced(value, from: "AWS_DEFAULT_REGION")
+        } else if let value = nonEmpty(file.region) {
+            region = Provenanced(value, from: fileSource)
         } else if let value = queueURL.flatMap(regionFromQueueHost) {
             // Before the profile's default region: a queue URL names the region the queue lives in.
             region = Provenanced(value, from: "queue URL host")
@@ -94,7 +104,7 @@ public struct SQSConfiguration: Sendable {
         } else {
             let files = SharedConfigFiles(environment: environment)
             throw ConfigurationError(
-                "No AWS region. Looked at --region, AWS_REGION, AWS_DEFAULT_REGION, the queue URL's host, "
+                "No AWS region. Looked at --region, AWS_REGION, AWS_DEFAULT_REGION, \(fileSource), the queue URL's host, "
                 + "and `region` of profile \"\(chain.profile)\" in \(files.configPath).\n"
                 + "Fix: pass --region REGION (e.g. us-east-1) or export AWS_REGION=REGION.")
         }
@@ -106,6 +116,8 @@ public struct SQSConfiguration: Sendable {
             endpoint = Provenanced(try endpointURL(text, source: "AWS_ENDPOINT_URL_SQS"), from: "AWS_ENDPOINT_URL_SQS")
         } else if let text = nonEmpty(environment["AWS_ENDPOINT_URL"]) {
             endpoint = Provenanced(try endpointURL(text, source: "AWS_ENDPOINT_URL"), from: "AWS_ENDPOINT_URL")
+        } else if let text = nonEmpty(file.endpointURL) {
+            endpoint = Provenanced(try endpointURL(text, source: fileSource), from: fileSource)
         } else if let queueURL, let origin = origin(of: queueURL) {
             endpoint = Provenanced(origin, from: "queue URL")
         } else {

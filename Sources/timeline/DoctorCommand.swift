@@ -64,7 +64,7 @@ struct DoctorCommand: ParsableCommand {
     }
 
     private func checkDatabase(_ line: (Bool?, String, String) -> Void) {
-        let path = store.resolvedPath()
+        guard let path = try? store.resolvedPath() else { return }
         guard FileManager.default.fileExists(atPath: path) else {
             line(nil, "database", "\(path)  (not created yet; `timeline poll` or `timeline tui` creates it)")
             return

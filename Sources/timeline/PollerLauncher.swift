@@ -14,7 +14,7 @@ struct PollerLauncher {
         configuration = try options.configuration()
         client = configuration.makeClient()
         let first = try configuration.queueURL(using: client).value
-        queueURLs = [first] + options.extraQueueURLs
+        queueURLs = [first] + (try options.extraQueueURLs(after: configuration))
     }
 
     func poller(

@@ -23,6 +23,7 @@ enum Schema {
         Migration(version: 1, apply: createVersion1),
         Migration(version: 2, apply: deferSearchIndexing),
         Migration(version: 3, apply: compactEventIndexes),
+        Migration(version: 4, apply: addMarks),
     ]
 
     static var latestVersion: Int64 { migrations.last?.version ?? 0 }
@@ -162,6 +163,17 @@ enum Schema {
             ALTER TABLE events_v3 RENAME TO events;
             CREATE INDEX events_id_key ON events (id_key);
             CREATE INDEX events_task_order ON events (task_row, ts_us);
+            """)
+    }
+
+    /// Version 4 (marks): tasks the user marked (`m` in the TUI, `export --marked`), by task id so a mark
+    /// outlives renumbering; `prune` removes the marks of tasks it deletes whole.
+    private static func addMarks(_ db: Database) throws {
+        try db.execute("""
+            CREATE TABLE marks (
+                task_id   TEXT PRIMARY KEY,
+                marked_us INTEGER NOT NULL
+            ) WITHOUT ROWID;
             """)
     }
 }

@@ -23,8 +23,14 @@ enum EventJSONLine {
     /// (DEL, C1 controls, bidi/format controls) are written as `\uXXXX` escapes: the same JSON value.
     static func line(_ object: [String: Any]) throws -> String {
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        return escapingTerminalControls(String(decoding: data, as: UTF8.self))
+    }
+
+    /// JSON text with DEL, C1 controls and bidi/format controls (which JSON may leave raw) written as
+    /// `\uXXXX` escapes: the same JSON value, safe on a terminal.
+    static func escapingTerminalControls(_ json: String) -> String {
         var out = ""
-        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
+        for scalar in json.unicodeScalars {
             switch scalar.value {
             case 0x7F...0x9F, 0x061C, 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x2069, 0xFEFF, 0xFFF9...0xFFFB:
                 out += String(format: "\\u%04X", scalar.value)

@@ -18,8 +18,11 @@ struct RetentionOption: ParsableArguments {
     }
 
     /// The `retention` setting and where it came from.
-    func setting() throws -> Setting {
-        try UserConfig.resolver().resolve("retention", flag: retention, flagName: "--retention",
+    func setting() throws -> Setting { try Self.setting(flag: retention) }
+
+    /// The `retention` setting given `flag` (nil: no flag on this command).
+    static func setting(flag: String?) throws -> Setting {
+        try UserConfig.resolver().resolve("retention", flag: flag, flagName: "--retention",
                                           environmentNames: ["TIMELINE_RETENTION"])
     }
 

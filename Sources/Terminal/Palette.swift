@@ -10,13 +10,20 @@ struct Palette {
 
     private struct PairKey: Hashable { var fg: ColorRole?; var bg: ColorRole? }
 
-    init(depth: Depth) { self.depth = depth }
+    /// Light-background colours (`LightTheme`) in 256-colour mode.
+    let light: Bool
+
+    init(depth: Depth, light: Bool = false) {
+        self.depth = depth
+        self.light = light
+    }
 
     /// Foreground colour number for a role (-1: terminal default).
     private func fgColor(_ role: ColorRole) -> Int16 {
         switch depth {
         case .none: return -1
         case .full:
+            if light { return LightTheme.foreground(role) ?? -1 }
             switch role {
             case .info: return 39
             case .inProgress: return 220
@@ -48,6 +55,7 @@ struct Palette {
         switch depth {
         case .none: return -1
         case .full:
+            if light { return LightTheme.background(role) ?? -1 }
             switch role {
             case .selection: return 238
             case .headerBar, .statusBar: return 235

@@ -63,8 +63,7 @@ struct ShowConfig: ParsableCommand {
             line("db", db.value ?? "", db.source)
             let themeSetting = try theme.setting()
             line("theme", "\(themeSetting.value ?? "auto") → \(try theme.chosen().rawValue)", themeSetting.source)
-            let time = try UserConfig.resolver().resolve("time", flag: nil, flagName: "--absolute-time",
-                                                         environmentNames: ["TIMELINE_TIME"], fallback: "relative")
+            let time = try TUICommand.timeSetting(flag: nil)
             line("time", time.value ?? "relative", time.source)
             let keep = try retention.setting()
             line("retention", keep.value ?? "off", keep.source)

@@ -25,6 +25,8 @@ struct PollCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "One line per received batch.")
     var verbose = false
 
+    @OptionGroup var retention: RetentionOption
+
     func validate() throws {
         guard (1...32).contains(concurrency) else { throw ValidationError("--concurrency must be 1 to 32") }
     }
@@ -44,6 +46,9 @@ struct PollCommand: ParsableCommand {
             let watcher = SignalWatcher { _ in poller.requestStop(reason: "interrupted") }
             standardError("polling \(launcher.queueURLs.joined(separator: ", ")) into \(databasePath)")
             poller.start()
+            let retentionTimer = RetentionTimer.start(databasePath: databasePath, keepSeconds: try retention.seconds(),
+                                                      log: { standardError(Self.timestamped($0)) })
+            defer { retentionTimer?.stop() }
             var nextSummary = Date().addingTimeInterval(60)
             var lastState = poller.status.state
             // -v also samples the state a few times a second to log backoff and recovery as they happen.

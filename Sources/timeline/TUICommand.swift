@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Terminal
+import TimelineConfig
 import TimelineCore
 import TimelineStore
 import TimelineUI
@@ -31,7 +32,16 @@ struct TUICommand: ParsableCommand {
     @Flag(name: .customLong("no-color"), help: "No colours (bold and reverse video remain).")
     var noColor = false
 
+    @OptionGroup var theme: ThemeOption
+
+    @Option(help: ArgumentHelp("Times as relative ages or absolute clock times: relative or absolute (t toggles; default: $TIMELINE_TIME, else `time` in the config file, else relative).", valueName: "display"))
+    var time: String?
+    @OptionGroup var retention: RetentionOption
+
     func validate() throws {
+        if let time, time != "relative", time != "absolute" {
+            throw ValidationError("--time must be relative or absolute, not \"\(time)\".")
+        }
         guard isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("timeline tui needs a terminal (stdin and stdout must be a TTY); try `timeline list`")
         }
@@ -43,7 +53,11 @@ struct TUICommand: ParsableCommand {
         let poller = noPoll
             ? nil : TUIPollerHook.start(databasePath: path, options: queue, concurrency: concurrency, peek: peek)
         defer { poller?.stop() }
-        let state = AppState(width: 80, height: 24, nowMicros: Int64(Date().timeIntervalSince1970 * 1_000_000))
+        // Retention in the TUI logs nothing (stderr would draw over the screen).
+        let retentionTimer = RetentionTimer.start(databasePath: path, keepSeconds: try retention.seconds(), log: nil)
+        defer { retentionTimer?.stop() }
+        var state = AppState(width: 80, height: 24, nowMicros: Int64(Date().timeIntervalSince1970 * 1_000_000))
+        state.absoluteTime = try Self.timeSetting(flag: time).value == "absolute"
         var status: (@Sendable () -> PollerStatusView)?
         if let poller {
             status = { poller.status }
@@ -52,6 +66,12 @@ struct TUICommand: ParsableCommand {
         let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status)
         let env = ProcessInfo.processInfo.environment
         let color = !noColor && (env["NO_COLOR"] ?? "").isEmpty
-        TerminalApp.run(controller: controller, color: color)
+        TerminalApp.run(controller: controller, color: color, light: try theme.chosen() == .light)
+    }
+
+    /// The `time` setting: flag > TIMELINE_TIME > config file > relative.
+    static func timeSetting(flag: String?) throws -> Setting {
+        try UserConfig.resolver().resolve("time", flag: flag, flagName: "--time", environmentNames: ["TIMELINE_TIME"],
+                                          fallback: "relative")
     }
 }

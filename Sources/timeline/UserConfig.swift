@@ -17,8 +17,21 @@ enum UserConfig {
     }
 
     /// Flag > environment > file > default, over this process's environment and file.
-    static func resolver() throws -> SettingResolver {
-        SettingResolver(environment: ProcessInfo.processInfo.environment, file: try file())
+    static func resolver() throws -> Resolver {
+        Resolver(base: SettingResolver(environment: ProcessInfo.processInfo.environment, file: try file()))
+    }
+
+    /// `SettingResolver` whose errors are `CommandFailure`s.
+    struct Resolver {
+        let base: SettingResolver
+        func resolve(_ key: String, flag: String?, flagName: String, environmentNames: [String] = [],
+                     fallback: String? = nil) throws -> Setting {
+            do {
+                return try base.resolve(key, flag: flag, flagName: flagName, environmentNames: environmentNames, fallback: fallback)
+            } catch {
+                throw CommandFailure(error.description)
+            }
+        }
     }
 
     /// `~/x` → `$HOME/x` (paths in the config file may start with `~`).

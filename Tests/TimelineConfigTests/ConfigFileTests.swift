@@ -75,13 +75,15 @@ import Testing
     @Test func precedenceIsFlagThenEnvironmentThenFileThenDefault() throws {
         let file = try ConfigFile.parse("theme = \"light\"", path: "/c.toml")
         let both = SettingResolver(environment: ["TIMELINE_THEME": "dark"], file: file)
-        #expect(both.resolve("theme", flag: "auto", flagName: "--theme", environmentNames: ["TIMELINE_THEME"]) == Setting("auto", from: "--theme"))
-        #expect(both.resolve("theme", flag: nil, flagName: "--theme", environmentNames: ["TIMELINE_THEME"]) == Setting("dark", from: "TIMELINE_THEME"))
+        #expect(try both.resolve("theme", flag: "auto", flagName: "--theme", environmentNames: ["TIMELINE_THEME"]) == Setting("auto", from: "--theme"))
+        #expect(try both.resolve("theme", flag: nil, flagName: "--theme", environmentNames: ["TIMELINE_THEME"]) == Setting("dark", from: "TIMELINE_THEME"))
         let fileOnly = SettingResolver(environment: ["TIMELINE_THEME": ""], file: file)
-        #expect(fileOnly.resolve("theme", flag: nil, flagName: "--theme", environmentNames: ["TIMELINE_THEME"]).value == "light")
+        #expect(try fileOnly.resolve("theme", flag: nil, flagName: "--theme", environmentNames: ["TIMELINE_THEME"]).value == "light")
         let none = SettingResolver(environment: [:], file: ConfigFile(path: "/c.toml"))
-        #expect(none.resolve("theme", flag: nil, flagName: "--theme", fallback: "auto") == Setting("auto", from: "default"))
-        #expect(none.resolve("retention", flag: nil, flagName: "--retention") == Setting(nil, from: "not set"))
+        #expect(try none.resolve("theme", flag: nil, flagName: "--theme", fallback: "auto") == Setting("auto", from: "default"))
+        #expect(try none.resolve("retention", flag: nil, flagName: "--retention") == Setting(nil, from: "not set"))
+        let bad = SettingResolver(environment: ["TIMELINE_THEME": "pink"], file: file)
+        #expect(throws: SettingError.self) { try bad.resolve("theme", flag: nil, flagName: "--theme", environmentNames: ["TIMELINE_THEME"]) }
     }
 }
 

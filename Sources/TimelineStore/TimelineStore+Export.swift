@@ -15,9 +15,12 @@ public struct ExportSelection: Sendable {
 }
 
 extension TimelineStore {
-    /// Calls `body` with every event of the selected tasks, task by task (newest task first), each task's
-    /// events in arrival order; the event's arrival sequence comes with it. Streams: memory stays flat.
-    public func forEachEvent(in selection: ExportSelection, _ body: (Event, Int64) throws -> Void) throws {
+    /// Calls `body` with every event of the selected tasks and its arrival sequence: in arrival order, or with
+    /// `groupedByTask` task by task (newest task first), each task's events in arrival order. Re-importing
+    /// events in arrival order reproduces the store exactly (ties on timestamps resolve the same way).
+    /// Streams: memory stays flat.
+    public func forEachEvent(in selection: ExportSelection, groupedByTask: Bool,
+                             _ body: (Event, Int64) throws -> Void) throws {
         let filter = FilterSQL(selection.query, tokenizer: searchTokenizer, textTest: .substringPerRow)
         var extra: [String] = []
         var extraValues: [SQLiteValue] = []
@@ -32,7 +35,7 @@ extension TimelineStore {
             SELECT x.seq, x.id, x.agent_id, x.task_id, x.title, x.body, x.status, x.category, x.ts_us, x.progress,
                    x.raw_json, x.received_us
             FROM (\(tasks)) k JOIN events x ON x.task_row = k.row_id
-            ORDER BY k.ts_us DESC, k.seq DESC, x.seq
+            ORDER BY \(groupedByTask ? "k.ts_us DESC, k.seq DESC, x.seq" : "x.seq")
             """
         try locked {
             let statement = try db.prepare(sql)

@@ -10,7 +10,7 @@ struct ExportCommand: ParsableCommand {
         abstract: "Export the full history of tasks as JSON lines, CSV or a Markdown report.",
         discussion: """
             Covers every task matching QUERY (the search syntax of `timeline list`), narrowed by --task and \
-            --marked; each task's events come in arrival order. JSON lines are the events exactly as received \
+            --marked. JSON lines and CSV list the events in arrival order; Markdown task by task. JSON lines are the events exactly as received \
             (unknown fields too): `timeline import FILE` stores them again, unchanged. Without --output the \
             export goes to standard output (on a terminal, characters a terminal could act on are escaped). \
             A file written with --output is created 0600 and replaced whole only when the export succeeds.
@@ -53,16 +53,18 @@ struct ExportCommand: ParsableCommand {
                                         markedOnly: marked)
         let sink = try ExportSink(path: output)
         var writer = ExportWriter(format: format, terminal: output == nil && TerminalStyle.isTerminal(STDOUT_FILENO))
-        var count = (tasks: 0, events: 0)
+        var events = 0
+        var tasks = Set<String>()
         try sink.write(writer.header)
-        try timeline.forEachEvent(in: selection) { event, seq in
-            count.events += 1
-            if let text = try writer.add(event, seq: seq, isNewTask: { count.tasks += 1 }) { try sink.write(text) }
+        try timeline.forEachEvent(in: selection, groupedByTask: format == .markdown) { event, seq in
+            events += 1
+            tasks.insert(event.taskID)
+            if let text = try writer.add(event, seq: seq) { try sink.write(text) }
         }
         try sink.write(writer.finish())
         try sink.commit()
-        if count.events == 0 { standardError("Nothing to export: no task matches.") }
-        if let output { standardError("Exported \(count.events) events of \(count.tasks) tasks to \(output).") }
+        if events == 0 { standardError("Nothing to export: no task matches.") }
+        if let output { standardError("Exported \(events) events of \(tasks.count) tasks to \(output).") }
     }
 }
 
@@ -72,6 +74,7 @@ struct ExportWriter {
     /// Writing to a terminal: escape what a terminal could act on.
     let terminal: Bool
     private var taskEvents: [(event: Event, seq: Int64)] = []
+    private var lastTaskID: String?
     private var markdown = MarkdownReport.continuing()
 
     init(format: ExportCommand.Format, terminal: Bool) {
@@ -89,10 +92,10 @@ struct ExportWriter {
         }
     }
 
-    /// Text to write for one more event (nil: buffered), calling `isNewTask` when a task begins.
-    mutating func add(_ event: Event, seq: Int64, isNewTask: () -> Void) throws -> String? {
-        let newTask = taskEvents.last.map { $0.event.taskID != event.taskID } ?? true
-        if newTask { isNewTask() }
+    /// Text to write for one more event (nil: buffered).
+    mutating func add(_ event: Event, seq: Int64) throws -> String? {
+        let newTask = lastTaskID != event.taskID
+        lastTaskID = event.taskID
         switch format {
         case .jsonl:
             return (terminal ? EventJSONLine.escapingTerminalControls(event.rawJSON) : event.rawJSON) + "\n"

@@ -434,7 +434,7 @@ def test_make_install_puts_every_file_where_it_belongs(tmp_path):
     bash = (prefix / "share/bash-completion/completions/timeline").read_text()
     assert "complete" in bash and "export" in bash
     assert (prefix / "share/zsh/site-functions/_timeline").read_text().startswith("#compdef timeline")
-    assert "complete -c timeline" in (prefix / "share/fish/vendor_completions.d/timeline.fish").read_text()
+    assert "complete -c 'timeline'" in (prefix / "share/fish/vendor_completions.d/timeline.fish").read_text()
     if shutil.which("bash"):
         check = subprocess.run(["bash", "-n", str(prefix / "share/bash-completion/completions/timeline")])
         assert check.returncode == 0

@@ -26,6 +26,7 @@ public enum TimeBound: Sendable, Equatable, Hashable {
 /// Double quotes make a phrase (a term with spaces), also as a value (`category:"code review"`).
 /// `since:`/`until:` take a duration back from now (`15m`, `2h`, `30d`), a date (`2026-11-20`, local time;
 /// `until:` a date includes that whole day) or an ISO 8601 timestamp; they bound the task's current event.
+/// `is:marked` keeps the tasks marked with `m` (or `timeline mark`).
 public struct TimelineQuery: Sendable, Equatable, Hashable {
     public var terms: [String]
     public var statuses: Set<Status>
@@ -38,6 +39,8 @@ public struct TimelineQuery: Sendable, Equatable, Hashable {
     public var excludedAgents: [String] = []
     public var excludedCategories: [String] = []
     public var excludedTasks: [String] = []
+    /// `is:marked`: only marked tasks (true), `-is:marked`: only unmarked ones (false).
+    public var marked: Bool?
     /// Only tasks whose current event is at or after this time.
     public var since: TimeBound?
     /// Only tasks whose current event is at or before this time.
@@ -61,11 +64,11 @@ public struct TimelineQuery: Sendable, Equatable, Hashable {
     public var isEmpty: Bool {
         terms.isEmpty && statuses.isEmpty && agents.isEmpty && categories.isEmpty && tasks.isEmpty
             && excludedTerms.isEmpty && excludedStatuses.isEmpty && excludedAgents.isEmpty
-            && excludedCategories.isEmpty && excludedTasks.isEmpty && since == nil && until == nil
+            && excludedCategories.isEmpty && excludedTasks.isEmpty && since == nil && until == nil && marked == nil
     }
 
     /// The qualifier names the syntax knows.
-    public static let qualifiers = ["status", "agent", "category", "task", "since", "until"]
+    public static let qualifiers = ["status", "agent", "category", "task", "since", "until", "is"]
 
     /// Parses the query syntax. Unknown `word:value` tokens are free text. An unknown status value
     /// (`status:bogus`) or a malformed time (`since:soon`) is kept as free text, so it matches nothing,
@@ -101,6 +104,13 @@ public struct TimelineQuery: Sendable, Equatable, Hashable {
         case "agent": if negated { excludedAgents.append(value) } else { agents.append(value) }
         case "category": if negated { excludedCategories.append(value) } else { categories.append(value) }
         case "task": if negated { excludedTasks.append(value) } else { tasks.append(value) }
+        case "is":
+            guard value.lowercased() == "marked" else {
+                problems.append("\(literal) is unknown: the only one is is:marked (tasks marked with m)")
+                terms.append(literal)
+                return
+            }
+            marked = !negated
         case "since", "until":
             guard !negated, let bound = Self.timeBound(value, isUntil: name == "until", timeZone: timeZone) else {
                 problems.append(negated

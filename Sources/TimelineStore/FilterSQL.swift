@@ -62,6 +62,9 @@ struct FilterSQL {
         addSubstring(column: "t.category", any: query.categories)
         addSubstring(column: "t.task_id", any: query.tasks)
         addExclusions(query, useIndex: textTest == .fullTextIndex && tokenizer == .trigram)
+        if let marked = query.marked {
+            conditions.append("t.task_id \(marked ? "IN" : "NOT IN") (SELECT task_id FROM marks)")
+        }
         if let since = query.since {
             conditions.append("t.ts_us >= ?")
             values.append(.integer(since.micros(now: nowMicros)))

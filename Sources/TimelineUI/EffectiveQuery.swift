@@ -40,8 +40,9 @@ extension AppState {
 
 /// Does a row satisfy a query? Mirrors the store's rules (substring, case-insensitive) for highlighting.
 public enum QueryMatcher {
-    public static func matches(_ row: TimelineRow, _ q: TimelineQuery, nowMicros: Int64) -> Bool {
+    public static func matches(_ row: TimelineRow, _ q: TimelineQuery, nowMicros: Int64, marks: Set<String> = []) -> Bool {
         let e = row.event
+        if let marked = q.marked, marks.contains(e.taskID) != marked { return false }
         if !q.statuses.isEmpty && !q.statuses.contains(e.status) { return false }
         if q.excludedStatuses.contains(e.status) { return false }
         if !q.agents.isEmpty && !q.agents.contains(where: { contains(e.agentID, $0) }) { return false }

@@ -48,7 +48,7 @@ func searchChanged(_ s: inout AppState) -> [Effect] {
     // Highlight: the list keeps every task; stay put if the selection matches, else find one.
     s.generation += 1
     var effects = [windowEffect(&s), countsEffect(s)].compactMap { $0 }
-    if let q = s.matchQuery, let row = s.selectedRow, !QueryMatcher.matches(row, q, nowMicros: s.nowMicros),
+    if let q = s.matchQuery, let row = s.selectedRow, !QueryMatcher.matches(row, q, nowMicros: s.nowMicros, marks: s.marks),
        let find = findEffect(s, query: q, olderFirst: true) {
         effects.append(find)
     }

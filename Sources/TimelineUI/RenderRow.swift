@@ -11,7 +11,7 @@ func renderRow(_ row: TimelineRow, into screen: inout Screen, x: Int, y: Int, la
     let glyph = StatusGlyph.glyph(for: row, nowMicros: state.nowMicros)
     screen.put(String(glyph), x: x + 1, y: y, style: statusStyle)
     // Highlight mode: a bar in the first column marks every matching task (even when the match is in the body).
-    if let q = state.matchQuery, QueryMatcher.matches(row, q, nowMicros: state.nowMicros) {
+    if let q = state.matchQuery, QueryMatcher.matches(row, q, nowMicros: state.nowMicros, marks: state.marks) {
         screen.put("▌", x: x, y: y, style: Style(fg: .highlight, bg: base.bg, bold: true))
     }
 

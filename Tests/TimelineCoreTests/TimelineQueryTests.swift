@@ -75,3 +75,13 @@ import Testing
         for bad in ["", "30", "d", "1x", "-1d", "1.5h", "99999999999d"] { #expect(DurationText.seconds(bad) == nil, "\(bad)") }
     }
 }
+
+@Suite struct MarkedQualifierTests {
+    @Test func isMarkedAndItsNegation() {
+        #expect(TimelineQuery.parse("is:marked").marked == true)
+        #expect(TimelineQuery.parse("-is:marked deploy").marked == false)
+        #expect(TimelineQuery.parse("").marked == nil)
+        let bad = TimelineQuery.parse("is:starred")
+        #expect(bad.marked == nil && bad.problems.count == 1 && bad.terms == ["is:starred"])
+    }
+}

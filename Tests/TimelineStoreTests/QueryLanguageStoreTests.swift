@@ -12,7 +12,10 @@ struct QueryLanguageStoreTests {
         "agent:heart", "-agent:heartbeat", "category:review", "-category:review", "task:T-1", "-task:T-1",
         "since:2026-01-15T00:00:00Z", "until:2026-01-15T00:00:00Z", "since:1h", "Straße", "-straße",
         "deploy -agent:heartbeat status:error,warning since:2026-01-10T00:00:00Z -\"dry run\"",
+        "is:marked", "-is:marked", "is:marked deploy",
     ]
+    /// Tasks marked in the store before the queries run.
+    static let marked: Set<String> = ["T-1", "T-2", "T-10", "T-33"]
 
     static func events(nowMicros: Int64) -> [Event] {
         let base = Timestamp.parseMicros("2026-01-01T00:00:00Z")!
@@ -31,6 +34,7 @@ struct QueryLanguageStoreTests {
 
     /// The rules, written plainly (case-insensitive substrings; statuses exact; bounds inclusive).
     static func expected(_ events: [Event], _ q: TimelineQuery, now: Int64) -> [String] {
+        let marked = Self.marked
         func has(_ s: String?, _ n: String) -> Bool { (s ?? "").lowercased().contains(n.lowercased()) }
         return events.filter { e in
             let text = [e.title, e.body, e.agentID, e.taskID, e.category ?? ""]
@@ -43,6 +47,7 @@ struct QueryLanguageStoreTests {
                 && (q.tasks.isEmpty || q.tasks.contains { has(e.taskID, $0) }) && !q.excludedTasks.contains { has(e.taskID, $0) }
                 && (q.since.map { e.timestampMicros >= $0.micros(now: now) } ?? true)
                 && (q.until.map { e.timestampMicros <= $0.micros(now: now) } ?? true)
+                && (q.marked.map { marked.contains(e.taskID) == $0 } ?? true)
         }.map(\.taskID).sorted()
     }
 
@@ -52,6 +57,7 @@ struct QueryLanguageStoreTests {
         let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
         let events = Self.events(nowMicros: now)
         _ = try fixture.store.ingest(events.map { .event($0, messageID: nil) }, deferSearchIndex: deferIndex)
+        for task in Self.marked { try fixture.store.setMark(taskID: task, marked: true) }
         for form in Self.forms {
             let q = TimelineQuery.parse(form)
             #expect(q.problems.isEmpty, "\(form)")

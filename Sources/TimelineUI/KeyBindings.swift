@@ -28,13 +28,22 @@ public enum KeyBindings {
         ("?", "this help"),
         ("q Ctrl-c", "quit"),
     ])
+    public static let marks: Section = ("Marks and views", [
+        ("m", "mark / unmark task (*)"),
+        ("'", "next marked task"),
+        ("x", "export task to ./…md"),
+        ("v", "pick a named view"),
+        (":save NAME", "save search as view"),
+        (":view NAME", "apply a view"),
+        ("is:marked", "search marked tasks"),
+    ])
     public static let glyphs: Section = ("Glyphs", [
         ("● ◐ ✓ ▲ ✗", "info run ok warn error"),
         ("⠋ ◌", "live / stale (10 min)"),
     ])
 
-    /// Two columns: movement and view keys, then search keys and glyphs.
-    public static let columns: [[Section]] = [[move, view], [search, glyphs]]
+    /// Two columns: movement and view keys and glyphs, then search keys, marks and views.
+    public static let columns: [[Section]] = [[move, view, glyphs], [search, marks]]
 }
 
 /// Draws the help overlay as a centered box (two columns when wide enough, else one).

@@ -20,6 +20,10 @@ func renderHeader(_ state: AppState, into screen: inout Screen) {
         guard x + TextWidth.of(text) < screen.width else { break }
         x += screen.put(text, x: x, y: 0, style: style) + 2
     }
+    if let view = state.activeView, !state.search.text.isEmpty {
+        x += screen.put("[\(TextWidth.safe(view))] ", x: x, y: 0, style: Style(fg: .accent, bg: .headerBar, bold: true),
+                        limit: max(0, screen.width - x - 1))
+    }
     if !state.search.text.isEmpty {
         let label = state.search.kind == .filter ? "filter: " : "highlight: "
         let text = label + TextWidth.safe(state.search.text)
@@ -35,6 +39,7 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
     let bar = Style(bg: .statusBar)
     screen.fill(y: y, width: screen.width, style: bar)
     if state.search.promptOpen { return renderPrompt(state, into: &screen, y: y) }
+    if let line = state.commandLine { return renderCommandLine(line, into: &screen, y: y) }
 
     var left: [(String, Style)] = []
     let modeStyle = Style(fg: state.mode == .follow ? .success : .warning, bg: .statusBar, bold: true, reverse: true)
@@ -51,6 +56,7 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
         left.append((" " + PollerText.describe(state.poller, nowMicros: state.nowMicros), PollerText.style(state.poller)))
     }
     if let notice = state.search.notice { left.append(("  " + notice, Style(fg: .highlight, bg: .statusBar))) }
+    if let notice = state.notice { left.append(("  " + TextWidth.safe(notice), Style(fg: .highlight, bg: .statusBar, bold: true))) }
 
     // Right: position and `? help` always; more hints only when they fit.
     let position = positionText(state)

@@ -20,13 +20,18 @@ public final class TimelineController: @unchecked Sendable {
     private var lastChangeCheck: Int64 = 0
     private var checkPending = Atomic()
     private let pollerStatus: (@Sendable () -> PollerStatusView)?
+    /// Marks, views and exports, run in order on their own queue (never superseded).
+    private let actions: TimelineActions?
+    private let actionQueue = DispatchQueue(label: "timeline.ui.actions")
     /// How often other connections' writes are looked for.
     public static let changeCheckMicros: Int64 = 200_000
 
     /// `countDebounce`: how long counts for a new query wait, so a burst of keystrokes is counted once.
     public init(state: AppState, makeReader: @escaping @Sendable () throws -> TimelineReading,
-                pollerStatus: (@Sendable () -> PollerStatusView)? = nil, countDebounce: Double = 0.12) {
+                pollerStatus: (@Sendable () -> PollerStatusView)? = nil, countDebounce: Double = 0.12,
+                actions: TimelineActions? = nil) {
         self.state = state
+        self.actions = actions
         countThrottle = CountThrottle(debounceSeconds: countDebounce)
         fast = Lane(label: "timeline.ui.fast", makeReader: makeReader)
         slow = Lane(label: "timeline.ui.slow", makeReader: makeReader)
@@ -68,6 +73,7 @@ public final class TimelineController: @unchecked Sendable {
         repeat {
             fast.queue.sync {}
             slow.queue.sync {}
+            actionQueue.sync {}
             if !drain() && inbox.isEmpty && tickets.idle { return }
         } while Date() < deadline
     }
@@ -99,6 +105,13 @@ public final class TimelineController: @unchecked Sendable {
     private func run(_ effects: [Effect], countsAfterWindow: Bool = false) {
         for effect in effects {
             if effect == .quit { continue }
+            if ActionExecutor.isAction(effect) {
+                guard let actions else { continue }
+                actionQueue.async { [inbox] in
+                    if let input = ActionExecutor.run(effect, with: actions) { inbox.put(input) }
+                }
+                continue
+            }
             let kind = EffectKind(effect)
             let ticket = tickets.issue(kind)
             let lane = kind == .counts ? slow : fast

@@ -62,8 +62,10 @@ struct TUICommand: ParsableCommand {
         if let poller {
             status = { poller.status }
         }
+        try restoreMarksAndViews(&state, databasePath: path)
+        let actions = try TUIActions(databasePath: path, configPath: try UserConfig.file().path)
         let makeReader: @Sendable () throws -> TimelineReading = { try TimelineStore(path: path) }
-        let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status)
+        let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status, actions: actions)
         let env = ProcessInfo.processInfo.environment
         let color = !noColor && (env["NO_COLOR"] ?? "").isEmpty
         TerminalApp.run(controller: controller, color: color, light: try theme.chosen() == .light)
@@ -73,5 +75,15 @@ struct TUICommand: ParsableCommand {
     static func timeSetting(flag: String?) throws -> Setting {
         try UserConfig.resolver().resolve("time", flag: flag, flagName: "--time", environmentNames: ["TIMELINE_TIME"],
                                           fallback: "relative")
+    }
+
+    /// Marks from the database, views from the config file, and the last view used (applied again).
+    private func restoreMarksAndViews(_ state: inout AppState, databasePath: String) throws {
+        let store = try TimelineStore(path: databasePath)
+        state.marks = Set(try store.markedTaskIDs())
+        state.views = try UserConfig.file().views.map { NamedQuery(name: $0.name, query: $0.query) }
+        if let name = try store.setting(TUIActions.lastViewKey), let view = state.views.first(where: { $0.name == name }) {
+            _ = applyView(&state, view)  // the first loads (controller.start) use the view's query
+        }
     }
 }

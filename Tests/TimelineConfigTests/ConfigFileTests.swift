@@ -99,3 +99,27 @@ import Testing
         #expect(Theme.choose("light", colorFGBG: nil) == .light)
     }
 }
+
+@Suite struct ConfigWriterTests {
+    @Test func savesNewViewsAndReplacesExistingOnesKeepingComments() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("timeline-config-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("timeline/config.toml").path
+        var file = try ConfigWriter.saveView(name: "errors", query: "status:error", path: path)
+        #expect(file.view(named: "errors") == "status:error")
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        try ("# my settings\nregion = \"eu-west-1\"  # keep me\n\n" + String(contentsOfFile: path, encoding: .utf8))
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        file = try ConfigWriter.saveView(name: "quiet", query: #"-agent:heartbeat -"dry run" path\x"#, path: path)
+        file = try ConfigWriter.saveView(name: "errors", query: "status:error,warning", path: path)
+        #expect(file.view(named: "errors") == "status:error,warning")
+        #expect(file.view(named: "quiet") == #"-agent:heartbeat -"dry run" path\x"#)
+        #expect(file.string("region") == "eu-west-1")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasPrefix("# my settings\nregion = \"eu-west-1\"  # keep me\n"))
+        #expect(text.components(separatedBy: "[views.errors]").count == 2)
+        #expect(throws: ConfigFileError.self) { try ConfigWriter.saveView(name: "bad name", query: "x", path: path) }
+        #expect(throws: ConfigFileError.self) { try ConfigWriter.saveView(name: "bad", query: "since:soon", path: path) }
+    }
+}

@@ -52,11 +52,13 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
     }
     if let error = state.lastError {
         left.append((" " + TextWidth.safe(error), Style(fg: .error, bg: .statusBar, bold: true)))
+    } else if let notice = state.notice {
+        // An action's result (export path, saved view) takes the poller's place until the next key.
+        left.append((" " + TextWidth.safe(notice), Style(fg: .highlight, bg: .statusBar, bold: true)))
     } else {
         left.append((" " + PollerText.describe(state.poller, nowMicros: state.nowMicros), PollerText.style(state.poller)))
     }
     if let notice = state.search.notice { left.append(("  " + notice, Style(fg: .highlight, bg: .statusBar))) }
-    if let notice = state.notice { left.append(("  " + TextWidth.safe(notice), Style(fg: .highlight, bg: .statusBar, bold: true))) }
 
     // Right: position and `? help` always; more hints only when they fit.
     let position = positionText(state)

@@ -484,3 +484,113 @@ def test_light_theme_from_flag_config_and_colorfgbg(timeline_bin, query_db, tmux
     config_file.write_text('theme = "light"\n')
     assert info_colour({}, []) == "light"
     assert info_colour({"TIMELINE_THEME": "dark"}, []) == "dark"
+
+
+# ------------------------------------------------------------------------------------------ TUI marks and views
+
+
+def start_tui(tmux, timeline_bin, db, env, cwd):
+    tmux.start([timeline_bin, "tui", "--no-poll", "--db", db], env={**env, "NO_COLOR": "1"}, width=120, height=30,
+               cwd=str(cwd))
+
+
+def row_line(screen: str, title: str) -> str:
+    return next(line for line in screen.split("\n") if title in line)
+
+
+def test_marks_survive_a_restart_and_quote_jumps_to_them(timeline_bin, query_db, tmux, e2e_env, tmp_path, run_timeline):
+    start_tui(tmux, timeline_bin, query_db, e2e_env, tmp_path)
+    tmux.wait_for("T-01 deploy web")
+    tmux.send_keys("j")             # T-03 ping is the newest; j selects T-01
+    tmux.send_keys("m")
+    tmux.send_keys("j", "j")        # down to T-07 (50m ago)
+    tmux.send_keys("m")
+    screen = tmux.wait_for(lambda s: row_line(s, "T-07 Straße").startswith("*"))
+    assert row_line(screen, "T-01 deploy web").startswith("*")
+    assert not row_line(screen, "T-02 dry run").startswith("*")
+    tmux.send_keys("q")
+    assert tmux.wait_exit() == 0
+    assert run_timeline("mark", "--db", query_db).stdout.split() == ["T-01", "T-07"]
+    tmux.kill()
+    # A new TUI shows the same marks; ' goes from the top to the first mark below, then the next.
+    again = type(tmux)()
+    try:
+        start_tui(again, timeline_bin, query_db, e2e_env, tmp_path)
+        screen = again.wait_for("T-01 deploy web")
+        assert row_line(screen, "T-01 deploy web").startswith("*") and row_line(screen, "T-07 Straße").startswith("*")
+        again.send_keys("'")
+        again.wait_for(lambda s: "row 2 of 7" in s)
+        again.send_keys("'")
+        again.wait_for(lambda s: "row 4 of 7" in s)
+        again.send_keys("/")
+        again.type("is:marked")
+        again.send_keys("Enter")
+        again.wait_for(lambda s: "T-02" not in s and "T-01 deploy web" in s and "T-07 Straße" in s)
+        again.send_keys("q")
+        assert again.wait_exit() == 0
+    finally:
+        again.kill()
+
+
+def test_views_save_apply_pick_and_come_back_at_start(timeline_bin, query_db, tmux, e2e_env, tmp_path, run_timeline,
+                                                       config_file):
+    config_file.write_text("# my config\n[views.builders]\nquery = \"agent:build\"\n")
+    start_tui(tmux, timeline_bin, query_db, e2e_env, tmp_path)
+    tmux.wait_for("T-01 deploy web")
+    tmux.send_keys("/")
+    tmux.type("status:error")
+    tmux.send_keys("Enter")
+    tmux.wait_for(lambda s: "T-04" not in s)
+    tmux.send_keys(":")
+    tmux.type("save errs")
+    tmux.send_keys("Enter")
+    tmux.wait_for("saved view errs in")
+    text = config_file.read_text()
+    assert text.startswith("# my config\n") and '[views.errs]\nquery = "status:error"' in text
+    assert listed(run_timeline, query_db, "--view", "errs") == {"T-01", "T-02"}
+    # The picker applies another view.
+    tmux.send_keys("v")
+    tmux.wait_for("Views · ⏎ apply")
+    tmux.send_keys("k", "Enter")  # errs is selected (active); k moves to builders
+    screen = tmux.wait_for(lambda s: "[builders] filter: agent:build" in s and "T-05 migrate" in s)
+    assert "T-03 ping" not in screen
+    tmux.send_keys("q")
+    assert tmux.wait_exit() == 0
+    tmux.kill()
+    # The last view comes back at the next start.
+    again = type(tmux)()
+    try:
+        start_tui(again, timeline_bin, query_db, e2e_env, tmp_path)
+        screen = again.wait_for("[builders] filter: agent:build")
+        assert "T-05 migrate" in screen and "T-03 ping" not in screen and "T-04" not in screen
+        again.send_keys(":")
+        again.type("view errs")
+        again.send_keys("Enter")
+        again.wait_for(lambda s: "[errs] filter: status:error" in s and "T-05" not in s)
+        again.send_keys(":")
+        again.type("view nope")
+        again.send_keys("Enter")
+        again.wait_for("no view nope; views: builders, errs")
+        again.send_keys("q")
+        assert again.wait_exit() == 0
+    finally:
+        again.kill()
+
+
+def test_x_exports_the_selected_task_to_the_current_directory(timeline_bin, query_db, tmux, e2e_env, tmp_path):
+    work = tmp_path / "work"
+    work.mkdir()
+    start_tui(tmux, timeline_bin, query_db, e2e_env, work)
+    tmux.wait_for("T-01 deploy web")
+    tmux.send_keys("j", "x")
+    screen = tmux.wait_for("exported T-01 to ")
+    files = list(work.glob("timeline-T-01-*.md"))
+    assert len(files) == 1, files
+    assert str(files[0])[:40] in screen
+    report = files[0].read_text()
+    assert report.startswith("# Task T-01\n") and "## T-01: T-01 deploy web" in report and "**error**" in report
+    assert oct(files[0].stat().st_mode & 0o777) == "0o600"
+    tmux.send_keys("x")  # a second export never replaces the first
+    tmux.wait_for(lambda s: len(list(work.glob("timeline-T-01-*.md"))) == 2)
+    tmux.send_keys("q")
+    assert tmux.wait_exit() == 0

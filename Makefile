@@ -38,13 +38,29 @@ test: deps build
 	scripts/with-sqs-server.sh swift test
 	scripts/with-sqs-server.sh $(PY) -m pytest -q agent-tool/tests Tests/e2e
 
+## unit: the tests that need no server and no terminal, for the edit-test loop (seconds after a build).
+## A dead SQS endpoint makes a test that needs a server fail here at once instead of starting one.
+.PHONY: unit
+UNIT_SWIFT := TimelineCoreTests|SigV4Tests|TimelineStoreTests|TimelineUITests|CLITests|IngestTests\.BackoffTests|SQSClientTests\.(CredentialChainTests|CredentialInvalidationTests|CurlTransportTests)
+UNIT_PYTHON := agent-tool/tests/test_examples.py agent-tool/tests/test_long_task_clock.py agent-tool/tests/test_sqs_connection.py
+UNIT_ENV := TIMELINE_TEST_SQS_ENDPOINT=http://127.0.0.1:9
+unit: venv
+	swift build --build-tests
+	$(UNIT_ENV) swift test --skip-build --filter '$(UNIT_SWIFT)'
+	$(UNIT_ENV) $(PY) -m pytest -q $(UNIT_PYTHON)
+
 ## bench: prints figures (asserts nothing): store and TUI (1,000 and 1,000,000 events), then on a local
-## LocalStack SQS: drain 10,000 messages (timeline vs boto3) and publish -> stored latency.
-## TIMELINE_BENCH_ONLY=tui,store,drain,latency picks parts.
+## LocalStack SQS: drain 10,000 messages (timeline vs boto3) and publish -> stored latency, then the real
+## binary in a terminal: publish -> on screen, idle CPU and wake-ups (60 s), cold start, CJK search; last,
+## issue 15's table (every figure beside its target). TIMELINE_BENCH_ONLY picks parts:
+## tui,store,drain,latency,onscreen,idle,coldstart,cjk.
+BENCH_LOG := .build/bench.log
 bench: deps build localstack-venv
 	swift build -c release --product TimelineBench
-	.build/release/TimelineBench
-	$(PY) bench/sqs_benches.py --timeline $(RELEASE_BIN) --localstack-python $(LOCALSTACK_VENV)/bin/python
+	set -o pipefail; { .build/release/TimelineBench && \
+	  $(PY) bench/sqs_benches.py --timeline $(RELEASE_BIN) --localstack-python $(LOCALSTACK_VENV)/bin/python && \
+	  $(PY) bench/terminal_benches.py --timeline $(RELEASE_BIN); } 2>&1 | tee $(BENCH_LOG)
+	$(PY) bench/bench_table.py $(BENCH_LOG)
 
 # LocalStack (the throughput server for the drain bench) in host mode needs Python >= 3.13 (3.12.1 lacks
 # warnings.deprecated): pyenv's 3.13, else python3.13/python3.14 on PATH. Its own venv, apart from .venv.

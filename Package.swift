@@ -25,20 +25,25 @@ let package = Package(
         .target(name: "TimelineStore", dependencies: ["TimelineCore", "CSQLite"]),
         .target(name: "Ingest", dependencies: ["TimelineCore", "TimelineStore", "SQSClient"]),
         .target(name: "TimelineUI", dependencies: ["TimelineCore"]),
-        .target(name: "Terminal", dependencies: ["TimelineUI", "CNCursesW"]),
+        // Runs TimelineUI's effects on background lanes against the store and feeds the results back.
+        .target(name: "TimelineRuntime", dependencies: ["TimelineUI", "TimelineCore"]),
+        .target(name: "Terminal", dependencies: ["TimelineUI", "TimelineRuntime", "CNCursesW"]),
         // The config file: settings with provenance (flag > environment > file > default) and named views.
         .target(name: "TimelineConfig", dependencies: ["TimelineCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         .executableTarget(
             name: "timeline",
             dependencies: [
-                "TimelineCore", "TimelineStore", "SQSClient", "Ingest", "TimelineUI", "Terminal", "TimelineConfig",
+                "TimelineCore", "TimelineStore", "SQSClient", "Ingest", "TimelineUI", "TimelineRuntime", "Terminal",
+                "TimelineConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // `make bench`: prints figures, asserts nothing.
         .executableTarget(
             name: "TimelineBench",
-            dependencies: ["TimelineCore", "TimelineStore", "TimelineUI", "SQSClient", "Ingest", "TestSupport"]
+            dependencies: [
+                "TimelineCore", "TimelineStore", "TimelineUI", "TimelineRuntime", "SQSClient", "Ingest", "TestSupport",
+            ]
         ),
 
         // Shared by test targets: a real moto server, the fault-injecting proxy, temp directories.
@@ -48,11 +53,18 @@ let package = Package(
         .testTarget(name: "TimelineConfigTests", dependencies: ["TimelineConfig", "TimelineCore"]),
         .testTarget(name: "SigV4Tests", dependencies: ["SigV4", "TestSupport"]),
         .testTarget(name: "SQSClientTests", dependencies: ["SQSClient", "TestSupport"]),
-        .testTarget(name: "TimelineStoreTests", dependencies: ["TimelineStore", "TimelineCore"]),
+        .testTarget(name: "TimelineStoreTests", dependencies: ["TimelineStore", "TimelineCore", "TestSupport"]),
+        // The built `timeline` binary run as a subprocess (its commands, flags, output and exit codes).
+        .testTarget(name: "CLITests", dependencies: ["TimelineStore", "TimelineCore", "TestSupport"]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "TimelineStore", "SQSClient", "TimelineCore", "TestSupport"]),
         .testTarget(
-            name: "TimelineUITests", dependencies: ["TimelineUI", "TimelineCore", "TimelineStore", "TestSupport"],
+            name: "TimelineUITests", dependencies: ["TimelineUI", "TimelineRuntime", "TimelineCore", "TestSupport"],
             exclude: ["Goldens"]  // read through #filePath, compared (and recorded) by the golden tests
         ),
+        .testTarget(
+            name: "TimelineRuntimeTests",
+            dependencies: ["TimelineRuntime", "TimelineUI", "TimelineCore", "TimelineStore", "TestSupport"]
+        ),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TimelineUI", "CNCursesW"]),
     ]
 )

@@ -12,7 +12,6 @@ final class CursesScreen {
     /// picks colours for a light background.
     init(color: Bool, light: Bool = false) {
         setlocale(LC_ALL, "")
-        CursesKeyCheck.verify()
         initscr()
         raw()
         noecho()
@@ -85,25 +84,11 @@ final class CursesScreen {
         clearok(tl_stdscr(), true)
     }
 
-    /// Draws only the cells that differ from the previous screen, then updates the terminal once.
+    /// Draws only what differs from the previous screen (`Screen.diff`), then updates the terminal once.
     func draw(_ screen: Screen) {
-        let full = previous == nil || previous!.width != screen.width || previous!.height != screen.height
-        if full { werase(tl_stdscr()) }
-        for y in 0..<screen.height {
-            var x = 0
-            while x < screen.width {
-                let cell = screen[x, y]
-                let changed = full || previous![x, y] != cell
-                    || (cell.width == 2 && x + 1 < screen.width && previous![x + 1, y] != screen[x + 1, y])
-                if changed {
-                    if cell.isContinuation {
-                        if x > 0 { put(screen[x - 1, y], x: x - 1, y: y) }
-                    } else {
-                        put(cell, x: x, y: y)
-                    }
-                }
-                x += 1
-            }
+        if screen.redrawsFully(from: previous) { werase(tl_stdscr()) }
+        for run in screen.diff(from: previous) {
+            for (offset, cell) in run.cells.enumerated() { put(cell, x: run.x + offset, y: run.y) }
         }
         previous = screen
         wnoutrefresh(tl_stdscr())
@@ -149,26 +134,5 @@ final class CursesScreen {
         guard setcchar(&cc, text, attr, pair, nil) != ERR else { return false }
         mvwadd_wch(tl_stdscr(), Int32(y), Int32(x), &cc)
         return true
-    }
-}
-
-/// One read from the terminal.
-enum RawInput {
-    case key(RawKey)
-    case mouse(RawMouse)
-    case resize
-    case ignored
-}
-
-/// TimelineUI's key-code constants must equal the library's.
-enum CursesKeyCheck {
-    static func verify() {
-        precondition(CursesKeyCode.down == KEY_DOWN && CursesKeyCode.up == KEY_UP && CursesKeyCode.left == KEY_LEFT
-            && CursesKeyCode.right == KEY_RIGHT && CursesKeyCode.home == KEY_HOME && CursesKeyCode.end == KEY_END
-            && CursesKeyCode.nextPage == KEY_NPAGE && CursesKeyCode.previousPage == KEY_PPAGE
-            && CursesKeyCode.backspace == KEY_BACKSPACE && CursesKeyCode.enter == KEY_ENTER
-            && CursesKeyCode.backTab == KEY_BTAB && CursesKeyCode.deleteChar == KEY_DC
-            && CursesKeyCode.mouse == KEY_MOUSE && CursesKeyCode.resize == KEY_RESIZE,
-            "ncurses key codes differ from TimelineUI.CursesKeyCode")
     }
 }

@@ -1,5 +1,6 @@
 import CNCursesW
 import Foundation
+import TimelineRuntime
 import TimelineUI
 
 /// The interactive loop: read keys (50 ms timeout), feed the controller, draw the diff.
@@ -24,9 +25,9 @@ public enum TerminalApp {
                 dirty = true
                 switch input {
                 case .key(let raw):
-                    if let key = KeyDecoder.decode(raw) { running = controller.send(.key(key)) }
+                    if let key = InputDecoder.decode(raw) { running = controller.send(key) }
                 case .mouse(let raw):
-                    if let event = KeyDecoder.decode(raw) { running = controller.send(.mouse(event)) }
+                    if let event = InputDecoder.decode(raw) { running = controller.send(event) }
                 case .resize:
                     size = curses.size
                     curses.invalidate()

@@ -36,11 +36,20 @@ public final class FaultProxy: @unchecked Sendable {
     }
 
     /// How many faults it has answered so far.
-    public func faultsServed() throws -> Int {
+    public func faultsServed() throws -> Int { try counter("faults_served") }
+
+    /// How many requests it has passed to the server and answered so far.
+    public func forwarded() throws -> Int { try counter("forwarded") }
+
+    /// How many ReceiveMessage calls are held by the server right now (long polls in flight).
+    public func receivesInFlight() throws -> Int { try counter("receives_in_flight") }
+
+    private func counter(_ name: String) throws -> Int {
         let request = HTTPRequest(method: "GET", url: endpoint.appendingPathComponent("__fault__"))
         let response = try CurlTransport().send(request, timeout: 5, cancel: nil)
         let state = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
-        return state?["faults_served"] as? Int ?? 0
+        guard let value = state?[name] as? Int else { throw TestSetupError("fault proxy state lacks \(name)") }
+        return value
     }
 
     /// Kills the proxy: the endpoint refuses connections until `restart()`.

@@ -1,5 +1,6 @@
 import Foundation
 import TimelineCore
+import TimelineRuntime
 import TimelineStore
 import TimelineUI
 
@@ -89,7 +90,7 @@ enum TUIBenchMeasure {
         _ = render(controller.state, width: width, height: height)
         let firstFrame = now() - clock0
         let rssFirstFrame = peakRSSMiB()
-        controller.settle(timeout: 120)
+        settleOrExit(controller)
         let countsReady = now() - clock0
         let rssCounts = peakRSSMiB()
         let total = controller.state.counts.total ?? 0
@@ -101,7 +102,7 @@ enum TUIBenchMeasure {
         let (scrollCPU, scrollWall) = measureSteps(controller, keys: (.char("j"), .char("k")), steps: 2_000,
                                                    width: width, height: height)
         let (pageCPU, _) = measureSteps(controller, keys: (.pageDown, .pageUp), steps: 300, width: width, height: height)
-        controller.settle(timeout: 120)
+        settleOrExit(controller)
         let rssBeforeSearch = peakRSSMiB()
         var cpu = cpuSeconds()
         var wall = now()
@@ -110,7 +111,7 @@ enum TUIBenchMeasure {
         // Search: type queries one key at a time (filter mode). A keystroke's frame needs only the
         // window; the match counts follow on the slow lane (superseded by the next keystroke).
         controller.send(.key(.char("f")))
-        controller.settle(timeout: 120)
+        settleOrExit(controller)
         var keystrokes: [Double] = []
         var countLatencies: [Double] = []
         cpu = cpuSeconds()
@@ -128,10 +129,10 @@ enum TUIBenchMeasure {
                 }
             }
             wall = now()
-            controller.settle(timeout: 120)
+            settleOrExit(controller)
             countLatencies.append(now() - wall)
             controller.send(.key(.escape))
-            controller.settle(timeout: 120)
+            settleOrExit(controller)
         }
         let searchCPU = (cpuSeconds() - cpu) / Double(keystrokes.count)
         let sorted = keystrokes.sorted()
@@ -156,6 +157,11 @@ enum TUIBenchMeasure {
 
     /// CPU and wall seconds per step of `steps` key presses that each moved the selection, walking
     /// with `keys.forward` and turning to `keys.back` (and again) whenever a key did not move it.
+    /// A bench that cannot settle measures nothing: say so and stop.
+    static func settleOrExit(_ controller: TimelineController) {
+        do { try controller.settle(timeout: 120) } catch { fatalError("TUI bench: \(error)") }
+    }
+
     static func measureSteps(_ controller: TimelineController, keys: (forward: Key, back: Key), steps: Int,
                              width: Int, height: Int) -> (cpu: Double, wall: Double) {
         let cpu = cpuSeconds(), wall = now()

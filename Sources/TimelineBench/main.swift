@@ -5,15 +5,16 @@ import Foundation
 //
 // The TUI bench runs first: it re-executes this binary once per database size with
 // TIMELINE_TUI_BENCH_CHILD set, and that child measures and exits inside `runTUIBench()`, so it never
-// reaches the other parts. TIMELINE_BENCH_ONLY=tui,store,drain,latency (any of them) selects parts.
+// reaches the other parts. TIMELINE_BENCH_ONLY (any of `knownParts`) selects parts.
 
 // Line-buffered stdout: our lines and the TUI children's lines come out in order through a pipe.
 setvbuf(stdout, nil, _IOLBF, 0)
 
 let environment = ProcessInfo.processInfo.environment
 let isTUIChild = environment["TIMELINE_TUI_BENCH_CHILD"] != nil
-// drain and latency are the Python benches (bench/sqs_benches.py) that `make bench` runs after this one.
-let knownParts: Set<String> = ["tui", "store", "drain", "latency"]
+// The other parts are the Python benches that `make bench` runs after this one: drain and latency
+// (bench/sqs_benches.py), onscreen, idle, coldstart and cjk (bench/terminal_benches.py).
+let knownParts: Set<String> = ["tui", "store", "drain", "latency", "onscreen", "idle", "coldstart", "cjk"]
 let selected: Set<String> = environment["TIMELINE_BENCH_ONLY"]
     .map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }) } ?? knownParts
 
@@ -24,7 +25,7 @@ if isTUIChild {
 let unknown = selected.subtracting(knownParts)
 if !unknown.isEmpty {
     FileHandle.standardError.write(Data(
-        "TimelineBench: unknown part(s) \(unknown.sorted().joined(separator: ", ")) in TIMELINE_BENCH_ONLY (known: tui, store, drain, latency)\n".utf8))
+        "TimelineBench: unknown part(s) \(unknown.sorted().joined(separator: ", ")) in TIMELINE_BENCH_ONLY (known: \(knownParts.sorted().joined(separator: ", ")))\n".utf8))
     exit(2)
 }
 if selected.isDisjoint(with: ["tui", "store"]) { exit(0) }

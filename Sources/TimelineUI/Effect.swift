@@ -41,6 +41,17 @@ public struct WindowResult: Sendable, Equatable {
     public var reachesOldest: Bool
     /// True when the anchor row itself moved away (its task got a newer event).
     public var anchorMoved: Bool
+
+    public init(request: WindowRequest, rows: [TimelineRow], anchorIndex: Int, startPosition: Int,
+                reachesNewest: Bool, reachesOldest: Bool, anchorMoved: Bool) {
+        self.request = request
+        self.rows = rows
+        self.anchorIndex = anchorIndex
+        self.startPosition = startPosition
+        self.reachesNewest = reachesNewest
+        self.reachesOldest = reachesOldest
+        self.anchorMoved = anchorMoved
+    }
 }
 
 /// Header and status-bar counts.
@@ -61,6 +72,14 @@ public struct CountsResult: Sendable, Equatable {
     public var perStatus: [Status: Int]
     public var matchCount: Int?
     public var newCount: Int?
+
+    public init(request: CountsRequest, total: Int, perStatus: [Status: Int], matchCount: Int?, newCount: Int?) {
+        self.request = request
+        self.total = total
+        self.perStatus = perStatus
+        self.matchCount = matchCount
+        self.newCount = newCount
+    }
 }
 
 /// A task's history for the detail view.
@@ -68,6 +87,12 @@ public struct HistoryResult: Sendable, Equatable {
     public var taskID: String
     public var row: TimelineRow?
     public var events: [Event]
+
+    public init(taskID: String, row: TimelineRow?, events: [Event]) {
+        self.taskID = taskID
+        self.row = row
+        self.events = events
+    }
 }
 
 /// Find the next row matching `query` from `from` in a direction (n/N, e/w).
@@ -84,6 +109,12 @@ public struct MatchResult: Sendable, Equatable {
     public var request: MatchRequest
     public var row: TimelineRow?
     public var wrapped: Bool
+
+    public init(request: MatchRequest, row: TimelineRow?, wrapped: Bool) {
+        self.request = request
+        self.row = row
+        self.wrapped = wrapped
+    }
 }
 
 /// A request from `reduce` to the outside world; the executor answers with an `Input`.

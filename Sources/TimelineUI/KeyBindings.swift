@@ -19,6 +19,7 @@ public enum KeyBindings {
         ("1 2 3 4 5", "status filter on/off"),
         ("0", "clear status filter"),
         ("status: task:", "and agent: category:"),
+        ("since: is:", "since:15m is:marked"),
     ])
     public static let view: Section = ("View", [
         ("⏎ l →", "open task detail"),
@@ -33,9 +34,7 @@ public enum KeyBindings {
         ("'", "next marked task"),
         ("x", "export task to ./…md"),
         ("v", "pick a named view"),
-        (":save NAME", "save search as view"),
-        (":view NAME", "apply a view"),
-        ("is:marked", "search marked tasks"),
+        (":", ":save / :view NAME"),
     ])
     public static let glyphs: Section = ("Glyphs", [
         ("● ◐ ✓ ▲ ✗", "info run ok warn error"),

@@ -1,5 +1,11 @@
 import TimelineCore
 
+/// The first loads when the view opens: the newest window, then the counts.
+public func startEffects(_ s: inout AppState) -> [Effect] {
+    s.positionStale = true
+    return [windowEffect(&s), countsEffect(s)].compactMap { $0 }
+}
+
 /// Applies one input to the state and returns the effects to run. No I/O happens here.
 public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
     switch input {

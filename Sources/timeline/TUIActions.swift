@@ -1,6 +1,7 @@
 import Foundation
 import TimelineConfig
 import TimelineCore
+import TimelineRuntime
 import TimelineStore
 import TimelineUI
 

@@ -3,6 +3,7 @@ import Foundation
 import Terminal
 import TimelineConfig
 import TimelineCore
+import TimelineRuntime
 import TimelineStore
 import TimelineUI
 

@@ -10,7 +10,7 @@ final class PollerTestKit {
     let server: MotoServer
     let client: SQSClient
     let queueURL: String
-    let directory: URL
+    let directory: TemporaryDirectory
     let dbPath: String
 
     init(prefix: String = "poller") throws {
@@ -20,11 +20,9 @@ final class PollerTestKit {
         // only briefly before they are redelivered.
         queueURL = try client.createQueue(
             name: "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())", attributes: ["VisibilityTimeout": "5"])
-        directory = try RepositoryPaths.temporaryDirectory()
-        dbPath = directory.appendingPathComponent("timeline.db").path
+        directory = try TemporaryDirectory(prefix: prefix)
+        dbPath = directory.file("timeline.db")
     }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 
     /// A poller on this queue and database, through `endpoint` (e.g. a fault proxy) when given.
     func poller(

@@ -123,11 +123,11 @@ import TimelineStore
 
     @Test func stopAbandonsAnInFlightLongPollAtOnce() throws {
         let kit = try PollerTestKit()
-        let poller = kit.poller(waitSeconds: 20)
+        let proxy = try FaultProxy(upstream: kit.server.endpoint)
+        let poller = kit.poller(endpoint: proxy.endpoint, waitSeconds: 20, concurrency: 2)
         poller.start()
-        #expect(PollerTestKit.eventually { poller.status.lastReceive != nil || poller.status.state == .connecting })
-        Thread.sleep(forTimeInterval: 1)
-        // Both workers are inside a 20 s long poll; stop must not wait for it.
+        // Both workers are inside a 20 s long poll (held by the server, seen at the proxy); stop must not wait for it.
+        #expect(try PollerTestKit.eventually { try proxy.receivesInFlight() == 2 })
         #expect(poller.stop(timeout: 5))
         #expect(poller.status.isStopped)
     }

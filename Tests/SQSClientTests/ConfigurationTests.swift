@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct ConfigurationTests {
     @Test func flagsBeatEnvironment() throws {
-        let temp = try TempDirectory()
+        let temp = try TemporaryDirectory()
         let configuration = try SQSConfiguration.resolve(
             flags: .init(region: "eu-west-1", queueURL: "https://sqs.us-east-2.amazonaws.com/123456789012/q", endpointURL: "http://127.0.0.1:4566"),
             environment: temp.environment([
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func environmentOrderForRegionAndEndpoint() throws {
-        let temp = try TempDirectory()
+        let temp = try TemporaryDirectory()
         var environment = temp.environment([
             "AWS_DEFAULT_REGION": "us-west-2", "TIMELINE_QUEUE": "events",
             "AWS_ENDPOINT_URL": "http://127.0.0.1:5000",
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func regionAndEndpointFromQueueURL() throws {
-        let temp = try TempDirectory()
+        let temp = try TemporaryDirectory()
         try temp.write(".aws/config", "[default]\nregion = us-east-1\n")
         let configuration = try SQSConfiguration.resolve(
             flags: .init(queueURL: "https://sqs.eu-north-1.amazonaws.com/123456789012/events"), environment: temp.environment())
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func regionFromProfileAndDefaultEndpoint() throws {
-        let temp = try TempDirectory()
+        let temp = try TemporaryDirectory()
         try temp.write(".aws/config", "[profile dev]\nregion = sa-east-1\n")
         let configuration = try SQSConfiguration.resolve(
             flags: .init(queueName: "events", profile: "dev"), environment: temp.environment())
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func missingPiecesSayWhereTheyLooked() throws {
-        let temp = try TempDirectory()
+        let temp = try TemporaryDirectory()
         #expect { try SQSConfiguration.resolve(flags: .init(region: "us-east-1"), environment: temp.environment()) } throws: { error in
             "\(error)".contains("TIMELINE_QUEUE_URL") && "\(error)".contains("--queue-url")
         }
@@ -83,7 +83,7 @@ import Testing
 
     @Test func queueNameIsResolvedWithGetQueueUrlAgainstMoto() throws {
         let server = try MotoServer.shared
-        let temp = try TempDirectory()
+        let temp = try TemporaryDirectory()
         let name = "byname-\(UUID().uuidString.prefix(6).lowercased())"
         let created = try TestClients.client(server).createQueue(name: name)
         let configuration = try SQSConfiguration.resolve(

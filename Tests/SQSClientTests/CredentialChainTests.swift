@@ -1,12 +1,13 @@
 import Foundation
 import SQSClient
 import Testing
+import TestSupport
 
 @Suite struct CredentialChainTests {
     static let secret = "SUPERSECRETvalue/with+chars1234567890abc"
 
     @Test func environmentVariablesComeFirst() throws {
-        let temp = try TempDirectory()
+        let temp = try TemporaryDirectory()
         try temp.write(".aws/credentials", "[default]\naws_access_key_id = FILEKEY\naws_secret_access_key = filesecret\n")
         let chain = CredentialChain(environment: temp.environment([
             "AWS_ACCESS_KEY_ID": "ENVKEY", "AWS_SECRET_ACCESS_KEY": Self.secret, "AWS_SESSION_TOKEN": "ENVTOKEN",
@@ -18,7 +19,7 @@ import Testing
     }
 
     @Test func halfSetEnvironmentIsAClearError() throws {
-        let temp = try TempDirectory()
+        let temp = try TemporaryDirectory()
         let chain = CredentialChain(environment: temp.environment(["AWS_ACCESS_KEY_ID": "ENVKEY"]))
         #expect { _ = try chain.credentials() } throws: { error in
             "\(error)".contains("AWS_SECRET_ACCESS_KEY is set") == false && "\(error)".contains("AWS_SECRET_ACCESS_KEY is not")
@@ -26,7 +27,7 @@ import Testing
     }
 
     @Test func defaultProfileFromCredentialsFileWithCommentsAndCase() throws {
-        let temp = try TempDirectory()
+        let temp = try TemporaryDirectory()
         try temp.write(".aws/credentials", """
             # a comment
             ; another comment
@@ -45,7 +46,7 @@ import Testing
     }
 
     @Test func namedProfileFromAlternateFilesAndConfigSection() throws {
-        let temp = try TempDirectory()
+        let temp = try TemporaryDirectory()
         let credentialsPath = try temp.write("elsewhere/creds", "[default]\naws_access_key_id = DEFAULTKEY\naws_secret_access_key = x\n")
         let configPath = try temp.write("elsewhere/config", """
             [default]
@@ -73,7 +74,7 @@ import Testing
     }
 
     @Test func nothingFoundSaysWhereItLookedAndHowToFix() throws {
-        let temp = try TempDirectory()
+        let temp = try TemporaryDirectory()
         try temp.write(".aws/config", "[profile other]\nregion = us-east-1\n")
         let chain = CredentialChain(environment: temp.environment(["AWS_PROFILE": "missing"]))
         do {
@@ -90,7 +91,7 @@ import Testing
     }
 
     @Test func credentialProcessIsRunParsedCachedAndRefreshed() throws {
-        let temp = try TempDirectory()
+        let temp = try TemporaryDirectory()
         let counter = temp.url.appendingPathComponent("runs").path
         let script = try temp.write("bin/creds.sh", """
             #!/bin/sh
@@ -116,7 +117,7 @@ import Testing
     }
 
     @Test func failingCredentialProcessReportsStderrAndSSOHint() throws {
-        let temp = try TempDirectory()
+        let temp = try TemporaryDirectory()
         try temp.write(".aws/config", """
             [profile work]
             sso_session = corp
@@ -135,7 +136,7 @@ import Testing
     }
 
     @Test func malformedProcessOutputIsNotEchoed() throws {
-        let temp = try TempDirectory()
+        let temp = try TemporaryDirectory()
         try temp.write(".aws/config", "[default]\ncredential_process = echo 'not json \(Self.secret)'\n")
         do {
             _ = try CredentialChain(environment: temp.environment()).credentials()
@@ -147,7 +148,7 @@ import Testing
     }
 
     @Test func credentialsErrorsReachSQSErrorsWithoutSecrets() throws {
-        let temp = try TempDirectory()
+        let temp = try TemporaryDirectory()
         try temp.write(".aws/config", "[default]\ncredential_process = echo '{\"Version\": 2, \"AccessKeyId\": \"K\", \"SecretAccessKey\": \"\(Self.secret)\"}'\n")
         let client = SQSClient(
             endpoint: URL(string: "http://127.0.0.1:9")!, region: "us-east-1",
@@ -177,7 +178,7 @@ final class Clock: @unchecked Sendable {
 
 @Suite struct CredentialInvalidationTests {
     @Test func expiredTokenAnswerMakesTheChainRunTheProcessAgain() throws {
-        let temp = try TempDirectory()
+        let temp = try TemporaryDirectory()
         let counter = temp.url.appendingPathComponent("runs").path
         let script = try temp.write("creds.sh", """
             #!/bin/sh

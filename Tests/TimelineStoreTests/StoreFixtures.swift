@@ -1,21 +1,7 @@
 import Foundation
 import TimelineCore
 @testable import TimelineStore
-
-/// A temporary directory removed when the value is released.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("timeline-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
-        path = base.path
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
+import TestSupport
 
 /// A store on a fresh file in its own temporary directory.
 struct StoreFixture {

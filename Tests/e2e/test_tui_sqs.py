@@ -9,10 +9,10 @@ bounded polls of the screen (`tmux.wait_for`), with generous limits.
 from __future__ import annotations
 
 import re
-import shlex
 import shutil
 
 import pytest
+from timeline_testing.tmux import TerminalProgram
 
 from sqs_helpers import StoreView, make_event, now_event, send
 
@@ -22,47 +22,16 @@ STATUS_COLOURS = {"info": ("39", "●"), "in_progress": ("220", ""), "success": 
                   "warning": ("208", "▲"), "error": ("203", "✗")}
 
 
-class LiveTUI:
-    """`timeline tui` polling `endpoint` for `queue`, in a tmux pane wrapped by a shell that records the tty
-    modes before and after and the exit code (so a quit can be checked for a restored terminal)."""
-
-    def __init__(self, tmux, timeline_bin, e2e_env, queue, db_path, tmp_path, endpoint=None, width=100, height=30):
-        self.tmux, self.queue, self.db_path = tmux, queue, db_path
-        self.before, self.after = tmp_path / "stty-before", tmp_path / "stty-after"
-        self.exit_file = tmp_path / "tui-exit-code"
-        command = shlex.join([timeline_bin, "tui", "--queue-url", queue.url,
-                              "--endpoint-url", endpoint or queue.endpoint, "--region", queue.region,
-                              "--db", db_path])
-        script = (f"stty -g > {shlex.quote(str(self.before))}; {command}; echo $? > {shlex.quote(str(self.exit_file))}; "
-                  f"stty -g > {shlex.quote(str(self.after))}; echo TUI-EXITED; sleep 600")
-        tmux.start(["sh", "-c", script], env=e2e_env, width=width, height=height)
-        tmux.wait_for("FOLLOW", timeout=15)
-
-    def lines(self) -> list[str]:
-        return self.tmux.lines()
-
-    def row_of(self, text: str, screen: str | None = None) -> int:
-        """Screen line holding `text` (the header is line 0)."""
-        lines = (screen if screen is not None else self.tmux.capture()).split("\n")
-        return next(index for index, line in enumerate(lines) if text in line)
-
-    def wait_for(self, expected, timeout: float = 15.0, colours: bool = False) -> str:
-        return self.tmux.wait_for(expected, timeout=timeout, colours=colours)
-
-    def alternate_screen_on(self) -> bool:
-        return self.tmux._tmux("display-message", "-p", "-t", self.tmux.default_pane,
-                               "#{alternate_on}").strip() == "1"
-
-    def exit_code(self, wait_until) -> int:
-        wait_until(lambda: self.exit_file.exists() and self.exit_file.read_text().strip(), timeout=10,
-                   message=lambda: f"timeline tui did not exit; screen:\n{self.tmux.capture()}")
-        return int(self.exit_file.read_text().strip())
-
-
 @pytest.fixture
 def start_tui(tmux, timeline_bin, e2e_env, db_path, tmp_path):
-    def start(queue, **kwargs) -> LiveTUI:
-        return LiveTUI(tmux, timeline_bin, e2e_env, queue, db_path, tmp_path, **kwargs)
+    """start_tui(queue, endpoint=None, width=100, height=30) -> TerminalProgram: `timeline tui` polling `queue`
+    (through `endpoint`, e.g. a fault proxy, when given), once its first frame is up."""
+    def start(queue, endpoint=None, width=100, height=30) -> TerminalProgram:
+        command = [timeline_bin, "tui", "--queue-url", queue.url, "--endpoint-url", endpoint or queue.endpoint,
+                   "--region", queue.region, "--db", db_path]
+        tui = TerminalProgram(tmux, command, e2e_env, tmp_path, width, height)
+        tui.wait_for("FOLLOW", timeout=15)
+        return tui
     return start
 
 
@@ -98,7 +67,7 @@ def test_published_events_appear_upsert_moves_to_top_and_colours(queue, start_tu
     assert tui.row_of("now finished", screen) == 1, screen
     assert "live info task" not in screen.replace("live info task, now finished", "")
     assert "row 1 of 5" in screen
-    wait_until(lambda: tui.queue.depth() == 0, timeout=20, message="the TUI's poller left messages in the queue")
+    wait_until(lambda: queue.depth() == 0, timeout=20, message="the TUI's poller left messages in the queue")
     assert StoreView(db_path).event_count() == 6
 
 
@@ -222,7 +191,7 @@ def test_q_restores_the_terminal_and_leaves_nothing_stored_in_the_queue(queue, s
     assert tui.alternate_screen_on()
     wait_until(lambda: StoreView(db_path).event_count() == 5, timeout=15, message="not stored")
     tui.tmux.send_keys("q")
-    assert tui.exit_code(wait_until) == 0
+    assert tui.exit_code() == 0
     tui.wait_for("TUI-EXITED")
     assert not tui.alternate_screen_on()
     assert tui.before.read_text().strip() == tui.after.read_text().strip(), "tty modes not restored"

@@ -5,7 +5,8 @@ Forwards every request to an upstream SQS endpoint (moto) unchanged, except whil
 
     POST /__fault__  {"mode": "throttle" | "server_error" | "html_error" | "drop", "count": N}
     POST /__fault__  {"mode": "pass"}      # disarm
-    GET  /__fault__                        # {"mode": ..., "remaining": N, "faults_served": M, "forwarded": K}
+    GET  /__fault__                        # {"mode": ..., "remaining": N, "faults_served": M, "forwarded": K,
+                                           #  "receives_in_flight": R}  (ReceiveMessage calls held upstream now)
 
 `throttle` answers 400 ThrottlingException (AWS JSON 1.0 shape), `server_error` 500 InternalError,
 `html_error` a 502 with an HTML body, `drop` closes the connection without an answer. A fault with
@@ -21,7 +22,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlparse
 
 state_lock = threading.Lock()
-state = {"mode": "pass", "remaining": None, "faults_served": 0, "forwarded": 0}
+state = {"mode": "pass", "remaining": None, "faults_served": 0, "forwarded": 0, "receives_in_flight": 0}
 
 
 def take_fault():
@@ -95,6 +96,10 @@ class Handler(BaseHTTPRequestHandler):
         up = urlparse(self.upstream)
         conn = http.client.HTTPConnection(up.hostname, up.port, timeout=60)
         headers = {k: v for k, v in self.headers.items() if k.lower() not in ("connection", "keep-alive")}
+        receive = self.headers.get("X-Amz-Target", "").endswith(".ReceiveMessage")
+        if receive:
+            with state_lock:
+                state["receives_in_flight"] += 1
         try:
             conn.request(self.command, self.path, body=body, headers=headers)
             resp = conn.getresponse()
@@ -104,6 +109,9 @@ class Handler(BaseHTTPRequestHandler):
             return
         finally:
             conn.close()
+            if receive:
+                with state_lock:
+                    state["receives_in_flight"] -= 1
         with state_lock:
             state["forwarded"] += 1
         self.send_response(resp.status)

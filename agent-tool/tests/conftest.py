@@ -1,5 +1,6 @@
-"""Fixtures for agent-tool tests: a real local SQS server (moto), a fresh queue per test, and an isolated
-AWS environment (dummy credentials, no user config files, no instance metadata lookups)."""
+"""Fixtures for agent-tool tests: a real local SQS server (moto) and a fresh queue per test (the fixtures every
+suite shares, from Tests/support/timeline_testing), and an isolated AWS environment (dummy credentials, no user
+config files, no instance metadata lookups)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from agent_tool_testing import AGENT_TOOL, PUBLISH_SCRIPT, REPO_ROOT, LocalQueue, run_script  # noqa: E402
+from agent_tool_testing import PUBLISH_SCRIPT, REPO_ROOT, run_script  # noqa: E402
 
-sys.path.insert(0, str(AGENT_TOOL))
-sys.path.insert(0, str(REPO_ROOT / "scripts"))
-import sqs_server  # noqa: E402
+sys.path.insert(0, str(REPO_ROOT / "Tests" / "support"))
+from timeline_testing.sqs_fixtures import queue, sqs, sqs_endpoint  # noqa: E402,F401  (shared by every suite)
+
+import sqs_server  # noqa: E402  (scripts/, put on sys.path by timeline_testing)
 
 # Variables that could make a test depend on the machine it runs on.
 _AWS_VARIABLES = (
@@ -23,27 +25,6 @@ _AWS_VARIABLES = (
     "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", "TIMELINE_QUEUE_URL", "AWS_ROLE_ARN", "AWS_WEB_IDENTITY_TOKEN_FILE",
     "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_CONTAINER_CREDENTIALS_FULL_URI",
 )
-
-
-@pytest.fixture(scope="session")
-def sqs_endpoint():
-    """The local SQS endpoint (TIMELINE_TEST_SQS_ENDPOINT, or a moto server started for this session)."""
-    with sqs_server.local_sqs_endpoint() as endpoint:
-        yield endpoint
-
-
-@pytest.fixture(scope="session")
-def sqs(sqs_endpoint):
-    return sqs_server.sqs_client(sqs_endpoint)
-
-
-@pytest.fixture
-def queue(sqs, sqs_endpoint):
-    """A fresh, empty queue for one test; deleted afterwards."""
-    name = sqs_server.unique_queue_name("agent-tool")
-    url = sqs.create_queue(QueueName=name)["QueueUrl"]
-    yield LocalQueue(name=name, url=url, endpoint=sqs_endpoint, client=sqs)
-    sqs.delete_queue(QueueUrl=url)
 
 
 @pytest.fixture

@@ -9,7 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 import sqs_server
-from agent_tool_testing import PUBLISH_SCRIPT, REPO_ROOT, LocalQueue, run_script
+from agent_tool_testing import PUBLISH_SCRIPT, REPO_ROOT, run_script
+from timeline_testing.sqs_fixtures import create_queue, delete_quietly
 
 EXAMPLES = REPO_ROOT / "schema" / "examples"
 METADATA_FILES = {"reasons.json", "expected.json"}
@@ -63,14 +64,12 @@ def invalid_runs(sqs, sqs_endpoint):
     """Every invalid example through the command once; the queue must stay empty."""
     import os
 
-    name = sqs_server.unique_queue_name("invalid-examples")
-    url = sqs.create_queue(QueueName=name)["QueueUrl"]
-    queue = LocalQueue(name=name, url=url, endpoint=sqs_endpoint, client=sqs)
+    queue = create_queue(sqs, sqs_endpoint, prefix="invalid-examples")
     env = {**os.environ, **sqs_server.DUMMY_CREDENTIALS, "AWS_REGION": sqs_server.TEST_REGION,
            "AWS_EC2_METADATA_DISABLED": "true"}
     results = _run_all(queue, env, {name: body for name, (body, _) in INVALID.items()})
     yield queue, results
-    sqs.delete_queue(QueueUrl=url)
+    delete_quietly(queue)
 
 
 @pytest.mark.parametrize("name", sorted(INVALID))

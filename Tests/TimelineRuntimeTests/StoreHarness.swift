@@ -1,27 +1,30 @@
 import Foundation
 import TimelineCore
+import Testing
+import TimelineRuntime
 import TimelineStore
+import TestSupport
 @testable import TimelineUI
+
+/// Fixed clock for the store-backed tests (the same instant as TimelineUITests' fixtures): 2026-11-22 03:00:00 UTC.
+let fixedNow: Int64 = 1_795_316_400_000_000
 
 /// A real TimelineStore on a temp SQLite file, a writer connection for the test, and a controller
 /// reading through its own connection (as `timeline tui` does).
 final class StoreHarness {
-    let directory: String
+    let directory: TemporaryDirectory
     let writer: TimelineStore
     let controller: TimelineController
     private var seq = 0
     private var clock = fixedNow
 
     init(width: Int = 80, height: Int = 12) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("timeline-ui-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let path = directory + "/timeline.db"
+        directory = try TemporaryDirectory(prefix: "timeline-ui")
+        let path = directory.file("timeline.db")
         writer = try TimelineStore(path: path)
         controller = TimelineController(state: AppState(width: width, height: height, nowMicros: fixedNow),
                                         makeReader: { try TimelineStore(path: path) }, countDebounce: 0)
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
 
     var state: AppState { controller.state }
 
@@ -40,13 +43,18 @@ final class StoreHarness {
     /// Starts the controller and waits for its first loads.
     func start() {
         controller.start()
-        controller.settle()
+        settle()
     }
 
     /// Sends inputs and waits for every resulting load.
     func send(_ inputs: Input...) {
         for input in inputs { controller.send(input) }
-        controller.settle()
+        settle()
+    }
+
+    /// Waits for every load in flight; a controller that does not settle fails the running test.
+    func settle(sourceLocation: SourceLocation = #_sourceLocation) {
+        do { try controller.settle() } catch { Issue.record("\(error)", sourceLocation: sourceLocation) }
     }
 
     func press(_ keys: Key...) { for key in keys { send(.key(key)) } }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TimelineCore
-@testable import TimelineStore
+import TimelineStore
+import TestSupport
 
 /// Runs the built `timeline` binary as a subprocess.
 ///

@@ -1,3 +1,5 @@
+import TimelineUI
+
 /// What the TUI asks of the application beyond reading the store: marks, views, exports. The `timeline`
 /// command implements it (database, config file, current directory); the runtime calls it off the input path.
 public protocol TimelineActions: Sendable {
@@ -34,12 +36,12 @@ public enum ActionExecutor {
                 try actions.rememberView(name: name)
                 return nil
             case .exportHistory(let taskID):
-                return .actionFinished("exported \(TextWidth.safe(taskID)) to \(try actions.exportHistory(taskID: taskID))")
+                return .actionFinished("exported \(taskID) to \(try actions.exportHistory(taskID: taskID))")
             default:
                 return nil
             }
         } catch {
-            return .actionFinished("failed: \(TextWidth.safe(String(describing: error)))")
+            return .actionFinished("failed: \(error)")
         }
     }
 }

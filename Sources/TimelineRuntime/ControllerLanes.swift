@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import TimelineCore
+import TimelineUI
 
 /// Keeps counts from monopolizing a core on a large history: a recount of the same query (after store
 /// changes) waits until twice its last duration has passed since it last finished (at most 2 s); a new
@@ -42,6 +43,13 @@ final class Lane: @unchecked Sendable {
     init(label: String, makeReader: @escaping @Sendable () throws -> TimelineReading) {
         queue = DispatchQueue(label: label, qos: .userInitiated)
         self.makeReader = makeReader
+    }
+
+    /// Waits until everything queued so far has run; false when `deadline` passed first.
+    func waitUntilIdle(_ deadline: DispatchTime) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        return done.wait(timeout: deadline) == .success
     }
 
     /// Call only on `queue`.

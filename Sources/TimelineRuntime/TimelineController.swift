@@ -1,12 +1,20 @@
 import Dispatch
 import Foundation
 import TimelineCore
+import TimelineUI
 
-/// Owns the state and runs effects off the input path against `TimelineReading`s made by `makeReader`.
+/// The runtime around TimelineUI's pure core: owns the `AppState`, applies inputs with `reduce`, and runs
+/// the effects `reduce` returns off the input path against `TimelineReading`s made by `makeReader`; each
+/// result comes back as an `Input` (queued, applied by `drain`).
+///
 /// Two lanes, each a serial queue with its own reader (so SQLite connections stay on one thread): the
 /// fast lane answers what the next frame needs (windows, history, n/N, change checks); the slow lane
-/// counts (totals, per-status, matches), so a count over a large history never delays a frame.
-/// The terminal loop feeds inputs with `send`, calls `drain` each iteration and redraws.
+/// counts (totals, per-status, matches), so a count over a large history never delays a frame. A newer
+/// effect of the same kind supersedes one still waiting. Commits by other connections are noticed
+/// through `changeToken` (`pollBackground`) and fed back as `.storeChanged`.
+///
+/// The terminal loop feeds inputs with `send`, calls `pollBackground` and `drain` each iteration and
+/// redraws; tests and benches wait with `settle` / `settleFrame`.
 public final class TimelineController: @unchecked Sendable {
     public private(set) var state: AppState
     private let fast: Lane
@@ -41,9 +49,7 @@ public final class TimelineController: @unchecked Sendable {
 
     /// Starts the first loads.
     public func start() {
-        state.positionStale = true
-        let effects = [windowEffect(&state), countsEffect(state)].compactMap { $0 }
-        run(effects, countsAfterWindow: true)
+        run(startEffects(&state), countsAfterWindow: true)
     }
 
     /// Applies an input from the terminal; returns false once the user asked to quit.
@@ -67,15 +73,16 @@ public final class TimelineController: @unchecked Sendable {
         return true
     }
 
-    /// Waits (briefly) until the background queue has answered everything sent so far. For tests and benches.
-    public func settle(timeout: TimeInterval = 5) {
-        let deadline = Date().addingTimeInterval(timeout)
+    /// Waits until both lanes have answered everything sent so far and every answer is applied. For tests
+    /// and benches. Throws `SettleTimeout` when work is still pending after `timeout` seconds.
+    public func settle(timeout: TimeInterval = 5) throws {
+        let deadline = DispatchTime.now() + timeout
         repeat {
-            fast.queue.sync {}
-            slow.queue.sync {}
-            actionQueue.sync {}
+            guard fast.waitUntilIdle(deadline), slow.waitUntilIdle(deadline) else { break }
+            actionQueue.sync {}  // actions are short writes: wait for them outright
             if !drain() && inbox.isEmpty && tickets.idle { return }
-        } while Date() < deadline
+        } while DispatchTime.now() < deadline
+        throw SettleTimeout(seconds: timeout)
     }
 
     /// Waits until the fast lane has answered (what the next frame needs); counts may still be running.
@@ -143,4 +150,10 @@ public final class TimelineController: @unchecked Sendable {
         }
     }
 
+}
+
+/// `settle` ran out of time with effects still in flight (a load hangs or keeps re-issuing itself).
+public struct SettleTimeout: Error, CustomStringConvertible {
+    public let seconds: TimeInterval
+    public var description: String { "the controller did not settle within \(seconds) s: effects still in flight" }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TimelineCore
+import TimelineRuntime
 import TimelineStore
 @testable import TimelineUI
 
@@ -227,7 +228,7 @@ struct ModelStoreTests {
             h.tick(by: 300_000)
             _ = h.controller.drain()
             Thread.sleep(forTimeInterval: 0.02)
-            h.controller.settle()
+            h.settle()
         }
         #expect(h.visibleTasks == ["T2", "T1"])
     }

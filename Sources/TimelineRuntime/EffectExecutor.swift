@@ -1,4 +1,5 @@
 import TimelineCore
+import TimelineUI
 
 /// Runs one data effect against a `TimelineReading` and returns the input that reports its result.
 /// Called off the input path (the controller's background queue); the reader is used by one thread.

@@ -1,4 +1,5 @@
 import Foundation
+import TimelineUI
 
 /// Effects of one kind supersede each other.
 enum EffectKind: Hashable {

@@ -1,0 +1,39 @@
+import Foundation
+
+/// A new private (0700) temporary directory, removed with everything in it when the value is released.
+/// The one temporary-directory helper of the Swift tests.
+public final class TemporaryDirectory: @unchecked Sendable {
+    /// The directory.
+    public let url: URL
+    /// The directory as a path.
+    public var path: String { url.path }
+
+    /// Creates `$TMPDIR/<prefix>-<random>`.
+    public init(prefix: String = "timeline-test") throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// The path of `name` inside the directory (not created).
+    public func file(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// Writes `text` to `name` (0600; 0700 when `executable`), creating parent folders; returns the path.
+    @discardableResult
+    public func write(_ name: String, _ text: String, executable: Bool = false) throws -> String {
+        let file = url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: executable ? 0o700 : 0o600], ofItemAtPath: file.path)
+        return file.path
+    }
+
+    /// An environment with only HOME (this directory), PATH and `extra`.
+    public func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = ["HOME": path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        for (key, value) in extra { environment[key] = value }
+        return environment
+    }
+}

@@ -1,0 +1,351 @@
+import Foundation
+import Testing
+import TimelineCore
+@testable import TimelineUI
+
+/// What a key binding may change, compared whole: a case states every field it expects to differ from the
+/// state before the input, so an unexpected change anywhere fails too.
+struct ViewSnapshot: Equatable, CustomStringConvertible {
+    var mode: Mode
+    var selected: String?
+    var line: Int
+    var detail: String?
+    var detailScroll: Int
+    var help = false
+    var prompt = false
+    var search = ""
+    var kind = SearchState.Kind.filter
+    var statuses: [Status] = []
+    var absoluteTime = false
+    var pendingG = false
+    var notice: String?
+    var quit = false
+    var rows: Int
+    var marks: [String] = []
+    var commandLine: String?
+    var picker: Int?
+    var view: String?
+    var appNotice: String?
+
+    init(_ s: AppState) {
+        mode = s.mode
+        selected = s.selectedRow?.taskID
+        line = s.selectedLine
+        detail = s.detail?.taskID
+        detailScroll = s.detail?.scroll ?? 0
+        help = s.helpOpen
+        prompt = s.search.promptOpen
+        search = s.search.text
+        kind = s.search.kind
+        statuses = Status.allCases.filter(s.statusFilter.contains)
+        absoluteTime = s.absoluteTime
+        pendingG = s.pendingG
+        notice = s.search.notice
+        quit = s.quitRequested
+        rows = s.window.count
+        marks = s.marks.sorted()
+        commandLine = s.commandLine
+        picker = s.viewPicker
+        view = s.activeView
+        appNotice = s.notice
+    }
+
+    var description: String {
+        "\(mode.rawValue) sel=\(selected ?? "-")@\(line) detail=\(detail ?? "-")+\(detailScroll) help=\(help) "
+            + "prompt=\(prompt) search=\(search.debugDescription)/\(kind) statuses=\(statuses) abs=\(absoluteTime) "
+            + "g=\(pendingG) notice=\(notice ?? "-") quit=\(quit) rows=\(rows) marks=\(marks) "
+            + "command=\(commandLine ?? "-") picker=\(picker.map(String.init) ?? "-") view=\(view ?? "-") app=\(appNotice ?? "-")"
+    }
+}
+
+/// An effect in a line: what it loads and from where (generations and margins left out).
+func summary(_ effect: Effect) -> String {
+    func query(_ q: TimelineQuery) -> String {
+        (q.terms + Status.allCases.filter(q.statuses.contains).map { "status:\($0.rawValue)" }
+            + (q.marked == true ? ["is:marked"] : [])).joined(separator: " ")
+    }
+    switch effect {
+    case .loadWindow(let r):
+        switch r.anchor {
+        case .newest: return "window newest"
+        case .oldest: return "window oldest"
+        case .row(let task, _): return "window around \(task)"
+        }
+    case .loadCounts: return "counts"
+    case .loadHistory(let task): return "history \(task)"
+    case .findMatch(let r): return "find \(r.olderFirst ? "older" : "newer") \(query(r.query))"
+    case .quit: return "quit"
+    case .setMark(let task, let marked): return "\(marked ? "mark" : "unmark") \(task)"
+    case .saveView(let view): return "save view \(view.name)"
+    case .rememberView(let name): return "remember view \(name ?? "-")"
+    case .exportHistory(let task): return "export \(task)"
+    }
+}
+
+/// 40 tasks, T40 newest; every 4th an error, every 7th a warning, every 5th titled "needle"; T40 has a
+/// long body (for detail scrolling).
+func bindingFixture() -> InMemoryTimeline {
+    InMemoryTimeline((1...40).map { i in
+        let status: Status = i % 4 == 0 ? .error : i % 7 == 0 ? .warning : .info
+        let body = i == 40 ? (1...60).map { "body line \($0)" }.joined(separator: "\n") : ""
+        return makeRow("T\(i)", i % 5 == 0 ? "needle \(i)" : "hay \(i)", status: status, secondsAgo: Int64(1000 - i),
+                       body: body, seq: Int64(i))
+    })
+}
+
+/// Where a case starts: a named sequence of inputs from a fresh view.
+struct Start: CustomStringConvertible, Sendable {
+    var description: String
+    var width = 80
+    var setup: @Sendable (inout SyncDriver) -> Void = { _ in }
+
+    func driver() -> SyncDriver {
+        var d = SyncDriver(bindingFixture(), width: width, height: 12)
+        setup(&d)
+        return d
+    }
+
+    static let follow = Start(description: "FOLLOW at the newest")
+    static let browse = Start(description: "BROWSE on T37") { $0.press(.char("j"), .char("j"), .char("j")) }
+    static let prompt = Start(description: "search prompt open") { $0.press(.char("/")) }
+    static let typed = Start(description: "prompt with \"needle 1\"") { $0.press(.char("/")); $0.type("needle 1") }
+    static let filtered = Start(description: "filter \"needle\" kept") {
+        $0.press(.char("/")); $0.type("needle"); $0.press(.enter)
+    }
+    static let highlighted = Start(description: "highlight \"needle\" kept") {
+        $0.press(.char("/")); $0.type("needle"); $0.press(.tab, .enter)
+    }
+    static let detail = Start(description: "full-screen detail of T40") { $0.press(.enter) }
+    static let detailScrolled = Start(description: "detail of T40 scrolled 10") {
+        $0.press(.enter); for _ in 0..<10 { $0.press(.char("j")) }
+    }
+    static let split = Start(description: "split detail of T39 (160 wide)", width: 160) { $0.press(.char("j"), .enter) }
+    static let help = Start(description: "help open") { $0.press(.char("?")) }
+    static let pendingG = Start(description: "BROWSE on T38, g pressed") { $0.press(.char("j"), .char("j"), .char("g")) }
+    static let errorsOnly = Start(description: "status filter error") { $0.press(.char("5")) }
+    static let marked = Start(description: "T40 marked") { $0.press(.char("m")) }
+    static let markedBelow = Start(description: "T36 marked, FOLLOW") {
+        $0.press(.char("j"), .char("j"), .char("j"), .char("j"), .char("m"), .char("f"))
+    }
+    static let views = Start(description: "two views") {
+        $0.state.views = [NamedQuery(name: "errors", query: "status:error"), NamedQuery(name: "needles", query: "needle")]
+    }
+    static let picker = Start(description: "view picker open") {
+        $0.state.views = [NamedQuery(name: "errors", query: "status:error"), NamedQuery(name: "needles", query: "needle")]
+        $0.press(.char("v"))
+    }
+    static let command = Start(description: "command line \"view needles\"") {
+        $0.state.views = [NamedQuery(name: "errors", query: "status:error"), NamedQuery(name: "needles", query: "needle")]
+        $0.press(.char(":")); $0.type("view needles")
+    }
+    static let saveCommand = Start(description: "filter \"needle\", command line \"save n\"") {
+        $0.press(.char("/")); $0.type("needle"); $0.press(.enter, .char(":")); $0.type("save n")
+    }
+}
+
+/// One row of the table: from `start`, `input` returns `effects`; once they are answered the view differs
+/// from before exactly by `change`.
+struct BindingCase: CustomTestStringConvertible, Sendable {
+    var start: Start
+    var input: Input
+    var effects: [String]
+    var change: @Sendable (inout ViewSnapshot) -> Void
+    var testDescription: String { "\(start) + \(input)" }
+}
+
+private func at(_ start: Start, _ input: Input, _ effects: [String],
+                _ change: @escaping @Sendable (inout ViewSnapshot) -> Void) -> BindingCase {
+    BindingCase(start: start, input: input, effects: effects, change: change)
+}
+
+private func key(_ k: Key) -> Input { .key(k) }
+
+/// Every binding listed by `KeyBindings` (and the inputs that are not keys), in each mode it acts in.
+let bindingTable: [BindingCase] = [
+    // Move (list)
+    at(.follow, key(.char("j")), []) { $0.mode = .browse; $0.selected = "T39"; $0.line = 1 },
+    at(.follow, key(.down), []) { $0.mode = .browse; $0.selected = "T39"; $0.line = 1 },
+    at(.browse, key(.char("k")), []) { $0.selected = "T38"; $0.line = 2 },
+    at(.browse, key(.up), []) { $0.selected = "T38"; $0.line = 2 },
+    at(.follow, key(.char("k")), []) { _ in },
+    at(.follow, key(.pageDown), []) { $0.mode = .browse; $0.selected = "T30" },
+    at(.follow, key(.char(" ")), []) { $0.mode = .browse; $0.selected = "T30" },
+    at(.browse, key(.pageDown), ["window around T27"]) { $0.selected = "T27"; $0.rows = 40 },
+    at(.browse, key(.pageUp), []) { $0.selected = "T40"; $0.line = 0 },
+    at(.follow, key(.ctrl("d")), []) { $0.mode = .browse; $0.selected = "T35" },
+    at(.browse, key(.ctrl("u")), []) { $0.selected = "T40"; $0.line = 0 },
+    at(.follow, key(.char("G")), ["window oldest"]) { $0.mode = .browse; $0.selected = "T1"; $0.line = 9; $0.rows = 22 },
+    at(.follow, key(.end), ["window oldest"]) { $0.mode = .browse; $0.selected = "T1"; $0.line = 9; $0.rows = 22 },
+    at(.browse, key(.char("f")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0 },
+    at(.browse, key(.home), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0 },
+    at(.browse, key(.char("g")), []) { $0.pendingG = true },
+    at(.pendingG, key(.char("g")), ["window newest", "counts"]) {
+        $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.pendingG = false
+    },
+    at(.pendingG, key(.char("z")), []) { $0.pendingG = false },
+    at(.follow, key(.char("e")), ["find older status:error"]) { $0.mode = .browse; $0.selected = "T36"; $0.line = 4 },
+    at(.follow, key(.char("w")), ["find older status:warning"]) { $0.mode = .browse; $0.selected = "T35"; $0.line = 5 },
+    at(.browse, .mouse(.wheelDown(x: 5, y: 5)), []) { $0.selected = "T34"; $0.line = 6 },
+    at(.browse, .mouse(.wheelUp(x: 5, y: 5)), []) { $0.selected = "T40"; $0.line = 0 },
+    at(.follow, .mouse(.click(x: 5, y: 4)), []) { $0.mode = .browse; $0.selected = "T37"; $0.line = 3 },
+    at(.follow, .mouse(.click(x: 5, y: 0)), []) { _ in },  // the header is no row
+
+    // Search and filter (list)
+    at(.follow, key(.char("/")), []) { $0.prompt = true },
+    at(.filtered, key(.tab), ["window newest", "counts"]) { $0.kind = .highlight; $0.rows = 22 },
+    at(.follow, key(.tab), []) { _ in },  // nothing to switch without a search
+    at(.highlighted, key(.char("n")), ["find older needle"]) { $0.mode = .browse; $0.selected = "T35"; $0.line = 5 },
+    at(.highlighted, key(.char("N")), ["find newer needle"]) {
+        $0.mode = .browse; $0.selected = "T5"; $0.line = 5; $0.notice = "search wrapped"; $0.rows = 20
+    },
+    at(.browse, key(.char("n")), []) { $0.selected = "T36"; $0.line = 4 },  // no search: like j
+    at(.browse, key(.char("N")), []) { $0.selected = "T38"; $0.line = 2 },  // no search: like k
+    at(.filtered, key(.escape), ["window newest", "counts"]) { $0.search = ""; $0.rows = 11 },
+    at(.follow, key(.char("1")), ["window newest", "counts"]) { $0.statuses = [.info] ; $0.selected = "T39"; $0.rows = 11 },
+    at(.follow, key(.char("2")), ["window newest", "counts"]) { $0.statuses = [.inProgress]; $0.selected = nil; $0.rows = 0 },
+    at(.follow, key(.char("3")), ["window newest", "counts"]) { $0.statuses = [.success]; $0.selected = nil; $0.rows = 0 },
+    at(.follow, key(.char("4")), ["window newest", "counts"]) { $0.statuses = [.warning]; $0.selected = "T35"; $0.rows = 4 },
+    at(.follow, key(.char("5")), ["window newest", "counts"]) { $0.statuses = [.error]; $0.rows = 10 },
+    at(.errorsOnly, key(.char("5")), ["window newest", "counts"]) { $0.statuses = []; $0.rows = 11 },
+    at(.errorsOnly, key(.char("0")), ["window newest", "counts"]) { $0.statuses = []; $0.rows = 11 },
+    at(.follow, key(.char("0")), []) { _ in },
+
+    // The search prompt
+    at(.prompt, key(.char("x")), ["window newest", "counts"]) { $0.search = "x"; $0.selected = nil; $0.rows = 0 },
+    at(.typed, key(.backspace), ["window newest", "counts"]) { $0.search = "needle "; $0.selected = "T40"; $0.rows = 8 },
+    at(.typed, key(.ctrl("w")), ["window newest", "counts"]) { $0.search = "needle "; $0.selected = "T40"; $0.rows = 8 },
+    at(.typed, key(.ctrl("u")), ["window newest", "counts"]) { $0.search = ""; $0.selected = "T40"; $0.rows = 11 },
+    // T40 matches "needle 1" (its agent is builder-1), so switching to highlight stays on it.
+    at(.typed, key(.tab), ["window newest", "counts"]) { $0.kind = .highlight; $0.rows = 22 },
+    at(.typed, key(.backTab), ["window newest", "counts"]) { $0.kind = .highlight; $0.rows = 22 },
+    at(.prompt, key(.tab), ["window newest", "counts"]) { $0.kind = .highlight },
+    at(.filtered, key(.char("/")), []) { $0.prompt = true },
+    at(.highlighted, key(.char("/")), []) { $0.prompt = true },
+    at(.typed, key(.enter), []) { $0.prompt = false },
+    at(.typed, key(.escape), ["window newest", "counts"]) {
+        $0.prompt = false; $0.search = ""; $0.selected = "T40"; $0.rows = 11
+    },
+    at(.prompt, key(.escape), []) { $0.prompt = false },
+    at(.prompt, key(.down), []) { $0.mode = .browse; $0.selected = "T39"; $0.line = 1 },
+    at(.prompt, key(.char("j")), ["window newest", "counts"]) { $0.search = "j"; $0.selected = nil; $0.rows = 0 },
+
+    // View (list and detail)
+    at(.follow, key(.enter), ["history T40"]) { $0.detail = "T40" },
+    at(.follow, key(.char("l")), ["history T40"]) { $0.detail = "T40" },
+    at(.follow, key(.right), ["history T40"]) { $0.detail = "T40" },
+    at(.detail, key(.escape), []) { $0.detail = nil },
+    at(.detail, key(.char("h")), []) { $0.detail = nil },
+    at(.detail, key(.left), []) { $0.detail = nil },
+    at(.detail, key(.char("q")), []) { $0.detail = nil },
+    at(.detail, key(.enter), []) { $0.detail = nil },
+    at(.detail, key(.char("j")), []) { $0.detailScroll = 1 },
+    at(.detail, key(.down), []) { $0.detailScroll = 1 },
+    at(.detailScrolled, key(.char("k")), []) { $0.detailScroll = 9 },
+    at(.detailScrolled, key(.up), []) { $0.detailScroll = 9 },
+    at(.detail, key(.pageDown), []) { $0.detailScroll = 9 },
+    at(.detail, key(.char(" ")), []) { $0.detailScroll = 9 },
+    at(.detailScrolled, key(.pageUp), []) { $0.detailScroll = 1 },
+    at(.detail, key(.ctrl("d")), []) { $0.detailScroll = 4 },
+    at(.detailScrolled, key(.ctrl("u")), []) { $0.detailScroll = 6 },
+    at(.detail, key(.char("G")), []) { $0.detailScroll = 66 },  // 76 lines, 10 visible
+    at(.detail, key(.end), []) { $0.detailScroll = 66 },
+    at(.detailScrolled, key(.home), []) { $0.detailScroll = 0 },
+    at(.detailScrolled, key(.char("g")), []) { $0.pendingG = true },
+    at(.detail, key(.char("t")), []) { $0.absoluteTime = true },
+    at(.detail, key(.char("?")), []) { $0.help = true },
+    at(.split, key(.char("J")), []) { $0.detailScroll = 1 },
+    at(.split, key(.char("K")), []) { _ in },
+    at(.split, key(.char("j")), ["history T38"]) { $0.selected = "T38"; $0.line = 2; $0.detail = "T38" },
+    at(.split, key(.escape), []) { $0.detail = nil },
+    at(.split, .mouse(.wheelDown(x: 100, y: 5)), []) { $0.detailScroll = 3 },
+    at(.follow, key(.char("t")), []) { $0.absoluteTime = true },
+    at(.follow, key(.char("?")), []) { $0.help = true },
+    at(.help, key(.char("j")), []) { $0.help = false },  // any key closes help, and does nothing else
+    at(.help, .mouse(.click(x: 5, y: 4)), []) { $0.help = false },
+    at(.follow, key(.char("q")), ["quit"]) { $0.quit = true },
+    at(.detail, key(.ctrl("c")), ["quit"]) { $0.quit = true },
+    at(.prompt, key(.ctrl("c")), ["quit"]) { $0.quit = true },
+    at(.follow, key(.char("z")), []) { _ in },  // unbound
+
+    // Marks and views
+    at(.follow, key(.char("m")), ["mark T40"]) { $0.marks = ["T40"] },
+    at(.marked, key(.char("m")), ["unmark T40"]) { $0.marks = [] },
+    at(.follow, key(.char("'")), []) { $0.appNotice = "no marked tasks: m marks the selected one" },
+    at(.markedBelow, key(.char("'")), ["find older is:marked"]) { $0.mode = .browse; $0.selected = "T36"; $0.line = 4 },
+    at(.follow, key(.char("x")), ["export T40"]) { $0.appNotice = "exporting…" },
+    at(.detail, key(.char("x")), ["export T40"]) { $0.appNotice = "exporting…" },
+    at(.follow, key(.char("v")), []) {
+        $0.appNotice = "no views yet: search with /, then :save NAME (or add [views.NAME] to the config file)"
+    },
+    at(.views, key(.char("v")), []) { $0.picker = 0 },
+    at(.picker, key(.char("j")), []) { $0.picker = 1 },
+    at(.picker, key(.escape), []) { $0.picker = nil },
+    at(.picker, key(.enter), ["window newest", "counts", "remember view errors"]) {
+        $0.picker = nil; $0.view = "errors"; $0.search = "status:error"; $0.rows = 10
+    },
+    at(.follow, key(.char(":")), []) { $0.commandLine = "" },
+    at(.command, key(.enter), ["window newest", "counts", "remember view needles"]) {
+        $0.commandLine = nil; $0.view = "needles"; $0.search = "needle"; $0.rows = 8
+    },
+    at(.command, key(.escape), []) { $0.commandLine = nil },
+    at(.saveCommand, key(.enter), ["save view n", "remember view n"]) {
+        $0.commandLine = nil; $0.view = "n"; $0.appNotice = "saving view n…"
+    },
+
+    // Not keys: size, time and the store
+    at(.browse, .resize(width: 100, height: 30), ["window around T37"]) { $0.rows = 40 },
+    at(.browse, .tick(nowMicros: fixedNow + 1_000_000), []) { _ in },
+    at(.follow, .storeChanged, ["window newest", "counts"]) { _ in },
+    at(.detail, .storeChanged, ["window newest", "counts", "history T40"]) { _ in },
+]
+
+@Suite("Key bindings: (state, input) → (state, effects)")
+struct KeyBindingTableTests {
+    @Test(arguments: bindingTable)
+    func binding(_ row: BindingCase) {
+        var driver = row.start.driver()
+        var expected = ViewSnapshot(driver.state)
+        row.change(&expected)
+        let effects = driver.send(row.input)
+        #expect(effects.map(summary) == row.effects)
+        #expect(ViewSnapshot(driver.state) == expected)
+    }
+
+    /// Every key the help overlay lists appears in the table (so a new binding needs a row).
+    @Test func everyListedKeyHasARow() {
+        let covered = Set(bindingTable.compactMap { row -> String? in
+            switch row.input {
+            case .key(let k): return name(k)
+            case .mouse(.wheelUp), .mouse(.wheelDown): return "wheel"
+            case .mouse(.click): return "click"
+            default: return nil
+            }
+        })
+        let listed = KeyBindings.columns.flatMap { $0 }.filter { $0.title != "Glyphs" }.flatMap(\.keys)
+            .flatMap { $0.0.split(separator: " ").map(String.init) }
+            .filter { !$0.hasSuffix(":") }  // search qualifiers, not keys
+            .map { $0 == "gg" ? "g" : $0 }  // the second g has its own row (from "g pressed")
+        for key in listed { #expect(covered.contains(key), "no row for \(key)") }
+    }
+
+    private func name(_ k: Key) -> String {
+        switch k {
+        case .char(let c): return String(c)
+        case .ctrl(let c): return "Ctrl-\(c)"
+        case .up: return "↑"
+        case .down: return "↓"
+        case .left: return "←"
+        case .right: return "→"
+        case .pageUp: return "PgUp"
+        case .pageDown: return "PgDn"
+        case .home: return "Home"
+        case .end: return "End"
+        case .enter: return "⏎"
+        case .escape: return "Esc"
+        case .backspace: return "Backspace"
+        case .tab: return "Tab"
+        case .backTab: return "BackTab"
+        case .delete: return "Delete"
+        }
+    }
+}

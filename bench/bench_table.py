@@ -1,0 +1,112 @@
+"""The end of `make bench`: issue 15's table, one row per figure with its target beside it, read from the log
+of this run (every part prints its own figures; this only gathers them). A row whose part did not run (see
+TIMELINE_BENCH_ONLY) says so. Asserts nothing.
+
+    python bench/bench_table.py bench.log
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass
+class Row:
+    figure: str
+    target: str
+    part: str  # the TIMELINE_BENCH_ONLY part that measures it
+    read: Callable[[str], str | None]
+
+
+def last(pattern: str, text: str) -> re.Match[str] | None:
+    matches = list(re.finditer(pattern, text, re.MULTILINE))
+    return matches[-1] if matches else None
+
+
+def section(text: str, start: str, end: str = r"^(?:==|tui \d|-- \d)") -> str:
+    """The lines after the last line matching `start`, up to the next section heading."""
+    match = last(start, text)
+    if not match:
+        return ""
+    rest = text[match.end():]
+    stop = re.search(end, rest, re.MULTILINE)
+    return rest[:stop.start()] if stop else rest
+
+
+def found(pattern: str, text: str, render: Callable[[re.Match[str]], str]) -> str | None:
+    match = last(pattern, text)
+    return render(match) if match else None
+
+
+def onscreen(log: str) -> str | None:
+    return found(r"publish -> on screen: median ([\d.]+) ms, p90 ([\d.]+) ms, p99 ([\d.]+) ms, max ([\d.]+) ms", log,
+                 lambda m: f"median {m[1]} ms, p90 {m[2]} ms, p99 {m[3]} ms, max {m[4]} ms")
+
+
+def idle(log: str) -> str | None:
+    return found(r"idle TUI: ([\d.]+) % CPU, ([\d.]+) wake-ups a second", log,
+                 lambda m: f"{m[1]} % CPU, {m[2]} wake-ups a second")
+
+
+def tui_1m(pattern: str, render: Callable[[re.Match[str]], str]) -> Callable[[str], str | None]:
+    return lambda log: found(pattern, section(log, r"^tui 1,000,000 events.*$"), render)
+
+
+def cold_start(log: str) -> str | None:
+    small = found(r"cold start 1,000 events: first frame median ([\d.]+) ms", log, lambda m: m[1])
+    large = found(r"cold start 1,000,000 events: first frame median ([\d.]+) ms, max ([\d.]+) ms", log,
+                  lambda m: f"median {m[1]} ms (max {m[2]})")
+    if large is None:
+        return None
+    return large + (f"; 1,000 events: {small} ms" if small else "")
+
+
+def drain(log: str) -> str | None:
+    ratios = section(log, r"^\s*ratios timeline / boto3.*$")
+    first = re.search(r"wall\s+([\d.]+)\s+CPU\s+([\d.]+)", ratios)  # the first run uses the default settings
+    return f"{first[2]}× CPU, {first[1]}× wall (default settings)" if first else None
+
+
+def store_1m(pattern: str, render: Callable[[re.Match[str]], str]) -> Callable[[str], str | None]:
+    return lambda log: found(pattern, section(log, r"^-- 1000000 events.*$"), render)
+
+
+def cjk(log: str) -> str | None:
+    latin = found(r"search ASCII '.*?': typed to result on screen ([\d.]+) ms", log, lambda m: m[1])
+    wide = found(r"search CJK '.*?': typed to result on screen ([\d.]+) ms", log, lambda m: m[1])
+    return f"CJK {wide} ms, ASCII {latin} ms (typed to result on screen)" if wide and latin else None
+
+
+ROWS = [
+    Row("publish → on screen (tui in tmux, moto, SendMessage)", "median ≤ 30 ms, p99 ≤ 80 ms", "onscreen", onscreen),
+    Row("idle TUI, empty queue, 60 s", "≤ 0.05 % CPU, ≤ 2 wake-ups a second", "idle", idle),
+    Row("peak RSS of the TUI, 1,000,000 events", "≤ 24 MiB", "tui",
+        tui_1m(r"peak RSS\s+([\d.]+) MiB", lambda m: f"{m[1]} MiB")),
+    Row("cold start to first frame, 1,000,000 events", "≤ 150 ms", "coldstart", cold_start),
+    Row("drain 10,000 messages, client CPU vs boto3", "≤ 0.20× (wall ≤ 0.8×)", "drain", drain),
+    Row("bulk import, 1,000,000 events, search index included", "≥ 100k events/s", "store",
+        store_1m(r"bulk import .*?: (\d+) events/s wall", lambda m: f"{int(m[1]) / 1000:.0f}k events/s")),
+    Row("ingest batch of 10 at 1,000,000 events, p99", "≤ 5 ms", "store",
+        store_1m(r"ingest batch of 10 .*?p99 ([\d.]+) ms", lambda m: f"{m[1]} ms")),
+    Row("search keystroke, 1,000,000 events, worst frame", "≤ 16 ms", "tui",
+        tui_1m(r"search keystroke frame\s+[\d.]+ ms median wall, ([\d.]+) ms worst", lambda m: f"{m[1]} ms")),
+    Row("match counts settle, 1,000,000 events, worst query", "≤ 250 ms", "tui",
+        tui_1m(r"match counts settle\s+([\d.]+) ms", lambda m: f"{m[1]} ms")),
+    Row("CJK search keystroke, 100,000 events", "same budget as ASCII", "cjk", cjk),
+]
+
+
+def main() -> None:
+    log = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+    width = max(len(row.figure) for row in ROWS)
+    print("\n== issue 15: figures and targets (this run)")
+    for row in ROWS:
+        value = row.read(log) or f"not measured in this run (part `{row.part}`)"
+        print(f"  {row.figure:<{width}}  {value}\n  {'':<{width}}  target: {row.target}")
+
+
+if __name__ == "__main__":
+    main()

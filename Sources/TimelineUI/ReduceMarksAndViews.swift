@@ -80,6 +80,10 @@ func runCommand(_ s: inout AppState, _ line: String) -> [Effect] {
             s.notice = "nothing to save: search with / first"
             return []
         }
+        if let problem = s.search.query.problems.first {
+            s.notice = "not saved: \(problem)"
+            return []
+        }
         let view = NamedQuery(name: name, query: s.search.text)
         s.views.removeAll { $0.name == name }
         s.views.append(view)

@@ -91,7 +91,10 @@ func renderPrompt(_ state: AppState, into screen: inout Screen, y: Int) {
     let s = state.search
     let info: String = {
         var parts = [s.kind == .filter ? "filter" : "highlight"]
-        if let n = s.matchCount { parts.append("\(Thousands.format(n)) match\(n == 1 ? "" : "es")") }
+        if let problem = s.query.problems.first {
+            // A malformed qualifier matches nothing: say why instead of "0 matches".
+            parts.append(TextWidth.safe(problem))
+        } else if let n = s.matchCount { parts.append("\(Thousands.format(n)) match\(n == 1 ? "" : "es")") }
         parts.append("Tab: \(s.kind == .filter ? "highlight" : "filter")")
         parts.append("⏎ keep  Esc clear")
         return parts.joined(separator: " · ") + " "

@@ -56,6 +56,11 @@ struct MarksAndViewsTests {
         for c in ":view nope" { _ = reduce(&s, .key(.char(c))) }
         _ = reduce(&s, .key(.enter))
         #expect(s.notice == "no view nope; views: errs")
+        for c in "/ since:soon" { _ = reduce(&s, .key(.char(c))) }
+        _ = reduce(&s, .key(.enter))
+        for c in ":save later" { _ = reduce(&s, .key(.char(c))) }
+        #expect(reduce(&s, .key(.enter)).isEmpty)
+        #expect(s.notice?.hasPrefix("not saved: since:soon is not a time") == true)
         for c in ":save bad name" { _ = reduce(&s, .key(.char(c))) }
         #expect(reduce(&s, .key(.enter)).isEmpty)
         #expect(s.notice?.hasPrefix(":save NAME") == true)

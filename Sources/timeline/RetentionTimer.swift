@@ -22,7 +22,11 @@ final class RetentionTimer: @unchecked Sendable {
         timer.finished.enter()
         Thread.detachNewThread { [timer] in
             defer { timer.finished.leave() }
-            repeat { timer.pruneIfDue() } while timer.stopSignal.wait(timeout: .now() + 3_600) == .timedOut
+            var first = true
+            repeat {
+                timer.pruneIfDue(sayWhenNotDue: first)
+                first = false
+            } while timer.stopSignal.wait(timeout: .now() + 3_600) == .timedOut
         }
         return timer
     }
@@ -39,11 +43,15 @@ final class RetentionTimer: @unchecked Sendable {
         finished.wait()
     }
 
-    private func pruneIfDue() {
+    /// Prunes when the last prune is a day old or more; `sayWhenNotDue` logs the decision otherwise (at start).
+    private func pruneIfDue(sayWhenNotDue: Bool) {
         do {
             let store = try TimelineStore(path: databasePath)
             let now = TimeFormat.nowMicros()
             if let last = try store.setting(Self.lastPruneKey).flatMap(Int64.init), now - last < Self.interval * 1_000_000 {
+                if sayWhenNotDue {
+                    log?("retention: last pruned \(TimeFormat.relative(fromMicros: last, nowMicros: now)) ago; next prune within a day")
+                }
                 return
             }
             let report = try store.prune(olderThan: now - keepSeconds * 1_000_000, keepRunning: false, reclaimSpace: false)

@@ -388,12 +388,19 @@ def test_poll_prunes_once_a_day_with_retention(run_timeline, timeline_bin, e2e_e
     assert abs(int(last) / 1e6 - time.time()) < 120
     # Within the day: a restart does not prune again (an old event imported now stays).
     assert run_timeline("import", "--db", str(db), str(write_jsonl(tmp_path / "r2.jsonl", [event(3, "OLD2", "old", age=timedelta(days=10))]))).returncode == 0
-    process = subprocess.Popen([timeline_bin, "poll", *connection_args, "--db", str(db), "--retention", "7d", "-v"],
-                               env=e2e_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2)
-    process.terminate()
-    _, stderr = process.communicate(timeout=30)
-    assert "retention:" not in stderr
+    log = tmp_path / "poll2.log"
+    with log.open("w") as sink:
+        process = subprocess.Popen([timeline_bin, "poll", *connection_args, "--db", str(db), "--retention", "7d"],
+                                   env=e2e_env, stdout=subprocess.DEVNULL, stderr=sink, text=True)
+        try:
+            deadline = time.monotonic() + 20
+            while "retention: last pruned" not in log.read_text():
+                assert time.monotonic() < deadline, f"no retention decision logged: {log.read_text()}"
+                time.sleep(0.2)
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+    assert "retention: deleted" not in log.read_text() and "next prune within a day" in log.read_text()
     assert listed(run_timeline, str(db)) == {"NEW", "OLD2"}
 
 

@@ -38,6 +38,7 @@ struct ExportCommand: ParsableCommand {
     var queryText: String { queryWords.filter { $0 != "--" }.joined(separator: " ") }
 
     func validate() throws {
+        try QueryWords.validate(queryWords)
         if let problem = TimelineQuery.parse(queryText).problems.first {
             throw ValidationError("Query: \(DisplayText.sanitize(problem)).")
         }

@@ -44,6 +44,7 @@ struct ListCommand: ParsableCommand {
         for text in statusTexts.flatMap({ $0.split(separator: ",") }) where Status(rawValue: text.lowercased()) == nil {
             throw ValidationError("Unknown status \"\(text)\": use one of \(Status.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
+        try QueryWords.validate(queryWords)
         if let problem = TimelineQuery.parse(queryText(viewQuery: "")).problems.first {
             throw ValidationError("Query: \(DisplayText.sanitize(problem)).")
         }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import TimelineCore
 
 /// Named views of the config file (`[views.NAME]` with `query = "…"`), for `--view NAME`.
@@ -13,5 +14,16 @@ enum NamedView {
                                  : "Views: \(known.joined(separator: ", "))."))
         }
         return query
+    }
+}
+
+/// Query words taken with `.allUnrecognized` also catch mistyped options: a word starting with `--` (other
+/// than `--` itself) is an error, not text to search for.
+enum QueryWords {
+    static func validate(_ words: [String]) throws {
+        if let option = words.first(where: { $0.hasPrefix("--") && $0 != "--" }) {
+            throw ValidationError("Unknown option \(option) (see --help). To search for text that starts with --, "
+                + "quote it in the query: '\"\(option)\"'.")
+        }
     }
 }

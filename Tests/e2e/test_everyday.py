@@ -194,6 +194,11 @@ def test_every_query_form_in_list(run_timeline, query_db):
     assert listed(run_timeline, query_db, "--", "deploy", "-agent:heartbeat", "-status:in_progress") == {"T-01", "T-02"}
     bad = run_timeline("list", "--db", query_db, "since:soon")
     assert bad.returncode != 0 and "since:soon is not a time" in bad.stderr
+    # A mistyped option is not searched for.
+    typo = run_timeline("list", "--db", query_db, "--limt", "5")
+    assert typo.returncode != 0 and "Unknown option --limt" in typo.stderr
+    typo = run_timeline("export", "--db", query_db, "--format", "csv", "--makred")
+    assert typo.returncode != 0 and "Unknown option --makred" in typo.stderr
 
 
 def test_every_query_form_gives_the_same_tasks_in_the_tui(timeline_bin, query_db, tmux, e2e_env):

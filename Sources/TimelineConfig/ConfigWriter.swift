@@ -4,7 +4,9 @@ import Foundation
 /// or replaces the `query` line of an existing one. The result is parsed before it replaces the file.
 public enum ConfigWriter {
     /// Saves view `name` with `query` into the file at `path` (created 0600, its directory 0700, if missing).
-    public static func saveView(name: String, query: String, path: String) throws -> ConfigFile {
+    /// A symlinked file (dotfile managers) is edited where it points.
+    public static func saveView(name: String, query: String, path linkPath: String) throws -> ConfigFile {
+        let path = URL(fileURLWithPath: linkPath).resolvingSymlinksInPath().path
         guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }) else {
             throw ConfigFileError(path: path, line: nil, key: "views.\(name)", problem: "is not a valid view name",
                                   fix: "use letters, digits, - and _")

@@ -119,6 +119,12 @@ import Testing
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.hasPrefix("# my settings\nregion = \"eu-west-1\"  # keep me\n"))
         #expect(text.components(separatedBy: "[views.errors]").count == 2)
+        // A symlinked config file stays a symlink; its target is edited.
+        let link = directory.appendingPathComponent("link.toml").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        _ = try ConfigWriter.saveView(name: "linked", query: "agent:x", path: link)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == path)
+        #expect(try ConfigFile.load(path: path).view(named: "linked") == "agent:x")
         #expect(throws: ConfigFileError.self) { try ConfigWriter.saveView(name: "bad name", query: "x", path: path) }
         #expect(throws: ConfigFileError.self) { try ConfigWriter.saveView(name: "bad", query: "since:soon", path: path) }
     }

@@ -43,6 +43,14 @@ public func applyView(_ s: inout AppState, _ view: NamedQuery) -> [Effect] {
     return searchChanged(&s) + [.rememberView(name: view.name)]
 }
 
+/// A search edited or cleared away from the active view's query leaves the view (and the next start
+/// opens without it).
+func leaveViewIfEdited(_ s: inout AppState) -> [Effect] {
+    guard let name = s.activeView, s.views.first(where: { $0.name == name })?.query != s.search.text else { return [] }
+    s.activeView = nil
+    return [.rememberView(name: nil)]
+}
+
 /// Keys while the `:` command line is open.
 func reduceCommandKey(_ s: inout AppState, _ key: Key) -> [Effect] {
     guard var line = s.commandLine else { return [] }

@@ -138,6 +138,10 @@ struct Start: CustomStringConvertible, Sendable {
         $0.state.views = [NamedQuery(name: "errors", query: "status:error"), NamedQuery(name: "needles", query: "needle")]
         $0.press(.char(":")); $0.type("view needles")
     }
+    static let viewApplied = Start(description: "view \"needles\" applied") {
+        $0.state.views = [NamedQuery(name: "errors", query: "status:error"), NamedQuery(name: "needles", query: "needle")]
+        $0.press(.char(":")); $0.type("view needles"); $0.press(.enter)
+    }
     static let saveCommand = Start(description: "filter \"needle\", command line \"save n\"") {
         $0.press(.char("/")); $0.type("needle"); $0.press(.enter, .char(":")); $0.type("save n")
     }
@@ -288,6 +292,8 @@ let bindingTable: [BindingCase] = [
         $0.commandLine = nil; $0.view = "needles"; $0.search = "needle"; $0.rows = 8
     },
     at(.command, key(.escape), []) { $0.commandLine = nil },
+    at(.viewApplied, key(.escape), ["window newest", "counts", "remember view -"]) { $0.view = nil; $0.search = ""; $0.rows = 11 },
+    at(.viewApplied, key(.tab), ["window newest", "counts"]) { $0.kind = .highlight; $0.rows = 22 },
     at(.saveCommand, key(.enter), ["save view n", "remember view n"]) {
         $0.commandLine = nil; $0.view = "n"; $0.appNotice = "saving view n…"
     },

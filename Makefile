@@ -95,9 +95,24 @@ $(LOCALSTACK_VENV)/.installed:
 demo: deps build
 	scripts/demo.sh
 
+## install: the binary, the man page timeline.1 (generated from the command definitions by
+## swift-argument-parser's generate-manual) and bash, zsh and fish completions, under $(DESTDIR)$(PREFIX)
+GENERATED := .build/generated
 install: build
-	install -d $(DESTDIR)$(PREFIX)/bin
+	swift build -c release --product generate-manual
+	rm -rf $(GENERATED) && mkdir -p $(GENERATED)
+	.build/release/generate-manual $(RELEASE_BIN) --output-directory $(GENERATED)
+	$(RELEASE_BIN) --generate-completion-script bash > $(GENERATED)/timeline.bash
+	$(RELEASE_BIN) --generate-completion-script zsh > $(GENERATED)/_timeline
+	$(RELEASE_BIN) --generate-completion-script fish > $(GENERATED)/timeline.fish
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 0755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/timeline
+	install -m 0644 $(GENERATED)/timeline.1 $(DESTDIR)$(PREFIX)/share/man/man1/timeline.1
+	install -m 0644 $(GENERATED)/timeline.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/timeline
+	install -m 0644 $(GENERATED)/_timeline $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_timeline
+	install -m 0644 $(GENERATED)/timeline.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/timeline.fish
 
 clean:
 	rm -rf .build $(VENV) .venv-localstack

@@ -9,6 +9,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The config file (`~/.config/timeline/config.toml`).
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // System libraries: a module map plus a shim.h with only what Swift cannot call directly.
@@ -30,11 +32,14 @@ let package = Package(
         // Runs TimelineUI's effects on background lanes against the store and feeds the results back.
         .target(name: "TimelineRuntime", dependencies: ["TimelineUI", "TimelineCore"]),
         .target(name: "Terminal", dependencies: ["TimelineUI", "TimelineRuntime", "CNCursesW"]),
+        // The config file: settings with provenance (flag > environment > file > default) and named views.
+        .target(name: "TimelineConfig", dependencies: ["TimelineCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         .executableTarget(
             name: "timeline",
             dependencies: [
                 "TimelineCore", "TimelineStore", "SQSClient", "Ingest", "TimelineUI", "TimelineRuntime", "Terminal",
                 "StrictJSON",
+                "TimelineConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -52,6 +57,7 @@ let package = Package(
 
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "TestSupport"]),
+        .testTarget(name: "TimelineConfigTests", dependencies: ["TimelineConfig", "TimelineCore"]),
         .testTarget(name: "SigV4Tests", dependencies: ["SigV4", "TestSupport"]),
         .testTarget(name: "SQSClientTests", dependencies: ["SQSClient", "TestSupport"]),
         .testTarget(name: "TimelineStoreTests", dependencies: ["TimelineStore", "TimelineCore", "TestSupport"]),

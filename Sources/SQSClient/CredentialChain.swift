@@ -35,11 +35,12 @@ public final class CredentialChain: CredentialsProvider, @unchecked Sendable {
     private var nextEarlyRefresh = Date.distantPast
     static let earlyRefreshRetry: TimeInterval = 30
 
-    /// `profile` overrides `AWS_PROFILE`; `region` is where STS is called (else the profile's region,
-    /// else us-east-1); `now` is the clock used for expiry (tests move it); `mfaCode` asks for an MFA
-    /// code (default: on /dev/tty).
+    /// `profile` overrides `AWS_PROFILE`, which overrides `fileProfile` (a config file's setting, named by
+    /// `fileSource`); `region` is where STS is called (else the profile's region, else us-east-1); `now` is
+    /// the clock used for expiry (tests move it); `mfaCode` asks for an MFA code (default: on /dev/tty).
     public init(
         environment: [String: String] = ProcessInfo.processInfo.environment, profile: String? = nil,
+        fileProfile: String? = nil, fileSource: String = "config file",
         region: String? = nil, transport: any HTTPTransport = CurlTransport(),
         now: @escaping @Sendable () -> Date = { Date() },
         mfaCode: @escaping @Sendable (_ profile: String, _ serial: String) throws(CredentialsError) -> String = { profile, serial throws(CredentialsError) in
@@ -47,7 +48,8 @@ public final class CredentialChain: CredentialsProvider, @unchecked Sendable {
         }
     ) {
         self.environment = environment
-        (self.profile, profileSource) = Self.selectProfile(flag: profile, environment: environment)
+        (self.profile, profileSource) = Self.selectProfile(
+            flag: profile, environment: environment, fileProfile: fileProfile, fileSource: fileSource)
         self.transport = transport
         self.now = now
         self.mfaCode = mfaCode
@@ -61,10 +63,14 @@ public final class CredentialChain: CredentialsProvider, @unchecked Sendable {
         }
     }
 
-    /// The profile name and where it came from: the flag, `AWS_PROFILE`, else `default`.
-    public static func selectProfile(flag: String?, environment: [String: String]) -> (name: String, source: String) {
+    /// The profile name and where it came from: the flag, `AWS_PROFILE`, the config file's `profile`
+    /// (named `fileSource`), else `default`.
+    public static func selectProfile(
+        flag: String?, environment: [String: String], fileProfile: String? = nil, fileSource: String = "config file"
+    ) -> (name: String, source: String) {
         if let flag, !flag.isEmpty { return (flag, "--profile") }
         if let name = environment["AWS_PROFILE"], !name.isEmpty { return (name, "AWS_PROFILE") }
+        if let fileProfile, !fileProfile.isEmpty { return (fileProfile, fileSource) }
         return ("default", "default")
     }
 

@@ -49,12 +49,16 @@ public struct SQSConfiguration: Sendable {
     public var endpoints: ServiceEndpoints
 
     /// Resolves every setting; throws one message per missing piece saying where it looked.
-    public static func resolve(flags: Flags, environment: [String: String]) throws(ConfigurationError) -> SQSConfiguration {
+    /// `file` holds a config file's settings (named `fileSource` in provenance): each applies after the
+    /// flags and the environment, before derived values and defaults.
+    public static func resolve(flags: Flags, environment: [String: String], file: Flags = Flags(),
+                               fileSource: String = "config file") throws(ConfigurationError) -> SQSConfiguration {
         func nonEmpty(_ value: String?) -> String? {
             guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
             return value
         }
-        let selected = CredentialChain.selectProfile(flag: nonEmpty(flags.profile), environment: environment)
+        let selected = CredentialChain.selectProfile(
+            flag: nonEmpty(flags.profile), environment: environment, fileProfile: nonEmpty(file.profile), fileSource: fileSource)
         let profile = Provenanced(selected.name, from: selected.source)
         let files = SharedConfigFiles(environment: environment)
         let endpoints = ServiceEndpoints(environment: environment, files: files, profile: selected.name)
@@ -68,9 +72,13 @@ public struct SQSConfiguration: Sendable {
             queue = Provenanced(.name(name), from: "--queue")
         } else if let name = nonEmpty(environment["TIMELINE_QUEUE"]) {
             queue = Provenanced(.name(name), from: "TIMELINE_QUEUE")
+        } else if let url = nonEmpty(file.queueURL) {
+            queue = Provenanced(.url(url), from: fileSource)
+        } else if let name = nonEmpty(file.queueName) {
+            queue = Provenanced(.name(name), from: fileSource)
         } else {
             throw ConfigurationError(
-                "No queue given. Looked at --queue-url, TIMELINE_QUEUE_URL, --queue and TIMELINE_QUEUE.\n"
+                "No queue given. Looked at --queue-url, TIMELINE_QUEUE_URL, --queue, TIMELINE_QUEUE and \(fileSource).\n"
                 + "Fix: pass --queue-url https://sqs.REGION.amazonaws.com/ACCOUNT/NAME (or --queue NAME), or export TIMELINE_QUEUE_URL.")
         }
         var queueURL: URL?
@@ -89,7 +97,15 @@ public struct SQSConfiguration: Sendable {
         if let text = nonEmpty(flags.endpointURL) {
             configuredEndpoint = Provenanced(try ServiceEndpoints.validated(text, source: "--endpoint-url"), from: "--endpoint-url")
         } else {
-            configuredEndpoint = try endpoints.configuredEndpoint(for: .sqs)
+            // flag > environment > config file > the AWS profile's own endpoint settings
+            let standard = try endpoints.configuredEndpoint(for: .sqs)
+            if let standard, standard.source.hasPrefix("AWS_ENDPOINT_URL") {
+                configuredEndpoint = standard
+            } else if let text = nonEmpty(file.endpointURL) {
+                configuredEndpoint = Provenanced(try ServiceEndpoints.validated(text, source: fileSource), from: fileSource)
+            } else {
+                configuredEndpoint = standard
+            }
         }
 
         let region: Provenanced<String>
@@ -99,6 +115,8 @@ public struct SQSConfiguration: Sendable {
             region = Provenanced(value, from: "AWS_REGION")
         } else if let value = nonEmpty(environment["AWS_DEFAULT_REGION"]) {
             region = Provenanced(value, from: "AWS_DEFAULT_REGION")
+        } else if let value = nonEmpty(file.region) {
+            region = Provenanced(value, from: fileSource)
         } else if let value = queueURL.flatMap(regionFromQueueHost) {
             // Before the profile's default region: a queue URL names the region the queue lives in.
             region = Provenanced(value, from: "queue URL host")
@@ -109,7 +127,7 @@ public struct SQSConfiguration: Sendable {
             region = Provenanced(Self.localDefaultRegion, from: "default for the local endpoint \(local.host ?? "")")
         } else {
             throw ConfigurationError(
-                "No AWS region. Looked at --region, AWS_REGION, AWS_DEFAULT_REGION, the queue URL's host, "
+                "No AWS region. Looked at --region, AWS_REGION, AWS_DEFAULT_REGION, \(fileSource), the queue URL's host, "
                 + "and `region` of profile \"\(selected.name)\" in \(files.configPath).\n"
                 + "Fix: pass --region REGION (e.g. us-east-1) or export AWS_REGION=REGION.")
         }
@@ -122,7 +140,9 @@ public struct SQSConfiguration: Sendable {
         } else {
             endpoint = Provenanced(AWSService.sqs.defaultEndpoint(region: region.value), from: "region \(region.value)")
         }
-        let chain = CredentialChain(environment: environment, profile: nonEmpty(flags.profile), region: region.value)
+        let chain = CredentialChain(
+            environment: environment, profile: nonEmpty(flags.profile), fileProfile: nonEmpty(file.profile),
+            fileSource: fileSource, region: region.value)
         return SQSConfiguration(
             region: region, queue: queue, endpoint: endpoint, profile: profile, credentials: chain, endpoints: endpoints)
     }

@@ -24,6 +24,22 @@ public enum JSONWriter {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// JSON text (already valid JSON) with every scalar `escaping` selects written as a `\uXXXX` escape:
+    /// the same JSON value. Such scalars can only stand inside strings in valid JSON, except JSON's own
+    /// whitespace (tab, newline, carriage return), which is always left as it is.
+    public static func escaping(json: String, _ escaping: (Unicode.Scalar) -> Bool) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(json.utf8.count)
+        for scalar in json.unicodeScalars {
+            if escaping(scalar), scalar != "\t", scalar != "\n", scalar != "\r" {
+                appendUnicodeEscape(scalar.value, to: &out)
+            } else {
+                appendUTF8(scalar, to: &out)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// A finite number: integers without a fraction (`42`), others in Swift's shortest form (`42.5`);
     /// nil for infinities and NaN (JSON has none).
     public static func number(_ value: Double) -> String? {

@@ -10,12 +10,25 @@ struct Palette {
 
     private struct PairKey: Hashable { var fg: ColorRole?; var bg: ColorRole? }
 
-    init(depth: Depth) { self.depth = depth }
+    /// Light-background colours (`LightTheme`) in 256-colour mode.
+    let light: Bool
 
-    /// Foreground colour number for a role (-1: terminal default), from the one palette (`RoleColor`).
-    private func fgColor(_ role: ColorRole) -> Int16 { number(role.foreground) }
+    init(depth: Depth, light: Bool = false) {
+        self.depth = depth
+        self.light = light
+    }
 
-    private func bgColor(_ role: ColorRole) -> Int16 { number(role.background) }
+    /// Foreground colour number for a role (-1: terminal default), from the one palette (`RoleColor`), or
+    /// `LightTheme`'s on a light background in 256-colour mode.
+    private func fgColor(_ role: ColorRole) -> Int16 {
+        if light, depth == .full { return LightTheme.foreground(role) ?? -1 }
+        return number(role.foreground)
+    }
+
+    private func bgColor(_ role: ColorRole) -> Int16 {
+        if light, depth == .full { return LightTheme.background(role) ?? -1 }
+        return number(role.background)
+    }
 
     private func number(_ color: RoleColor?) -> Int16 {
         guard let color else { return -1 }

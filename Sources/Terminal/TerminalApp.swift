@@ -6,9 +6,9 @@ import TimelineUI
 /// The interactive loop: read keys (50 ms timeout), feed the controller, draw the diff.
 public enum TerminalApp {
     /// Runs until the user quits or a termination signal arrives; the terminal is restored on return.
-    public static func run(controller: TimelineController, color: Bool,
+    public static func run(controller: TimelineController, color: Bool, light: Bool = false,
                            clock: @escaping () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000) }) {
-        let curses = CursesScreen(color: color)
+        let curses = CursesScreen(color: color, light: light)
         defer { curses.end() }
         _ = curses.syncSizeWithTerminal()
         var size = curses.size

@@ -93,7 +93,8 @@ private struct StoreBench {
         let counts = try repeatTimed { _ = try store.statusCounts(matching: everything) }
         report(String(format: "status counts: %.3f ms", counts.millis))
 
-        for text in ["deploy", "migration", "zebra-rare"] {
+        // The last two: negation (a term excluded through its match set).
+        for text in ["deploy", "migration", "zebra-rare", "-deploy", "migration -deploy"] {
             let query = TimelineQuery.parse(text)
             var matches = 0
             let window = try repeatTimed { _ = try store.rows(matching: query, olderThan: nil, limit: 60) }

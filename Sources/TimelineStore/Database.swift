@@ -119,6 +119,9 @@ public final class Database {
     /// Rows changed by this connection since it opened.
     public var totalChanges: Int64 { sqlite3_total_changes64(handle) }
 
+    /// Rows changed by the most recent INSERT/UPDATE/DELETE on this connection.
+    public var changes: Int64 { sqlite3_changes64(handle) }
+
     /// Rowid of the most recent successful INSERT on this connection.
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 }

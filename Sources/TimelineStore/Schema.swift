@@ -24,6 +24,7 @@ enum Schema {
         Migration(version: 2, apply: deferSearchIndexing),
         Migration(version: 3, apply: compactEventIndexes),
         Migration(version: 4, apply: keepQueueDelivery),
+        Migration(version: 5, apply: addMarks),
     ]
 
     static var latestVersion: Int64 { migrations.last?.version ?? 0 }
@@ -173,6 +174,17 @@ enum Schema {
         try db.execute("""
             ALTER TABLE events ADD COLUMN sent_us INTEGER;
             ALTER TABLE events ADD COLUMN receive_count INTEGER;
+            """)
+    }
+
+    /// Version 5 (marks): tasks the user marked (`m` in the TUI, `export --marked`), by task id so a mark
+    /// outlives renumbering; `prune` removes the marks of tasks it deletes whole.
+    private static func addMarks(_ db: Database) throws {
+        try db.execute("""
+            CREATE TABLE marks (
+                task_id   TEXT PRIMARY KEY,
+                marked_us INTEGER NOT NULL
+            ) WITHOUT ROWID;
             """)
     }
 }

@@ -48,6 +48,9 @@ public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
     case .loadFailed(let message):
         s.lastError = message
         return []
+    case .actionFinished(let message):
+        s.notice = message
+        return []
     }
 }
 

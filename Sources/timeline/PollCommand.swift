@@ -26,6 +26,7 @@ struct PollCommand: ParsableCommand {
         "Exit 1 when the database has failed to store events for this long (full disk, read-only file…); "
             + "until then receiving pauses and the failed batch is retried.", valueName: "seconds"))
     var storeGiveUpAfter: Double = 600
+    @OptionGroup var retention: RetentionOption
 
     func validate() throws {
         guard storeGiveUpAfter > 0 else { throw ValidationError("--store-give-up-after must be positive") }
@@ -54,6 +55,9 @@ struct PollCommand: ParsableCommand {
             }
             standardError("polling \(launcher.queueURLs.joined(separator: ", ")) into \(databasePath)")
             poller.start()
+            let retentionTimer = RetentionTimer.start(databasePath: databasePath, keepSeconds: try retention.seconds(),
+                                                      log: { standardError(Self.timestamped($0)) })
+            defer { retentionTimer?.stop() }
             var nextSummary = Date().addingTimeInterval(60)
             var lastState = poller.status.state
             // -v also samples the state a few times a second to log backoff and recovery as they happen.

@@ -15,7 +15,7 @@ struct PollerLauncher {
         configuration = try resolved ?? options.configuration()
         client = configuration.makeClient()
         let first = try configuration.queueURL(using: client).value
-        queueURLs = [first] + options.extraQueueURLs
+        queueURLs = [first] + (try options.extraQueueURLs(after: configuration))
     }
 
     func poller(

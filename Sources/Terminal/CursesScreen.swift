@@ -15,12 +15,11 @@ final class CursesScreen {
         raw()
         noecho()
         nonl()
-        keypad(tl_stdscr(), true)
-        wtimeout(tl_stdscr(), 50)
-        set_escdelay(25)
+        // Keys and mouse are read as bytes by `TerminalInput` and decoded by `InputDecoder`, whatever
+        // terminfo says: ncurses' own key translation stays off, and mouse reporting is switched on here.
+        keypad(tl_stdscr(), false)
         curs_set(0)
-        mousemask(tl_button1_pressed() | tl_button1_clicked() | tl_button4_pressed() | tl_button5_pressed(), nil)
-        mouseinterval(0)
+        MouseReporting.set(true)
         var depth = Palette.Depth.none
         if color && has_colors() {
             start_color()
@@ -29,13 +28,14 @@ final class CursesScreen {
         }
         palette = Palette(depth: depth)
         active = true
-        TerminalRestore.register { endwin() }
+        TerminalRestore.register { MouseReporting.set(false); endwin() }
     }
 
     /// Restores the terminal exactly (idempotent).
     func end() {
         guard active else { return }
         active = false
+        MouseReporting.set(false)
         endwin()
     }
 
@@ -56,25 +56,18 @@ final class CursesScreen {
         return true
     }
 
-    /// Reads one input within the 50 ms timeout (nil on timeout).
-    func read() -> RawInput? {
-        var ch: wint_t = 0
-        let rc = wget_wch(tl_stdscr(), &ch)
-        if rc == ERR { return nil }
-        if rc == KEY_CODE_YES {
-            let code = Int32(ch)
-            if code == KEY_RESIZE { return .resize }
-            if code == KEY_MOUSE {
-                var event = MEVENT()
-                guard getmouse(&event) == OK else { return .ignored }
-                let b = event.bstate
-                return .mouse(RawMouse(x: Int(event.x), y: Int(event.y),
-                                       button1: b & (tl_button1_pressed() | tl_button1_clicked()) != 0,
-                                       wheelUp: b & tl_button4_pressed() != 0, wheelDown: b & tl_button5_pressed() != 0))
-            }
-            return .key(.keyCode(code))
-        }
-        return .key(.character(UInt32(ch)))
+    /// Leaves curses, stops the process (Ctrl-Z: job control, as the shell's suspend would) and, once the
+    /// shell's `fg` continues it, takes the terminal back and repaints everything on the next draw.
+    func suspend() {
+        MouseReporting.set(false)
+        endwin()
+        let previous = signal(SIGTSTP, SIG_DFL)
+        raise(SIGTSTP)
+        signal(SIGTSTP, previous)
+        // Continued: the tty modes and screen are ours again on the next refresh.
+        reset_prog_mode()
+        MouseReporting.set(true)
+        invalidate()
     }
 
     /// Forgets what is on the terminal so the next draw repaints everything (after a resize).

@@ -287,6 +287,7 @@ struct KeyBindingTableTests {
         case .tab: return "Tab"
         case .backTab: return "BackTab"
         case .delete: return "Delete"
+        case .function(let n): return "F\(n)"
         }
     }
 }

@@ -14,7 +14,7 @@ public enum EffectExecutor {
                 let events = try reader.history(taskID: taskID, limit: 500)
                 return .historyLoaded(HistoryResult(taskID: taskID, row: row, events: events))
             case .findMatch(let request): return .matchFound(try findMatch(request, reader))
-            case .quit: return nil
+            case .quit, .restartPoller: return nil
             }
         } catch {
             return .loadFailed("store: \(error)")

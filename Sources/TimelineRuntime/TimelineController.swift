@@ -28,17 +28,20 @@ public final class TimelineController: @unchecked Sendable {
     private var lastChangeCheck: Int64 = 0
     private var checkPending = Atomic()
     private let pollerStatus: (@Sendable () -> PollerStatusView)?
+    private let pollerRestart: (@Sendable () -> Void)?
     /// How often other connections' writes are looked for.
     public static let changeCheckMicros: Int64 = 200_000
 
     /// `countDebounce`: how long counts for a new query wait, so a burst of keystrokes is counted once.
     public init(state: AppState, makeReader: @escaping @Sendable () throws -> TimelineReading,
-                pollerStatus: (@Sendable () -> PollerStatusView)? = nil, countDebounce: Double = 0.12) {
+                pollerStatus: (@Sendable () -> PollerStatusView)? = nil,
+                pollerRestart: (@Sendable () -> Void)? = nil, countDebounce: Double = 0.12) {
         self.state = state
         countThrottle = CountThrottle(debounceSeconds: countDebounce)
         fast = Lane(label: "timeline.ui.fast", makeReader: makeReader)
         slow = Lane(label: "timeline.ui.slow", makeReader: makeReader)
         self.pollerStatus = pollerStatus
+        self.pollerRestart = pollerRestart
         if let pollerStatus { self.state.poller = pollerStatus() }
     }
 
@@ -106,6 +109,7 @@ public final class TimelineController: @unchecked Sendable {
     private func run(_ effects: [Effect], countsAfterWindow: Bool = false) {
         for effect in effects {
             if effect == .quit { continue }
+            if effect == .restartPoller { pollerRestart?(); continue }
             let kind = EffectKind(effect)
             let ticket = tickets.issue(kind)
             let lane = kind == .counts ? slow : fast

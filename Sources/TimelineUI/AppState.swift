@@ -74,6 +74,15 @@ public struct AppState: Sendable, Equatable {
     public var counts = Counts()
     public var detail: DetailState?
     public var helpOpen = false
+    /// First line of the help overlay shown (it scrolls when the terminal is too small for it).
+    public var helpScroll = 0
+    /// The full poller message overlay (`!`) is open.
+    public var pollerMessageOpen = false
+    /// A short message in the status bar ("back to FOLLOW", "locale is not UTF-8"), until `noticeUntilMicros`.
+    public var notice: String?
+    public var noticeUntilMicros: Int64 = 0
+    /// The terminal's charset cannot show Unicode: `render` draws ASCII stand-ins (set by the terminal).
+    public var asciiOnly = false
     public var absoluteTime = false
     /// Zone for absolute times (the local zone; tests fix it).
     public var timeZone: TimeZone = .current
@@ -101,8 +110,19 @@ public struct AppState: Sendable, Equatable {
     /// True when the detail is a split pane beside the list (wide terminals).
     public var splitDetail: Bool { detail != nil && width >= Layout.splitMinWidth }
 
+    /// Shows `text` in the status bar for `Notice.seconds` from now.
+    public mutating func showNotice(_ text: String, seconds: Int64 = Notice.seconds) {
+        notice = text
+        noticeUntilMicros = nowMicros + seconds * 1_000_000
+    }
+
     /// Lines available to the list.
     public var listHeight: Int { Layout.listHeight(height: height) }
+}
+
+/// How long a status-bar notice stays.
+public enum Notice {
+    public static let seconds: Int64 = 3
 }
 
 /// Screen geometry shared by `reduce` (paging) and `render`.

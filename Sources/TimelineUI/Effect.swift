@@ -123,5 +123,7 @@ public enum Effect: Sendable, Equatable {
     case loadCounts(CountsRequest)
     case loadHistory(taskID: String)
     case findMatch(MatchRequest)
+    /// `R` while the poller is stopped: start it again (the runtime asks the poller's owner).
+    case restartPoller
     case quit
 }

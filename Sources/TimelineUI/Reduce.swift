@@ -18,6 +18,7 @@ public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
         return [windowEffect(&s)].compactMap { $0 }
     case .tick(let now):
         s.nowMicros = now
+        if s.notice != nil && now >= s.noticeUntilMicros { s.notice = nil }
         return []
     case .storeChanged:
         s.positionStale = true

@@ -81,6 +81,11 @@ func moveSelection(_ s: inout AppState, by delta: Int, keepLine: Bool) -> [Effec
         }
         clampSelection(&s)
         effects += detailFollowsSelection(&s)
+        // Back on the newest row: FOLLOW again, by itself.
+        if moved < 0 && s.selected == 0 && s.windowReachesNewest && s.mode == .browse {
+            s.showNotice("back at the newest: FOLLOW")
+            return follow(&s)
+        }
     }
     let rowsBelow = s.window.count - 1 - s.selected
     let nearEnd = !s.windowReachesOldest && rowsBelow < s.listHeight + 1

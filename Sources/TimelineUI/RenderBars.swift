@@ -39,9 +39,12 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
     var left: [(String, Style)] = []
     let modeStyle = Style(fg: state.mode == .follow ? .success : .warning, bg: .statusBar, bold: true, reverse: true)
     left.append((" \(state.mode.rawValue) ", modeStyle))
+    if let notice = state.notice { left.append((" " + notice + " ", Style(fg: .accent, bg: .statusBar, bold: true))) }
     if state.mode == .browse {
-        if state.counts.newSinceBrowse > 0 {
-            left.append((" ↑ \(state.counts.newSinceBrowse) new ", Style(fg: .warning, bg: .statusBar, bold: true)))
+        // Only new rows above the screen's top line count: those already on screen are no news.
+        let hiddenNew = min(state.counts.newSinceBrowse, max(0, state.selectedPosition - state.selectedLine))
+        if hiddenNew > 0 {
+            left.append((" ↑ \(hiddenNew) new ", Style(fg: .warning, bg: .statusBar, bold: true)))
         }
         left.append((" f: follow ", Style(fg: .accent, bg: .statusBar)))
     }
@@ -125,8 +128,8 @@ enum PollerText {
         case .receiving: return "● receiving" + last
         case .backingOff(let until, let reason):
             let wait = max(0, (until - nowMicros + 999_999) / 1_000_000)
-            return "◔ retry in \(wait)s: \(TextWidth.safe(reason))"
-        case .stopped(let reason): return "■ stopped: \(TextWidth.safe(reason))"
+            return "◔ retry in \(wait)s: \(TextWidth.safe(PollerMessage.summary(reason))) · ! details"
+        case .stopped(let reason): return "■ stopped: \(TextWidth.safe(PollerMessage.summary(reason))) · ! details · R retry"
         case .disabled: return "no poll: reading the database"
         }
     }

@@ -20,6 +20,7 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
     var pendingG = false
     var notice: String?
     var quit = false
+    var message = false
     var rows: Int
 
     init(_ s: AppState) {
@@ -37,6 +38,7 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
         pendingG = s.pendingG
         notice = s.search.notice
         quit = s.quitRequested
+        message = s.pollerMessageOpen
         rows = s.window.count
     }
 
@@ -62,6 +64,7 @@ func summary(_ effect: Effect) -> String {
     case .loadCounts: return "counts"
     case .loadHistory(let task): return "history \(task)"
     case .findMatch(let r): return "find \(r.olderFirst ? "older" : "newer") \(query(r.query))"
+    case .restartPoller: return "restart poller"
     case .quit: return "quit"
     }
 }
@@ -137,9 +140,15 @@ let bindingTable: [BindingCase] = [
     at(.follow, key(.pageDown), []) { $0.mode = .browse; $0.selected = "T30" },
     at(.follow, key(.char(" ")), []) { $0.mode = .browse; $0.selected = "T30" },
     at(.browse, key(.pageDown), ["window around T27"]) { $0.selected = "T27"; $0.rows = 40 },
-    at(.browse, key(.pageUp), []) { $0.selected = "T40"; $0.line = 0 },
+    // Back on the newest row returns to FOLLOW by itself.
+    at(.browse, key(.pageUp), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0 },
+    at(.browse, key(.char("b")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0 },
+    at(.browse, key(.ctrl("b")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0 },
+    at(.follow, key(.ctrl("f")), []) { $0.mode = .browse; $0.selected = "T30" },
+    at(.follow, key(.ctrl("n")), []) { $0.mode = .browse; $0.selected = "T39"; $0.line = 1 },
+    at(.browse, key(.ctrl("p")), []) { $0.selected = "T38"; $0.line = 2 },
     at(.follow, key(.ctrl("d")), []) { $0.mode = .browse; $0.selected = "T35" },
-    at(.browse, key(.ctrl("u")), []) { $0.selected = "T40"; $0.line = 0 },
+    at(.browse, key(.ctrl("u")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0 },
     at(.follow, key(.char("G")), ["window oldest"]) { $0.mode = .browse; $0.selected = "T1"; $0.line = 9; $0.rows = 22 },
     at(.follow, key(.end), ["window oldest"]) { $0.mode = .browse; $0.selected = "T1"; $0.line = 9; $0.rows = 22 },
     at(.browse, key(.char("f")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0 },
@@ -152,7 +161,7 @@ let bindingTable: [BindingCase] = [
     at(.follow, key(.char("e")), ["find older status:error"]) { $0.mode = .browse; $0.selected = "T36"; $0.line = 4 },
     at(.follow, key(.char("w")), ["find older status:warning"]) { $0.mode = .browse; $0.selected = "T35"; $0.line = 5 },
     at(.browse, .mouse(.wheelDown(x: 5, y: 5)), []) { $0.selected = "T34"; $0.line = 6 },
-    at(.browse, .mouse(.wheelUp(x: 5, y: 5)), []) { $0.selected = "T40"; $0.line = 0 },
+    at(.browse, .mouse(.wheelUp(x: 5, y: 5)), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0 },
     at(.follow, .mouse(.click(x: 5, y: 4)), []) { $0.mode = .browse; $0.selected = "T37"; $0.line = 3 },
     at(.follow, .mouse(.click(x: 5, y: 0)), []) { _ in },  // the header is no row
 
@@ -205,6 +214,11 @@ let bindingTable: [BindingCase] = [
     at(.detail, key(.char("q")), []) { $0.detail = nil },
     at(.detail, key(.enter), []) { $0.detail = nil },
     at(.detail, key(.char("j")), []) { $0.detailScroll = 1 },
+    at(.detail, key(.char("J")), []) { $0.detailScroll = 1 },
+    at(.detail, key(.ctrl("n")), []) { $0.detailScroll = 1 },
+    at(.detailScrolled, key(.char("K")), []) { $0.detailScroll = 9 },
+    at(.detail, key(.ctrl("f")), []) { $0.detailScroll = 9 },
+    at(.detailScrolled, key(.char("b")), []) { $0.detailScroll = 1 },
     at(.detail, key(.down), []) { $0.detailScroll = 1 },
     at(.detailScrolled, key(.char("k")), []) { $0.detailScroll = 9 },
     at(.detailScrolled, key(.up), []) { $0.detailScroll = 9 },
@@ -226,7 +240,13 @@ let bindingTable: [BindingCase] = [
     at(.split, .mouse(.wheelDown(x: 100, y: 5)), []) { $0.detailScroll = 3 },
     at(.follow, key(.char("t")), []) { $0.absoluteTime = true },
     at(.follow, key(.char("?")), []) { $0.help = true },
-    at(.help, key(.char("j")), []) { $0.help = false },  // any key closes help, and does nothing else
+    at(.help, key(.char("x")), []) { $0.help = false },  // any other key closes help, and does nothing else
+    at(.help, key(.char("j")), []) { _ in },  // 80x12 is too small for the help: j scrolls it
+    at(.follow, key(.function(1)), []) { $0.help = true },
+    at(.follow, key(.char("!")), []) { $0.message = true },
+    at(.follow, key(.char("R")), []) { _ in },  // the poller is not stopped: nothing to restart
+    at(.follow, key(.ctrl("l")), []) { _ in },  // the terminal repaints (TerminalApp), the state stays
+    at(.follow, key(.ctrl("z")), []) { _ in },  // the terminal suspends (TerminalApp), the state stays
     at(.help, .mouse(.click(x: 5, y: 4)), []) { $0.help = false },
     at(.follow, key(.char("q")), ["quit"]) { $0.quit = true },
     at(.detail, key(.ctrl("c")), ["quit"]) { $0.quit = true },
@@ -271,6 +291,7 @@ struct KeyBindingTableTests {
 
     private func name(_ k: Key) -> String {
         switch k {
+        case .char(" "): return "Space"
         case .char(let c): return String(c)
         case .ctrl(let c): return "Ctrl-\(c)"
         case .up: return "↑"

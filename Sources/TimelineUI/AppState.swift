@@ -89,6 +89,10 @@ public struct AppState: Sendable, Equatable {
     public var poller: PollerStatusView = .disabled
     /// Last store error, shown in the status bar.
     public var lastError: String?
+    /// Rows of a move (a burst of `j`, a page) beyond the loaded window, applied when the next window
+    /// arrives, so every keypress counts however fast keys come. `pendingMoveKeepsLine`: a page move.
+    public var pendingMove = 0
+    public var pendingMoveKeepsLine = false
     /// `g` pressed, waiting for the second `g`.
     public var pendingG = false
     /// Bumped whenever the list query changes; stale results are ignored.

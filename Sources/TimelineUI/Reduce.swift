@@ -93,6 +93,11 @@ func applyWindow(_ s: inout AppState, _ r: WindowResult) -> [Effect] {
     }
     s.holdSelectedLine = s.mode == .browse && r.request.keepSelection
     clampSelection(&s)
+    if s.pendingMove != 0 {
+        let rest = s.pendingMove
+        s.pendingMove = 0
+        if r.request.keepSelection { return moveSelection(&s, by: rest, keepLine: s.pendingMoveKeepsLine) }
+    }
     if s.splitDetail, let row = s.selectedRow, row.taskID != s.detail?.taskID {
         s.detail = DetailState(taskID: row.taskID, row: row)
         return [.loadHistory(taskID: row.taskID)]

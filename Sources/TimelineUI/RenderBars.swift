@@ -56,8 +56,10 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
     if let notice = state.search.notice { left.append(("  " + notice, Style(fg: .highlight, bg: .statusBar))) }
 
     // Right: position and `? help` always; more hints only when they fit.
+    // The mode and `? help` always show; the position only when it fits beside them (tiny terminals).
     let position = positionText(state)
-    let essential = (position.isEmpty ? "" : position + "  ") + "? help "
+    var essential = (position.isEmpty ? "" : position + "  ") + "? help "
+    if TextWidth.of(left[0].0) + TextWidth.of(essential) + 1 > screen.width { essential = "? help " }
     let extra = state.detail != nil && !state.splitDetail ? "j/k scroll  Esc back  " : "/ search  ⏎ detail  q quit  "
     let leftWidth = left.reduce(0) { $0 + TextWidth.of($1.0) }
     let right = leftWidth + TextWidth.of(extra + essential) + 2 <= screen.width ? extra + essential : essential

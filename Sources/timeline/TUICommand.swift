@@ -36,6 +36,10 @@ struct TUICommand: ParsableCommand {
         guard isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("timeline tui needs a terminal (stdin and stdout must be a TTY); try `timeline list`")
         }
+        if let problem = TerminalSupport.problem(term: ProcessInfo.processInfo.environment["TERM"]) {
+            FileHandle.standardError.write(Data((problem + "\n").utf8))
+            throw ExitCode(2)
+        }
     }
 
     func run() throws {
@@ -44,13 +48,20 @@ struct TUICommand: ParsableCommand {
         let poller = noPoll
             ? nil : TUIPollerHook.start(databasePath: path, options: queue, concurrency: concurrency, peek: peek)
         defer { poller?.stop() }
-        let state = AppState(width: 80, height: 24, nowMicros: Int64(Date().timeIntervalSince1970 * 1_000_000))
+        var state = AppState(width: 80, height: 24, nowMicros: Int64(Date().timeIntervalSince1970 * 1_000_000))
+        if !TerminalSupport.localeIsUTF8() {
+            state.asciiOnly = true
+            state.showNotice("locale is not UTF-8: ASCII glyphs (set LANG=C.UTF-8 for more)", seconds: 10)
+        }
         var status: (@Sendable () -> PollerStatusView)?
+        var restart: (@Sendable () -> Void)?
         if let poller {
             status = { poller.status }
+            restart = { poller.restart() }
         }
         let makeReader: @Sendable () throws -> TimelineReading = { try TimelineStore(path: path) }
-        let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status)
+        let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status,
+                                            pollerRestart: restart)
         let env = ProcessInfo.processInfo.environment
         let color = !noColor && (env["NO_COLOR"] ?? "").isEmpty
         TerminalApp.run(controller: controller, color: color)

@@ -150,8 +150,8 @@ func reduceHelpKey(_ s: inout AppState, _ key: Key) -> [Effect] {
 /// Scrolls the detail body, clamped to its content.
 func scrollDetail(_ s: inout AppState, by delta: Int) -> [Effect] {
     guard var d = s.detail else { return [] }
-    let visible = DetailLayout.visibleLines(s)
     let total = DetailLayout.lines(s, width: DetailLayout.contentWidth(s)).count
+    let visible = DetailLayout.visibleLines(s, total: total)
     let maxScroll = max(0, total - visible)
     d.scroll = min(max(0, d.scroll &+ delta), maxScroll)
     s.detail = d

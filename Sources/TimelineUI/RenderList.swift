@@ -47,8 +47,8 @@ func renderEmpty(_ state: AppState, into screen: inout Screen, x: Int, width: In
                                              : "It appears here within a second of arriving.", Style(fg: .muted)),
         ]
         if case .stopped(let reason) = state.poller.state {
-            lines[lines.count - 1] = ("Nothing arrives: polling stopped (\(PollerMessage.summary(reason))).", Style(fg: .error, bold: true))
-            lines.append(("Press ! for the full message, R to retry once fixed.", Style(fg: .muted)))
+            lines[lines.count - 1] = ("Polling stopped: \(PollerMessage.summary(reason)).", Style(fg: .error, bold: true))
+            lines.append(("! shows why and the fix; R retries.", Style(fg: .muted)))
         }
     }
     let top = 1 + max(0, (state.listHeight - lines.count) / 2)

@@ -38,8 +38,8 @@ func renderPollerMessage(_ state: AppState, into screen: inout Screen) {
     let full = PollerMessage.full(state.poller) ?? PollerText.describe(state.poller, nowMicros: state.nowMicros)
     var lines = TextWidth.wrap(TextWidth.safe(full), to: width - 2)
     lines.append("")
-    if case .stopped = state.poller.state { lines.append("R restarts polling once the cause is fixed.") }
-    lines.append("Any key closes.")
+    if case .stopped = state.poller.state { lines += TextWidth.wrap("R restarts polling once the cause is fixed.", to: width - 2) }
+    lines += TextWidth.wrap("Any key closes.", to: width - 2)
     let inner = min(screen.height - 2, lines.count)
     let x0 = (screen.width - width - 2) / 2
     let y0 = (screen.height - inner - 2) / 2

@@ -116,7 +116,8 @@ struct ScreenGoldenTests {
         GoldenScreen.check(render(s, width: 80, height: 24), "80x24-detail-scrolled")
         _ = reduce(&s, .key(.char("G")))
         let bottom = render(s, width: 80, height: 24)
-        #expect(bottom.line(22).contains("{}"))
+        #expect(bottom.line(21).contains("{}"))  // the last text line; line 22 holds the position indicator
+        #expect(bottom.line(22).contains("j/k 27-47/47"))
         #expect((1..<22).contains { bottom.line($0).contains("Raw payload") })
         _ = reduce(&s, .key(.escape))
         #expect(s.detail == nil)

@@ -175,7 +175,7 @@ def test_r_restarts_a_stopped_poller_and_bang_shows_the_message(tmux, timeline_b
     screen = tui.wait_for("stopped", timeout=30)
     status = screen.rstrip("\n").split("\n")[-1]
     assert "! details" in status and "R retry" in status, status
-    assert "polling stopped" in screen  # the empty state says why
+    assert "Polling stopped: queue" in screen and "R retries" in screen  # the empty state says why
     tui.keys("!")
     screen = tui.wait_for("Poller")
     assert "does not exist" in screen and "R restarts polling" in screen

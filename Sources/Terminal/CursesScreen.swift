@@ -90,29 +90,16 @@ final class CursesScreen {
     private func put(_ cell: Cell, x: Int, y: Int) {
         if cell.isContinuation { return }
         let (attr, pair) = palette.attributes(for: cell.style)
-        let scalars = cell.character.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
-        if add(scalars.prefix(5), attr: attr, pair: pair, x: x, y: y), Int(tl_wcwidth(scalars[0])) >= cell.width {
-            return
-        }
-        // setcchar takes one spacing character plus combining marks, and ncurses measures with libc's
-        // wcwidth. A cluster of several spacing characters (a flag is two regional indicators of width 1;
-        // ZWJ sequences) or one libc measures narrower than the cell is drawn as its leading spacing
-        // characters, each with its marks, while they fit; the rest of the cell is blanked so no stale
-        // character from an earlier frame stays visible.
+        let scalars = cell.character.unicodeScalars.map(\.value)
+        let plan = ClusterDrawing.plan(scalars, width: Int(cell.width)) { Int(tl_wcwidth(wchar_t(bitPattern: $0))) }
         var column = 0
-        var start = 0
-        while start < scalars.count {
-            var end = start + 1
-            while end < scalars.count && tl_wcwidth(scalars[end]) == 0 { end += 1 }
-            let width = max(1, Int(tl_wcwidth(scalars[start])))
-            guard column + width <= cell.width,
-                  add(scalars[start..<min(end, start + 5)], attr: attr, pair: pair, x: x + column, y: y)
-            else { break }
-            column += width
-            start = end
+        for piece in plan.pieces {
+            guard add(piece.map { wchar_t(bitPattern: $0) }[...], attr: attr, pair: pair, x: x + column, y: y) else { break }
+            column += Int(tl_wcwidth(wchar_t(bitPattern: piece[0])))
         }
+        // Blank the rest of the cell, so no stale character from an earlier frame stays visible.
         let space: ArraySlice<wchar_t> = [wchar_t(0x20)]
-        while column < cell.width {
+        while column < Int(cell.width) {
             _ = add(space, attr: attr, pair: pair, x: x + column, y: y)
             column += 1
         }

@@ -191,3 +191,20 @@ def test_r_restarts_a_stopped_poller_and_bang_shows_the_message(tmux, timeline_b
             sqs.delete_queue(QueueUrl=sqs.get_queue_url(QueueName=name)["QueueUrl"])
         except Exception:  # noqa: BLE001 - the server may be gone already
             pass
+
+
+def test_emoji_sequences_leave_no_stray_cells_after_resize(tui_env):
+    feed, start = tui_env
+    feed(event("T-1", "family 👨‍👩‍👧‍👦 thumbs 👍🏽 flag 🇯🇵 END-MARK", "info", agent="emoji"),
+         event("T-2", "plain row below", "success", seconds_ago=3))
+    tui = start(width=100, height=12)
+    first = tui.wait_for("END-MARK")
+    for width, height in [(70, 10), (100, 12), (64, 9), (100, 12)]:
+        tui.resize(width, height)
+        screen = tui.wait_for(lambda s: "END-MARK" in s and "plain row below" in s)
+        assert "WJ" not in screen and "\ufffd" not in screen
+        line = screen.split("\n")[tui.row_of("END-MARK", screen)]
+        assert "family 👨" in line and "thumbs 👍" in line, line
+        # The text after the emoji is where it belongs: as far from the title's start as on the first frame.
+        first_line = first.split("\n")[tui.row_of("END-MARK", first)]
+        assert line.index("END-MARK") - line.index("family") == first_line.index("END-MARK") - first_line.index("family")

@@ -38,12 +38,13 @@ static inline mmask_t tl_button1_pressed(void) { return BUTTON1_PRESSED; }
 static inline mmask_t tl_button1_clicked(void) { return BUTTON1_CLICKED; }
 static inline mmask_t tl_button4_pressed(void) { return BUTTON4_PRESSED; }
 static inline mmask_t tl_button5_pressed(void) { return BUTTON5_PRESSED; }
-// setupterm, tigetstr and cur_term come from term.h as a C global and (char *)-1 sentinels: true when
-// terminfo describes `name` as a screen that can address the cursor (not dumb, not hardcopy, not unknown).
+// setupterm, tigetstr and cur_term come from term.h as a C global and (char *)-1 sentinels: 1 when
+// terminfo describes `name` as a screen that can address the cursor (not dumb, not hardcopy), 0 when it
+// cannot, below 0 when setupterm failed (its error code - 10: -10 not found, -11 no terminfo database).
 static inline int tl_terminal_can_draw(const char *name) {
     int err = 0;
     TERMINAL *saved = cur_term;
-    if (setupterm(name, -1, &err) != OK) { set_curterm(saved); return 0; }
+    if (setupterm(name, -1, &err) != OK) { set_curterm(saved); return err - 10; }
     char *cup = tigetstr("cup");
     int ok = cup != NULL && cup != (char *)-1 && tigetflag("hc") <= 0;
     del_curterm(cur_term);

@@ -1,4 +1,5 @@
 import CNCursesW
+import Foundation
 import Testing
 @testable import Terminal
 import TimelineUI
@@ -67,11 +68,12 @@ struct InputDecoderTests {
         }
     }
 
-    @Test(arguments: ["xterm-256color", "tmux-256color", "screen-256color", "linux", "rxvt-unicode-256color"])
+    @Test(.serialized, arguments: ["xterm-256color", "tmux-256color", "screen-256color", "linux", "rxvt-unicode-256color"])
     func whatTerminfoListsDecodes(term: String) throws {
         // Cross-check with the installed terminfo entry: each key capability decodes to its key.
-        guard tl_terminal_can_draw(term) == 1 else {
-            Issue.record("terminfo entry \(term) is not installed")
+        let usable = tl_terminal_can_draw(term)
+        guard usable == 1 else {
+            Issue.record("terminfo entry \(term) is not usable (\(usable)), errno \(errno)")
             return
         }
         let caps: [(String, Key)] = [

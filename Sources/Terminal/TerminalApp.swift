@@ -40,8 +40,9 @@ public enum TerminalApp {
             }
             controller.pollBackground(nowMicros: now)
             if controller.drain() { dirty = true }
-            // ncurses learns of resizes from SIGWINCH; when that signal is blocked or ignored by whatever
-            // started us (seen under pytest+tmux), the tty size itself tells (one cheap ioctl per iteration).
+            // Input is read without ncurses' getch (where it would report KEY_RESIZE), and SIGWINCH may be
+            // blocked by whatever started us (seen under pytest+tmux): the tty size itself tells (one cheap
+            // ioctl per iteration).
             _ = curses.syncSizeWithTerminal()
             let fresh = curses.size
             if fresh != size {

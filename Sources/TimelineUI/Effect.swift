@@ -131,5 +131,7 @@ public enum Effect: Sendable, Equatable {
     case rememberView(name: String?)
     /// Write the task's history as Markdown to a file in the current directory (`x`).
     case exportHistory(taskID: String)
+    /// `R` while the poller is stopped: start it again (the runtime asks the poller's owner).
+    case restartPoller
     case quit
 }

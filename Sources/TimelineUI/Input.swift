@@ -7,6 +7,8 @@ public enum Key: Sendable, Equatable {
     case ctrl(Character)
     case up, down, left, right, pageUp, pageDown, home, end
     case enter, escape, backspace, tab, backTab, delete
+    /// F1 … F12.
+    case function(Int)
 }
 
 /// A mouse report in screen coordinates.

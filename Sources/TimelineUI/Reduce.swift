@@ -19,6 +19,7 @@ public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
         return [windowEffect(&s)].compactMap { $0 }
     case .tick(let now):
         s.nowMicros = now
+        if s.notice != nil, s.noticeUntilMicros > 0, now >= s.noticeUntilMicros { s.notice = nil; s.noticeUntilMicros = 0 }
         return []
     case .storeChanged:
         s.positionStale = true
@@ -97,6 +98,11 @@ func applyWindow(_ s: inout AppState, _ r: WindowResult) -> [Effect] {
     }
     s.holdSelectedLine = s.mode == .browse && r.request.keepSelection
     clampSelection(&s)
+    if s.pendingMove != 0 {
+        let rest = s.pendingMove
+        s.pendingMove = 0
+        if r.request.keepSelection { return moveSelection(&s, by: rest, keepLine: s.pendingMoveKeepsLine) }
+    }
     if s.splitDetail, let row = s.selectedRow, row.taskID != s.detail?.taskID {
         s.detail = DetailState(taskID: row.taskID, row: row)
         return [.loadHistory(taskID: row.taskID)]

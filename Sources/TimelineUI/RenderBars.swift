@@ -45,15 +45,18 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
     let modeStyle = Style(fg: state.mode == .follow ? .success : .warning, bg: .statusBar, bold: true, reverse: true)
     left.append((" \(state.mode.rawValue) ", modeStyle))
     if state.mode == .browse {
-        if state.counts.newSinceBrowse > 0 {
-            left.append((" ↑ \(state.counts.newSinceBrowse) new ", Style(fg: .warning, bg: .statusBar, bold: true)))
+        // Only new rows above the screen's top line count: those already on screen are no news.
+        let hiddenNew = min(state.counts.newSinceBrowse, max(0, state.selectedPosition - state.selectedLine))
+        if hiddenNew > 0 {
+            left.append((" ↑ \(hiddenNew) new ", Style(fg: .warning, bg: .statusBar, bold: true)))
         }
         left.append((" f: follow ", Style(fg: .accent, bg: .statusBar)))
     }
     if let error = state.lastError {
         left.append((" " + TextWidth.safe(error), Style(fg: .error, bg: .statusBar, bold: true)))
     } else if let notice = state.notice {
-        // An action's result (export path, saved view) takes the poller's place until the next key.
+        // A notice ("back at the newest", an export's path, a saved view) takes the poller's place until it
+        // expires or the next key.
         left.append((" " + TextWidth.safe(notice), Style(fg: .highlight, bg: .statusBar, bold: true)))
     } else {
         left.append((" " + PollerText.describe(state.poller, nowMicros: state.nowMicros), PollerText.style(state.poller)))
@@ -66,8 +69,10 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
     if let notice = state.search.notice { left.append(("  " + notice, Style(fg: .highlight, bg: .statusBar))) }
 
     // Right: position and `? help` always; more hints only when they fit.
+    // The mode and `? help` always show; the position only when it fits beside them (tiny terminals).
     let position = positionText(state)
-    let essential = (position.isEmpty ? "" : position + "  ") + "? help "
+    var essential = (position.isEmpty ? "" : position + "  ") + "? help "
+    if TextWidth.of(left[0].0) + TextWidth.of(essential) + 1 > screen.width { essential = "? help " }
     let extra = state.detail != nil && !state.splitDetail ? "j/k scroll  Esc back  " : "/ search  ⏎ detail  q quit  "
     let leftWidth = left.reduce(0) { $0 + TextWidth.of($1.0) }
     let right = leftWidth + TextWidth.of(extra + essential) + 2 <= screen.width ? extra + essential : essential
@@ -142,8 +147,8 @@ enum PollerText {
         case .receiving: return "● receiving" + last
         case .backingOff(let until, let reason):
             let wait = max(0, (until - nowMicros + 999_999) / 1_000_000)
-            return "◔ retry in \(wait)s: \(TextWidth.safe(reason))"
-        case .stopped(let reason): return "■ stopped: \(TextWidth.safe(reason))"
+            return "◔ retry in \(wait)s: \(TextWidth.safe(PollerMessage.summary(reason))) · ! details"
+        case .stopped(let reason): return "■ stopped: \(TextWidth.safe(PollerMessage.summary(reason))) · ! details · R retry"
         case .disabled: return "no poll: reading the database"
         }
     }

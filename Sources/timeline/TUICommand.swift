@@ -43,6 +43,10 @@ struct TUICommand: ParsableCommand {
         guard isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("timeline tui needs a terminal (stdin and stdout must be a TTY); try `timeline list`")
         }
+        if let problem = TerminalSupport.problem(term: ProcessInfo.processInfo.environment["TERM"]) {
+            FileHandle.standardError.write(Data((problem + "\n").utf8))
+            throw ExitCode(2)
+        }
     }
 
     func run() throws {
@@ -60,14 +64,21 @@ struct TUICommand: ParsableCommand {
         defer { retentionTimer?.stop() }
         var state = AppState(width: 80, height: 24, nowMicros: Int64(Date().timeIntervalSince1970 * 1_000_000))
         state.absoluteTime = try Self.timeSetting(flag: time).value == "absolute"
+        if !TerminalSupport.localeIsUTF8() {
+            state.asciiOnly = true
+            state.showNotice("locale is not UTF-8: ASCII glyphs (set LANG=C.UTF-8 for more)", seconds: 10)
+        }
         var status: (@Sendable () -> PollerStatusView)?
+        var restart: (@Sendable () -> Void)?
         if let poller {
             status = { poller.status }
+            restart = { poller.restart() }
         }
         try restoreMarksAndViews(&state, databasePath: path)
         let actions = try TUIActions(databasePath: path, configPath: try UserConfig.file().path)
         let makeReader: @Sendable () throws -> TimelineReading = { try TimelineStore(path: path) }
-        let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status, actions: actions)
+        let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status,
+                                            pollerRestart: restart, actions: actions)
         let env = ProcessInfo.processInfo.environment
         let color = !noColor && (env["NO_COLOR"] ?? "").isEmpty
         TerminalApp.run(controller: controller, color: color, light: try theme.chosen() == .light)

@@ -20,6 +20,7 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
     var pendingG = false
     var notice: String?
     var quit = false
+    var message = false
     var rows: Int
     var marks: [String] = []
     var commandLine: String?
@@ -42,6 +43,7 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
         pendingG = s.pendingG
         notice = s.search.notice
         quit = s.quitRequested
+        message = s.pollerMessageOpen
         rows = s.window.count
         marks = s.marks.sorted()
         commandLine = s.commandLine
@@ -74,6 +76,7 @@ func summary(_ effect: Effect) -> String {
     case .loadCounts: return "counts"
     case .loadHistory(let task): return "history \(task)"
     case .findMatch(let r): return "find \(r.olderFirst ? "older" : "newer") \(query(r.query))"
+    case .restartPoller: return "restart poller"
     case .quit: return "quit"
     case .setMark(let task, let marked): return "\(marked ? "mark" : "unmark") \(task)"
     case .saveView(let view): return "save view \(view.name)"
@@ -178,9 +181,15 @@ let bindingTable: [BindingCase] = [
     at(.follow, key(.pageDown), []) { $0.mode = .browse; $0.selected = "T30" },
     at(.follow, key(.char(" ")), []) { $0.mode = .browse; $0.selected = "T30" },
     at(.browse, key(.pageDown), ["window around T27"]) { $0.selected = "T27"; $0.rows = 40 },
-    at(.browse, key(.pageUp), []) { $0.selected = "T40"; $0.line = 0 },
+    // Back on the newest row returns to FOLLOW by itself.
+    at(.browse, key(.pageUp), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.appNotice = "back at the newest: FOLLOW" },
+    at(.browse, key(.char("b")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.appNotice = "back at the newest: FOLLOW" },
+    at(.browse, key(.ctrl("b")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.appNotice = "back at the newest: FOLLOW" },
+    at(.follow, key(.ctrl("f")), []) { $0.mode = .browse; $0.selected = "T30" },
+    at(.follow, key(.ctrl("n")), []) { $0.mode = .browse; $0.selected = "T39"; $0.line = 1 },
+    at(.browse, key(.ctrl("p")), []) { $0.selected = "T38"; $0.line = 2 },
     at(.follow, key(.ctrl("d")), []) { $0.mode = .browse; $0.selected = "T35" },
-    at(.browse, key(.ctrl("u")), []) { $0.selected = "T40"; $0.line = 0 },
+    at(.browse, key(.ctrl("u")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.appNotice = "back at the newest: FOLLOW" },
     at(.follow, key(.char("G")), ["window oldest"]) { $0.mode = .browse; $0.selected = "T1"; $0.line = 9; $0.rows = 22 },
     at(.follow, key(.end), ["window oldest"]) { $0.mode = .browse; $0.selected = "T1"; $0.line = 9; $0.rows = 22 },
     at(.browse, key(.char("f")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0 },
@@ -193,7 +202,7 @@ let bindingTable: [BindingCase] = [
     at(.follow, key(.char("e")), ["find older status:error"]) { $0.mode = .browse; $0.selected = "T36"; $0.line = 4 },
     at(.follow, key(.char("w")), ["find older status:warning"]) { $0.mode = .browse; $0.selected = "T35"; $0.line = 5 },
     at(.browse, .mouse(.wheelDown(x: 5, y: 5)), []) { $0.selected = "T34"; $0.line = 6 },
-    at(.browse, .mouse(.wheelUp(x: 5, y: 5)), []) { $0.selected = "T40"; $0.line = 0 },
+    at(.browse, .mouse(.wheelUp(x: 5, y: 5)), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.appNotice = "back at the newest: FOLLOW" },
     at(.follow, .mouse(.click(x: 5, y: 4)), []) { $0.mode = .browse; $0.selected = "T37"; $0.line = 3 },
     at(.follow, .mouse(.click(x: 5, y: 0)), []) { _ in },  // the header is no row
 
@@ -246,6 +255,11 @@ let bindingTable: [BindingCase] = [
     at(.detail, key(.char("q")), []) { $0.detail = nil },
     at(.detail, key(.enter), []) { $0.detail = nil },
     at(.detail, key(.char("j")), []) { $0.detailScroll = 1 },
+    at(.detail, key(.char("J")), []) { $0.detailScroll = 1 },
+    at(.detail, key(.ctrl("n")), []) { $0.detailScroll = 1 },
+    at(.detailScrolled, key(.char("K")), []) { $0.detailScroll = 9 },
+    at(.detail, key(.ctrl("f")), []) { $0.detailScroll = 9 },
+    at(.detailScrolled, key(.char("b")), []) { $0.detailScroll = 1 },
     at(.detail, key(.down), []) { $0.detailScroll = 1 },
     at(.detailScrolled, key(.char("k")), []) { $0.detailScroll = 9 },
     at(.detailScrolled, key(.up), []) { $0.detailScroll = 9 },
@@ -254,10 +268,10 @@ let bindingTable: [BindingCase] = [
     at(.detailScrolled, key(.pageUp), []) { $0.detailScroll = 1 },
     at(.detail, key(.ctrl("d")), []) { $0.detailScroll = 4 },
     at(.detailScrolled, key(.ctrl("u")), []) { $0.detailScroll = 6 },
-    at(.detail, key(.char("G")), []) { $0.detailScroll = 10 },  // the long body folded to its first screen
-    at(.detail, key(.end), []) { $0.detailScroll = 10 },
+    at(.detail, key(.char("G")), []) { $0.detailScroll = 11 },  // the long body folded to its first screen; 9 visible
+    at(.detail, key(.end), []) { $0.detailScroll = 11 },
     at(.detail, key(.char("z")), []) { _ in },  // expands in place: the scroll position stays
-    at(.expandedDetail, key(.char("G")), []) { $0.detailScroll = 66 },  // 76 lines, 10 visible
+    at(.expandedDetail, key(.char("G")), []) { $0.detailScroll = 67 },  // 76 lines, 9 visible (and the indicator)
     at(.expandedDetail, key(.char("z")), []) { _ in },  // folds again
     at(.detailScrolled, key(.home), []) { $0.detailScroll = 0 },
     at(.detailScrolled, key(.char("g")), []) { $0.pendingG = true },
@@ -270,7 +284,13 @@ let bindingTable: [BindingCase] = [
     at(.split, .mouse(.wheelDown(x: 100, y: 5)), []) { $0.detailScroll = 3 },
     at(.follow, key(.char("t")), []) { $0.absoluteTime = true },
     at(.follow, key(.char("?")), []) { $0.help = true },
-    at(.help, key(.char("j")), []) { $0.help = false },  // any key closes help, and does nothing else
+    at(.help, key(.char("x")), []) { $0.help = false },  // any other key closes help, and does nothing else
+    at(.help, key(.char("j")), []) { _ in },  // 80x12 is too small for the help: j scrolls it
+    at(.follow, key(.function(1)), []) { $0.help = true },
+    at(.follow, key(.char("!")), []) { $0.message = true },
+    at(.follow, key(.char("R")), []) { _ in },  // the poller is not stopped: nothing to restart
+    at(.follow, key(.ctrl("l")), []) { _ in },  // the terminal repaints (TerminalApp), the state stays
+    at(.follow, key(.ctrl("z")), []) { _ in },  // the terminal suspends (TerminalApp), the state stays
     at(.help, .mouse(.click(x: 5, y: 4)), []) { $0.help = false },
     at(.follow, key(.char("q")), ["quit"]) { $0.quit = true },
     at(.detail, key(.ctrl("c")), ["quit"]) { $0.quit = true },
@@ -342,6 +362,7 @@ struct KeyBindingTableTests {
 
     private func name(_ k: Key) -> String {
         switch k {
+        case .char(" "): return "Space"
         case .char(let c): return String(c)
         case .ctrl(let c): return "Ctrl-\(c)"
         case .up: return "↑"
@@ -358,6 +379,7 @@ struct KeyBindingTableTests {
         case .tab: return "Tab"
         case .backTab: return "BackTab"
         case .delete: return "Delete"
+        case .function(let n): return "F\(n)"
         }
     }
 }

@@ -33,8 +33,8 @@ public struct ReplySender: Sendable {
         let fifo = QueueURLShape.isFIFO(url)
         do {
             let client = try clientFor(url)
-            let id = try client.sendMessage(queueURL: url, body: reply.json, messageGroupID: fifo ? reply.taskID : nil,
-                                            deduplicationID: fifo ? reply.id : nil)
+            let id = try client.sendMessage(queueURL: url, body: reply.json, groupID: fifo ? FIFOKeys.key(reply.taskID) : nil,
+                                            deduplicationID: fifo ? FIFOKeys.key(reply.id) : nil)
             return .sent(detail: "message \(id)")
         } catch let error as SQSError {
             return .failed(reason: error.description)

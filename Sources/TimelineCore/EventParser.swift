@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// Why a message was refused, in one human-readable sentence.
 public struct EventRejection: Error, Sendable, Equatable, CustomStringConvertible {
     public var reason: String
@@ -47,7 +49,7 @@ public enum EventParser {
                 "message is not valid UTF-8 (byte 0x\(ReasonText.hex2(bytes[offset])) at offset \(offset))"))
         }
         let read = bytes.withUnsafeBufferPointer { buffer -> Result<(JSONDocument, DuplicateKey?), JSONSyntaxError> in
-            var reader = StrictJSONReader(buffer)
+            var reader = JSONReader(buffer)
             do throws(JSONSyntaxError) {
                 let document = try reader.readDocument()
                 return .success((document, reader.firstDuplicate))
@@ -77,7 +79,7 @@ public enum EventParser {
     /// The top-level members of an accepted payload as whole values (nil when it is not a JSON object).
     static func members(_ bytes: [UInt8]) -> [(key: String, value: JSONValueTree)]? {
         bytes.withUnsafeBufferPointer { buffer in
-            var reader = StrictJSONReader(buffer)
+            var reader = JSONReader(buffer)
             guard let tree = try? reader.readTree(), case .object(let members) = tree else { return nil }
             return members
         }

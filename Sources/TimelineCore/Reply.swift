@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 /// A human's answer to an event (`schema/reply.schema.json`): an action id or a line of text, sent to the
 /// event's `reply_to` queue or an action's webhook. `agent-tool/agent_reply.py` reads it with the same rules
@@ -46,7 +47,7 @@ public struct Reply: Sendable, Equatable {
         }
         fields.append(("from", from))
         fields.append(("timestamp", TimeFormat.iso8601(micros: timestampMicros)))
-        return "{" + fields.map { "\(EventEncoder.quoted($0.0)):\(EventEncoder.quoted($0.1))" }.joined(separator: ",") + "}"
+        return "{" + fields.map { "\(JSONWriter.quoted($0.0)):\(JSONWriter.quoted($0.1))" }.joined(separator: ",") + "}"
     }
 
     /// The default sender: `user@host` from the environment and the short host name (`gethostname`, no DNS).

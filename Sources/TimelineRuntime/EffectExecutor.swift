@@ -21,7 +21,8 @@ public enum EffectExecutor {
             case .loadAgents(let limit):
                 guard let directory = reader as? AgentDirectory else { return .agentsLoaded([]) }
                 return .agentsLoaded(try directory.agents(limit: limit))
-            case .sendReply, .quit: return nil  // sends run on the controller's send lane
+            case .sendReply: return nil  // sends run on the controller's send lane
+            case .quit, .setMark, .saveView, .rememberView, .exportHistory, .restartPoller: return nil  // not reads: ActionExecutor, the poller hook
             }
         } catch {
             return .loadFailed("store: \(error)")

@@ -32,19 +32,26 @@ public final class TimelineController: @unchecked Sendable {
     /// a slow webhook never delays a frame, and every confirmed reply is sent exactly once, in order.
     private let sendReply: (@Sendable (ReplyRecord) -> ReplyRecord)?
     private let sendLane = DispatchQueue(label: "timeline.ui.send", qos: .userInitiated)
+    /// Marks, views and exports, run in order on their own queue (never superseded).
+    private let actions: TimelineActions?
+    private let actionQueue = DispatchQueue(label: "timeline.ui.actions")
+    private let pollerRestart: (@Sendable () -> Void)?
     /// How often other connections' writes are looked for.
     public static let changeCheckMicros: Int64 = 200_000
 
     /// `countDebounce`: how long counts for a new query wait, so a burst of keystrokes is counted once.
     public init(state: AppState, makeReader: @escaping @Sendable () throws -> TimelineReading,
-                pollerStatus: (@Sendable () -> PollerStatusView)? = nil, countDebounce: Double = 0.12,
-                sendReply: (@Sendable (ReplyRecord) -> ReplyRecord)? = nil) {
+                pollerStatus: (@Sendable () -> PollerStatusView)? = nil,
+                pollerRestart: (@Sendable () -> Void)? = nil, countDebounce: Double = 0.12,
+                actions: TimelineActions? = nil, sendReply: (@Sendable (ReplyRecord) -> ReplyRecord)? = nil) {
         self.state = state
+        self.actions = actions
         self.sendReply = sendReply
         countThrottle = CountThrottle(debounceSeconds: countDebounce)
         fast = Lane(label: "timeline.ui.fast", makeReader: makeReader)
         slow = Lane(label: "timeline.ui.slow", makeReader: makeReader)
         self.pollerStatus = pollerStatus
+        self.pollerRestart = pollerRestart
         if let pollerStatus { self.state.poller = pollerStatus() }
     }
 
@@ -80,6 +87,7 @@ public final class TimelineController: @unchecked Sendable {
         let deadline = DispatchTime.now() + timeout
         repeat {
             guard fast.waitUntilIdle(deadline), slow.waitUntilIdle(deadline), sendsIdle(deadline) else { break }
+            actionQueue.sync {}  // actions are short writes: wait for them outright
             if !drain() && inbox.isEmpty && tickets.idle { return }
         } while DispatchTime.now() < deadline
         throw SettleTimeout(seconds: timeout)
@@ -130,6 +138,14 @@ public final class TimelineController: @unchecked Sendable {
                         outcome.delivery = .failed(reason: "this view cannot send replies")
                     }
                     inbox.put(.replyOutcome(outcome))
+                }
+                continue
+            }
+            if effect == .restartPoller { pollerRestart?(); continue }
+            if ActionExecutor.isAction(effect) {
+                guard let actions else { continue }
+                actionQueue.async { [inbox] in
+                    if let input = ActionExecutor.run(effect, with: actions) { inbox.put(input) }
                 }
                 continue
             }

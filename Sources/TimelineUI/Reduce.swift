@@ -15,9 +15,11 @@ public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
         s.width = max(1, width)
         s.height = max(1, height)
         s.selectedLine = min(s.selectedLine, s.listHeight - 1)
+        DetailFold.refresh(&s)
         return [windowEffect(&s)].compactMap { $0 }
     case .tick(let now):
         s.nowMicros = now
+        if s.notice != nil, s.noticeUntilMicros > 0, now >= s.noticeUntilMicros { s.notice = nil; s.noticeUntilMicros = 0 }
         return []
     case .storeChanged:
         s.positionStale = true
@@ -40,6 +42,7 @@ public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
         d.row = result.row ?? d.row
         d.loaded = true
         s.detail = d
+        DetailFold.refresh(&s)
         return []
     case .matchFound(let result): return applyMatch(&s, result)
     case .pollerStatus(let status):
@@ -53,6 +56,9 @@ public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
         for record in records { remember(&s, record) }
         return []
     case .agentsLoaded(let agents): return applyAgents(&s, agents)
+    case .actionFinished(let message):
+        s.notice = message
+        return []
     }
 }
 
@@ -102,6 +108,11 @@ func applyWindow(_ s: inout AppState, _ r: WindowResult) -> [Effect] {
     // Rows waiting for input: find out which this viewer already answered (also after a restart).
     let unknown = r.rows.filter { $0.event.status == .needsInput && s.answering.byEvent[$0.event.id] == nil }
     let replies: [Effect] = unknown.isEmpty ? [] : [.loadReplies(eventIDs: unknown.map(\.event.id))]
+    if s.pendingMove != 0 {
+        let rest = s.pendingMove
+        s.pendingMove = 0
+        if r.request.keepSelection { return moveSelection(&s, by: rest, keepLine: s.pendingMoveKeepsLine) + replies }
+    }
     if s.splitDetail, let row = s.selectedRow, row.taskID != s.detail?.taskID {
         s.detail = DetailState(taskID: row.taskID, row: row)
         return [.loadHistory(taskID: row.taskID)] + replies

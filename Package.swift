@@ -32,12 +32,15 @@ let package = Package(
         // Runs TimelineUI's effects on background lanes against the store and feeds the results back.
         .target(name: "TimelineRuntime", dependencies: ["TimelineUI", "TimelineCore"]),
         .target(name: "Terminal", dependencies: ["TimelineUI", "TimelineRuntime", "CNCursesW"]),
+        // Human in the loop: sends replies (SQS or webhook) and keeps their outcome.
+        .target(name: "ReplyDelivery", dependencies: ["TimelineCore", "SQSClient"]),
         // The config file: settings with provenance (flag > environment > file > default) and named views.
         .target(name: "TimelineConfig", dependencies: ["TimelineCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         .executableTarget(
             name: "timeline",
             dependencies: [
                 "TimelineCore", "TimelineStore", "SQSClient", "Ingest", "TimelineUI", "TimelineRuntime", "Terminal",
+                "ReplyDelivery",
                 "StrictJSON",
                 "TimelineConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -64,6 +67,9 @@ let package = Package(
         // The built `timeline` binary run as a subprocess (its commands, flags, output and exit codes).
         .testTarget(name: "CLITests", dependencies: ["TimelineStore", "TimelineCore", "TestSupport"]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "TimelineStore", "SQSClient", "TimelineCore", "TestSupport"]),
+        .testTarget(
+            name: "ReplyDeliveryTests",
+            dependencies: ["ReplyDelivery", "TimelineStore", "TimelineCore", "SQSClient", "TestSupport"]),
         .testTarget(
             name: "TimelineUITests", dependencies: ["TimelineUI", "TimelineRuntime", "TimelineCore", "TestSupport"],
             exclude: ["Goldens"]  // read through #filePath, compared (and recorded) by the golden tests

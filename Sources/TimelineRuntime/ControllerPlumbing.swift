@@ -3,13 +3,16 @@ import TimelineUI
 
 /// Effects of one kind supersede each other.
 enum EffectKind: Hashable {
-    case window, counts, history, find
+    case window, counts, history, find, replies, send, agents
     init(_ e: Effect) {
         switch e {
         case .loadWindow: self = .window
         case .loadCounts: self = .counts
         case .loadHistory: self = .history
         case .findMatch, .quit, .setMark, .saveView, .rememberView, .exportHistory, .restartPoller: self = .find
+        case .loadReplies: self = .replies
+        case .sendReply: self = .send
+        case .loadAgents: self = .agents
         }
     }
 }

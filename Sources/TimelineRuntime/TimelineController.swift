@@ -28,6 +28,10 @@ public final class TimelineController: @unchecked Sendable {
     private var lastChangeCheck: Int64 = 0
     private var checkPending = Atomic()
     private let pollerStatus: (@Sendable () -> PollerStatusView)?
+    /// Sends a confirmed reply (records it, delivers it, keeps the outcome); runs on its own serial lane so
+    /// a slow webhook never delays a frame, and every confirmed reply is sent exactly once, in order.
+    private let sendReply: (@Sendable (ReplyRecord) -> ReplyRecord)?
+    private let sendLane = DispatchQueue(label: "timeline.ui.send", qos: .userInitiated)
     /// Marks, views and exports, run in order on their own queue (never superseded).
     private let actions: TimelineActions?
     private let actionQueue = DispatchQueue(label: "timeline.ui.actions")
@@ -39,9 +43,10 @@ public final class TimelineController: @unchecked Sendable {
     public init(state: AppState, makeReader: @escaping @Sendable () throws -> TimelineReading,
                 pollerStatus: (@Sendable () -> PollerStatusView)? = nil,
                 pollerRestart: (@Sendable () -> Void)? = nil, countDebounce: Double = 0.12,
-                actions: TimelineActions? = nil) {
+                actions: TimelineActions? = nil, sendReply: (@Sendable (ReplyRecord) -> ReplyRecord)? = nil) {
         self.state = state
         self.actions = actions
+        self.sendReply = sendReply
         countThrottle = CountThrottle(debounceSeconds: countDebounce)
         fast = Lane(label: "timeline.ui.fast", makeReader: makeReader)
         slow = Lane(label: "timeline.ui.slow", makeReader: makeReader)
@@ -81,11 +86,18 @@ public final class TimelineController: @unchecked Sendable {
     public func settle(timeout: TimeInterval = 5) throws {
         let deadline = DispatchTime.now() + timeout
         repeat {
-            guard fast.waitUntilIdle(deadline), slow.waitUntilIdle(deadline) else { break }
+            guard fast.waitUntilIdle(deadline), slow.waitUntilIdle(deadline), sendsIdle(deadline) else { break }
             actionQueue.sync {}  // actions are short writes: wait for them outright
             if !drain() && inbox.isEmpty && tickets.idle { return }
         } while DispatchTime.now() < deadline
         throw SettleTimeout(seconds: timeout)
+    }
+
+    /// Waits until the reply sends queued so far have run; false when `deadline` passed first.
+    private func sendsIdle(_ deadline: DispatchTime) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        sendLane.async { done.signal() }
+        return done.wait(timeout: deadline) == .success
     }
 
     /// Waits until the fast lane has answered (what the next frame needs); counts may still be running.
@@ -115,6 +127,20 @@ public final class TimelineController: @unchecked Sendable {
     private func run(_ effects: [Effect], countsAfterWindow: Bool = false) {
         for effect in effects {
             if effect == .quit { continue }
+            if case .sendReply(let record) = effect {
+                // Never superseded: each confirmed reply is sent once.
+                let ticket = tickets.issue(.send)
+                _ = ticket
+                sendLane.async { [self] in
+                    defer { tickets.finish(.send) }
+                    var outcome = record
+                    if let sendReply { outcome = sendReply(record) } else {
+                        outcome.delivery = .failed(reason: "this view cannot send replies")
+                    }
+                    inbox.put(.replyOutcome(outcome))
+                }
+                continue
+            }
             if effect == .restartPoller { pollerRestart?(); continue }
             if ActionExecutor.isAction(effect) {
                 guard let actions else { continue }

@@ -36,6 +36,8 @@ public struct DetailState: Sendable, Equatable {
     public var history: [Event] = []
     public var loaded = false
     public var scroll = 0
+    /// Replies this viewer sent (or failed to send) for the task, oldest first: local history entries.
+    public var replies: [ReplyRecord] = []
     /// Long body and raw payload shown whole (`z`); folded to their first screen otherwise.
     public var expanded = false
     /// The expanded texts' wrapped lines (see `DetailFold`).
@@ -123,6 +125,10 @@ public struct AppState: Sendable, Equatable {
     /// Bumped whenever the list query changes; stale results are ignored.
     public var generation = 0
     public var quitRequested = false
+    /// Answering agents: the open prompt, the last outcome, replies per event.
+    public var answering = AnswerState()
+    /// The agents view (`A`), when open.
+    public var agentsView: AgentsView?
 
     public init(width: Int, height: Int, nowMicros: Int64) {
         self.width = width

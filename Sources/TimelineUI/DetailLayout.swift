@@ -36,6 +36,7 @@ enum DetailLayout {
             out.append(StyledLine([(lead, Style(fg: e.status.colorRole, bold: true)), (line, Style(bold: true))]))
         }
         out.append(StyledLine())
+        out += answerLines(s, event: e, width: width)
         func field(_ name: String, _ value: String, _ style: Style = .plain) {
             let valueWidth = max(1, width - 11)
             for (i, piece) in TextWidth.wrap(TextWidth.safe(value), to: valueWidth).enumerated() {

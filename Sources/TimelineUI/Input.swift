@@ -34,6 +34,12 @@ public enum Input: Sendable, Equatable {
     case pollerStatus(PollerStatusView)
     /// A store read failed; shown in the status bar.
     case loadFailed(String)
+    /// How sending a reply went (sent, or not sent with the reason).
+    case replyOutcome(ReplyRecord)
+    /// Stored replies to the events of the window.
+    case repliesLoaded([ReplyRecord])
+    /// The agents view's rows.
+    case agentsLoaded([AgentSummary])
     /// An action (mark, save view, export) finished: what happened, for the status bar (nil: nothing to say).
     case actionFinished(String?)
 }

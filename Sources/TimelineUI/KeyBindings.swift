@@ -19,7 +19,7 @@ public enum KeyBindings {
         ("Tab", "filter ⇄ highlight"),
         ("n N", "next / previous match"),
         ("⏎ Esc", "keep / clear search"),
-        ("1 2 3 4 5", "status filter on/off"),
+        ("1 2 3 4 5 6", "status filter on/off"),
         ("0", "clear status filter"),
         ("status: task:", "and agent: category:"),
         ("since: is:", "since:15m is:marked"),
@@ -46,12 +46,20 @@ public enum KeyBindings {
     ])
     public static let glyphs: Section = ("Glyphs", [
         ("● ◐ ✓ ▲ ✗", "info run ok warn error"),
+        ("?", "needs you (input)"),
         ("⠋ ◌", "live / stale (10 min)"),
     ])
+    public static let answer: Section = ("Answer agents", [
+        ("i", "jump to who waits"),
+        ("1 2 3", "pick action (detail)"),
+        ("y", "send (else: cancel)"),
+        ("r R", "text reply / resend"),
+        ("A", "agents · r message"),
+    ])
 
-    /// Two columns: movement keys, marks and views, glyphs; then search and view keys (scrolls when it
+    /// Two columns: movement keys, marks and views, glyphs; then search and view keys and answering (scrolls when it
     /// does not fit).
-    public static let columns: [[Section]] = [[move, marks, glyphs], [search, view]]
+    public static let columns: [[Section]] = [[move, marks, glyphs], [search, view, answer]]
 }
 
 /// Geometry of the help overlay, shared by `reduce` (scrolling) and `render`.

@@ -13,10 +13,13 @@ func reduceKey(_ s: inout AppState, _ key: Key) -> [Effect] {
         s.pollerMessageOpen = false
         return []
     }
+    if s.answering.prompt != nil { return reduceAnswerKey(&s, key) }
+    s.answering.notice = nil
     if s.search.promptOpen { return reducePromptKey(&s, key) }
     if s.commandLine != nil { return reduceCommandKey(&s, key) }
     if s.viewPicker != nil { return reducePickerKey(&s, key) }
     s.notice = nil
+    if s.agentsView != nil { return reduceAgentsKey(&s, key) }
     if s.detail != nil && !s.splitDetail { return reduceDetailKey(&s, key, pendingG: wasPendingG) }
     return reduceListKey(&s, key, pendingG: wasPendingG)
 }
@@ -66,7 +69,13 @@ func reduceListKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect] 
         return moveSelection(&s, by: older ? 1 : -1, keepLine: false)
     case .char("e"): return [findEffect(s, query: queryForStatus(s, .error), olderFirst: true)].compactMap { $0 }
     case .char("w"): return [findEffect(s, query: queryForStatus(s, .warning), olderFirst: true)].compactMap { $0 }
-    case .char(let c) where ("1"..."5").contains(c):
+    case .char(let c) where ("1"..."6").contains(c) && s.splitDetail && answerableEvent(s) != nil:
+        return pickAction(&s, digit: c) ?? []
+    case .char("i"): return jumpToWaiting(&s)
+    case .char("A"): return openAgentsView(&s)
+    case .char("r") where s.detail != nil: return openTextReply(&s)
+    case .char("R") where s.detail != nil: return offerResend(&s)
+    case .char(let c) where ("1"..."6").contains(c):
         let status = Status.allCases[Int(String(c))! - 1]
         if s.statusFilter.contains(status) { s.statusFilter.remove(status) } else { s.statusFilter.insert(status) }
         return listQueryChanged(&s)
@@ -118,8 +127,15 @@ func reduceDetailKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect
         s.pendingG = true
         return []
     case .char("G"), .end: return scrollDetail(&s, by: Int.max / 2)
+    case .tab:
+        return focusNextAction(&s) ?? []
+    case .enter:
+        // Enter picks the button Tab moved to; without one it closes the detail, as Esc does.
+        if let effects = pickFocusedAction(&s) { return effects }
+        s.detail = nil
+        return []
     case .char("z"): return DetailFold.toggle(&s)
-    case .escape, .enter, .char("q"), .left, .char("h"):
+    case .escape, .char("q"), .left, .char("h"):
         s.detail = nil
         return []
     case .char("x"): return exportSelected(&s)
@@ -131,6 +147,10 @@ func reduceDetailKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect
     case .char("!"):
         s.pollerMessageOpen = true
         return []
+    case .char("i"): return jumpToWaiting(&s)
+    case .char("r"): return openTextReply(&s)
+    case .char("R"): return offerResend(&s)
+    case .char(let c) where ("1"..."6").contains(c): return pickAction(&s, digit: c) ?? []
     default:
         return []
     }

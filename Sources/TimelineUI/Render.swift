@@ -8,7 +8,9 @@ public func render(_ state: AppState, width: Int, height: Int) -> Screen {
     clampSelection(&s)
     renderHeader(s, into: &screen)
     if height >= 3 {
-        if s.detail != nil && !s.splitDetail {
+        if s.agentsView != nil {
+            renderAgents(s, into: &screen)
+        } else if s.detail != nil && !s.splitDetail {
             renderDetail(s, into: &screen)
         } else {
             renderList(s, into: &screen, x: 0, width: Layout.listWidth(width: width, split: s.splitDetail))

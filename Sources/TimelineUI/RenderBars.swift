@@ -13,8 +13,11 @@ func renderHeader(_ state: AppState, into screen: inout Screen) {
     for status in Status.allCases {
         let picked = state.statusFilter.isEmpty || state.statusFilter.contains(status)
         let n = state.counts.perStatus[status] ?? 0
-        let text = screen.width >= 100 ? "\(StatusGlyph.glyph(status)) \(n) \(StatusGlyph.label(status))"
-                                       : "\(StatusGlyph.glyph(status)) \(n)"
+        // "N need you" shows only while agents wait, and always with its words: it asks for attention.
+        if status == .needsInput && n == 0 && !state.statusFilter.contains(status) { continue }
+        let text = screen.width >= 100 || status == .needsInput
+            ? "\(StatusGlyph.glyph(status)) \(n) \(StatusGlyph.label(status))"
+            : "\(StatusGlyph.glyph(status)) \(n)"
         let style = Style(fg: picked ? status.colorRole : .muted, bg: .headerBar, bold: picked,
                           dim: !picked, underline: !state.statusFilter.isEmpty && picked)
         guard x + TextWidth.of(text) < screen.width else { break }
@@ -39,6 +42,7 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
     let bar = Style(bg: .statusBar)
     screen.fill(y: y, width: screen.width, style: bar)
     if state.search.promptOpen { return renderPrompt(state, into: &screen, y: y) }
+    if state.answering.prompt != nil { return renderAnswerPrompt(state, into: &screen, y: y) }
     if let line = state.commandLine { return renderCommandLine(line, into: &screen, y: y) }
 
     var left: [(String, Style)] = []
@@ -51,6 +55,10 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
             left.append((" ↑ \(hiddenNew) new ", Style(fg: .warning, bg: .statusBar, bold: true)))
         }
         left.append((" f: follow ", Style(fg: .accent, bg: .statusBar)))
+    }
+    if let notice = state.answering.notice {
+        // What just happened to a reply comes first: it answers the key the user just pressed.
+        left.append((" " + notice + " ", Style(fg: state.answering.noticeIsError ? .error : .needsInput, bg: .statusBar, bold: true)))
     }
     if let error = state.lastError {
         left.append((" " + TextWidth.safe(error), Style(fg: .error, bg: .statusBar, bold: true)))

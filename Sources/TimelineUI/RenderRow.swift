@@ -40,8 +40,18 @@ func renderRow(_ row: TimelineRow, into screen: inout Screen, x: Int, y: Int, la
 
     let showProgress = liveness == .stale || (e.progress != nil && e.status == .inProgress)
     let titleWidth = layout.titleWidth(withProgress: showProgress)
-    let titleStyle = liveness == .stale ? Style(bg: base.bg, bold: selected, dim: true) : base
-    putText(e.title, width: titleWidth, style: titleStyle)
+    var titleStyle = liveness == .stale ? Style(bg: base.bg, bold: selected, dim: true) : base
+    var title = e.title
+    if e.status == .needsInput {
+        // Waiting rows stand out in every mode; once answered they say so until the agent's next event.
+        if state.answering.answered(e) {
+            title = "answered · " + title
+            titleStyle = Style(fg: .muted, bg: base.bg, bold: selected)
+        } else {
+            titleStyle = Style(fg: .needsInput, bg: base.bg, bold: true)
+        }
+    }
+    putText(title, width: titleWidth, style: titleStyle)
     col += titleWidth + 2
 
     if showProgress {

@@ -28,6 +28,7 @@ public enum StatusGlyph {
         case .success: "✓"
         case .warning: "▲"
         case .error: "✗"
+        case .needsInput: "?"
         }
     }
 
@@ -39,6 +40,7 @@ public enum StatusGlyph {
         case .success: "ok"
         case .warning: "warn"
         case .error: "error"
+        case .needsInput: "need you"
         }
     }
 

@@ -14,7 +14,7 @@ struct PublishCommand: ParsableCommand {
     )
 
     @Option(help: "One-line summary (required).") var title: String?
-    @Option(help: "info, in_progress, success, warning or error (required).",
+    @Option(help: "info, in_progress, success, warning, error or needs_input (required).",
             completion: .list(Status.allCases.map(\.rawValue))) var status: String?
     @Option(name: .customLong("agent-id"), help: "Which agent sends this (required; default: $TIMELINE_AGENT_ID).")
     var agentID: String?

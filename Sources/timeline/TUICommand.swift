@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReplyDelivery
 import SQSClient
 import Terminal
 import TimelineConfig
@@ -29,6 +30,9 @@ struct TUICommand: ParsableCommand {
 
     @Flag(name: .customLong("no-color"), help: "No colours (bold and reverse video remain).")
     var noColor = false
+
+    @Option(help: ArgumentHelp("Who answers agents (default: user@host).", valueName: "name"))
+    var from: String?
 
     @OptionGroup var theme: ThemeOption
 
@@ -68,6 +72,7 @@ struct TUICommand: ParsableCommand {
             state.asciiOnly = true
             state.showNotice("locale is not UTF-8: ASCII glyphs (set LANG=C.UTF-8 for more)", seconds: 10)
         }
+        state.answering.sender = from ?? Reply.defaultSender()
         var status: (@Sendable () -> PollerStatusView)?
         var restart: (@Sendable () -> Void)?
         if let poller {
@@ -77,8 +82,13 @@ struct TUICommand: ParsableCommand {
         try restoreMarksAndViews(&state, databasePath: path)
         let actions = try TUIActions(databasePath: path, configPath: try UserConfig.file().path)
         let makeReader: @Sendable () throws -> TimelineReading = { try TimelineStore(path: path) }
+        // Replies go out with the viewer's credentials, configured like the poller's (region, endpoint, profile).
+        let outbox = ReplyOutbox(keeper: try TimelineStore(path: path), sender: ReplyTargets.sender(
+            region: queue.region, endpointURL: queue.endpointURL, profile: queue.profile,
+            environment: ProcessInfo.processInfo.environment))
         let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status,
-                                            pollerRestart: restart, actions: actions)
+                                            pollerRestart: restart, actions: actions,
+                                            sendReply: { outbox.send($0) })
         let env = ProcessInfo.processInfo.environment
         let color = !noColor && (env["NO_COLOR"] ?? "").isEmpty
         TerminalApp.run(controller: controller, color: color, light: try theme.chosen() == .light)

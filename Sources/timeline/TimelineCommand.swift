@@ -8,8 +8,8 @@ struct TimelineCommand: ParsableCommand {
         version: TimelineVersion.string,
         subcommands: [
             TUICommand.self, PollCommand.self, DrainCommand.self, PublishCommand.self, DoctorCommand.self,
-            ImportCommand.self, ListCommand.self, HistoryCommand.self, RejectedCommand.self, SetupCommand.self,
-            ConfigCommand.self, ExportCommand.self, PruneCommand.self, MarkCommand.self,
+            ImportCommand.self, ListCommand.self, HistoryCommand.self, RejectedCommand.self, ReplyCommand.self,
+            AskCommand.self, SetupCommand.self, ConfigCommand.self, ExportCommand.self, PruneCommand.self, MarkCommand.self,
         ]
     )
 

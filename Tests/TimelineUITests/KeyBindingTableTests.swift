@@ -22,6 +22,11 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
     var quit = false
     var message = false
     var rows: Int
+    /// The answer prompt ("confirm Deploy" / "text"), the reply notice, and whether the agents view is open.
+    var answer: String?
+    var answerNotice: String?
+    var agents = false
+    var focus: Int?
     var marks: [String] = []
     var commandLine: String?
     var picker: Int?
@@ -45,6 +50,14 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
         quit = s.quitRequested
         message = s.pollerMessageOpen
         rows = s.window.count
+        switch s.answering.prompt {
+        case .confirm(let record)?: answer = "confirm \(record.answerText)"
+        case .text(let typing)?: answer = "text \(typing.text)"
+        case nil: answer = nil
+        }
+        answerNotice = s.answering.notice
+        agents = s.agentsView != nil
+        focus = s.answering.focus?.index
         marks = s.marks.sorted()
         commandLine = s.commandLine
         picker = s.viewPicker
@@ -55,7 +68,8 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
     var description: String {
         "\(mode.rawValue) sel=\(selected ?? "-")@\(line) detail=\(detail ?? "-")+\(detailScroll) help=\(help) "
             + "prompt=\(prompt) search=\(search.debugDescription)/\(kind) statuses=\(statuses) abs=\(absoluteTime) "
-            + "g=\(pendingG) notice=\(notice ?? "-") quit=\(quit) rows=\(rows) marks=\(marks) "
+            + "g=\(pendingG) notice=\(notice ?? "-") quit=\(quit) rows=\(rows) answer=\(answer ?? "-") "
+            + "answerNotice=\(answerNotice ?? "-") agents=\(agents) marks=\(marks) "
             + "command=\(commandLine ?? "-") picker=\(picker.map(String.init) ?? "-") view=\(view ?? "-") app=\(appNotice ?? "-")"
     }
 }
@@ -76,6 +90,9 @@ func summary(_ effect: Effect) -> String {
     case .loadCounts: return "counts"
     case .loadHistory(let task): return "history \(task)"
     case .findMatch(let r): return "find \(r.olderFirst ? "older" : "newer") \(query(r.query))"
+    case .sendReply(let record): return "send \(record.reply.answer) to \(record.destination.url)"
+    case .loadReplies(let ids): return "replies of \(ids.joined(separator: ","))"
+    case .loadAgents: return "agents"
     case .restartPoller: return "restart poller"
     case .quit: return "quit"
     case .setMark(let task, let marked): return "\(marked ? "mark" : "unmark") \(task)"
@@ -129,6 +146,17 @@ struct Start: CustomStringConvertible, Sendable {
     static let help = Start(description: "help open") { $0.press(.char("?")) }
     static let pendingG = Start(description: "BROWSE on T38, g pressed") { $0.press(.char("j"), .char("j"), .char("g")) }
     static let errorsOnly = Start(description: "status filter error") { $0.press(.char("5")) }
+    /// T40's detail, its latest event replaced by a question with two actions and a reply queue.
+    static let asking = Start(description: "detail of T40 asking [1 Deploy] [2 Cancel]") {
+        $0.press(.enter)
+        let raw = #"{"id":"ev-40","agent_id":"builder-1","task_id":"T40","title":"Deploy?","status":"needs_input","timestamp":"2026-11-22T02:50:00Z","actions":[{"id":"deploy","label":"Deploy"},{"id":"cancel","label":"Cancel"}],"reply_to":"https://sqs.eu-west-1.amazonaws.com/123456789012/replies"}"#
+        let event = try! EventParser.parse(raw).get()
+        let row = TimelineRow(event: event, seq: 40, eventCount: 1, receivedMicros: event.timestampMicros)
+        $0.send(.historyLoaded(HistoryResult(taskID: "T40", row: row, events: [event])))
+    }
+    static let confirming = Start(description: "asking, 1 pressed") { asking.setup(&$0); $0.press(.char("1")) }
+    static let focused = Start(description: "asking, Tab pressed") { asking.setup(&$0); $0.press(.tab) }
+    static let agentsOpen = Start(description: "agents view open") { $0.press(.char("A")) }
     static let marked = Start(description: "T40 marked") { $0.press(.char("m")) }
     static let markedBelow = Start(description: "T36 marked, FOLLOW") {
         $0.press(.char("j"), .char("j"), .char("j"), .char("j"), .char("m"), .char("f"))
@@ -225,6 +253,29 @@ let bindingTable: [BindingCase] = [
     at(.errorsOnly, key(.char("5")), ["window newest", "counts"]) { $0.statuses = []; $0.rows = 11 },
     at(.errorsOnly, key(.char("0")), ["window newest", "counts"]) { $0.statuses = []; $0.rows = 11 },
     at(.follow, key(.char("0")), []) { _ in },
+    at(.follow, key(.char("6")), ["window newest", "counts"]) { $0.statuses = [.needsInput]; $0.selected = nil; $0.rows = 0 },
+
+    // Answering agents
+    at(.follow, key(.char("i")), ["find newer status:needs_input"]) { $0.answerNotice = "no agent is waiting for you" },
+    at(.asking, key(.char("1")), []) { $0.answer = "confirm Deploy" },
+    at(.asking, key(.char("2")), []) { $0.answer = "confirm Cancel" },
+    at(.asking, key(.char("3")), []) { _ in },  // no third action: nothing
+    at(.asking, key(.tab), []) { $0.focus = 0 },
+    at(.focused, key(.tab), []) { $0.focus = 1 },
+    at(.focused, key(.enter), []) { $0.answer = "confirm Deploy" },
+    at(.asking, key(.enter), []) { $0.detail = nil },  // no button focused: Enter closes, as before
+    at(.detail, key(.char("1")), []) { _ in },  // no actions: nothing
+    at(.confirming, key(.char("y")), ["send action(\"deploy\") to https://sqs.eu-west-1.amazonaws.com/123456789012/replies"]) {
+        $0.answer = nil; $0.answerNotice = "sending \"Deploy\" to queue replies…"
+    },
+    at(.confirming, key(.char("n")), []) { $0.answer = nil; $0.answerNotice = "cancelled: nothing sent" },
+    at(.confirming, key(.escape), []) { $0.answer = nil; $0.answerNotice = "cancelled: nothing sent" },
+    at(.asking, key(.char("r")), []) { $0.answer = "text " },
+    at(.detail, key(.char("r")), []) { $0.answerNotice = "this agent takes no messages: its latest event names no reply_to" },
+    at(.asking, key(.char("R")), []) { $0.answerNotice = "no reply of this task is waiting to be sent again" },
+    at(.follow, key(.char("A")), ["agents"]) { $0.agents = true },
+    at(.agentsOpen, key(.escape), []) { $0.agents = false },
+    at(.agentsOpen, key(.char("r")), []) { _ in },  // no agents in this store: nothing to message
 
     // The search prompt
     at(.prompt, key(.char("x")), ["window newest", "counts"]) { $0.search = "x"; $0.selected = nil; $0.rows = 0 },

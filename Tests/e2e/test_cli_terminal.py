@@ -15,7 +15,7 @@ import pytest
 from test_tui import Feeder, event
 
 REPO = Path(__file__).resolve().parents[2]
-STATUSES = ["info", "in_progress", "success", "warning", "error"]
+STATUSES = ["info", "in_progress", "success", "warning", "error", "needs_input"]
 
 
 def run_on_pty(command: list[str], env: dict[str, str], stdin_pty: bool = False, send: bytes = b"",

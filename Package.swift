@@ -26,10 +26,12 @@ let package = Package(
         // Runs TimelineUI's effects on background lanes against the store and feeds the results back.
         .target(name: "TimelineRuntime", dependencies: ["TimelineUI", "TimelineCore"]),
         .target(name: "Terminal", dependencies: ["TimelineUI", "TimelineRuntime", "CNCursesW"]),
+        // Issue 14: notifications (decisions and channels), read state watching, the fleet line.
+        .target(name: "Attention", dependencies: ["TimelineCore", "TimelineStore"]),
         .executableTarget(
             name: "timeline",
             dependencies: [
-                "TimelineCore", "TimelineStore", "SQSClient", "Ingest", "TimelineUI", "TimelineRuntime", "Terminal",
+                "TimelineCore", "TimelineStore", "SQSClient", "Ingest", "TimelineUI", "TimelineRuntime", "Terminal", "Attention",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -60,5 +62,6 @@ let package = Package(
             dependencies: ["TimelineRuntime", "TimelineUI", "TimelineCore", "TimelineStore", "TestSupport"]
         ),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TimelineUI", "CNCursesW"]),
+        .testTarget(name: "AttentionTests", dependencies: ["Attention", "TimelineStore", "TimelineCore", "TestSupport"]),
     ]
 )

@@ -6,10 +6,11 @@ import TimelineUI
 /// The interactive loop: read keys (50 ms timeout), feed the controller, draw the diff.
 public enum TerminalApp {
     /// Runs until the user quits or a termination signal arrives; the terminal is restored on return.
-    public static func run(controller: TimelineController, color: Bool,
+    public static func run(controller: TimelineController, color: Bool, sideChannel: TerminalSideChannel? = nil,
                            clock: @escaping () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000) }) {
         let curses = CursesScreen(color: color)
         defer { curses.end() }
+        TerminalSideOutput.write(sideChannel?.startBytes() ?? [])
         _ = curses.syncSizeWithTerminal()
         var size = curses.size
         controller.send(.resize(width: size.width, height: size.height))
@@ -59,12 +60,15 @@ public enum TerminalApp {
                 controller.send(.resize(width: size.width, height: size.height))
                 dirty = true
             }
+            if let sideChannel, sideChannel.step(controller: controller, nowMicros: now) { dirty = true }
             if dirty {
                 curses.draw(render(controller.state, width: size.width, height: size.height))
                 dirty = false
             }
+            if let sideChannel { TerminalSideOutput.write(sideChannel.pendingBytes()) }
         }
         curses.end()
+        TerminalSideOutput.write(sideChannel?.exitBytes() ?? [])
         TerminalRestore.reraiseIfSignalled()
     }
 }

@@ -24,12 +24,15 @@ public struct TimelineRow: Sendable, Equatable, Hashable {
     public var eventCount: Int
     /// Local receive time of `event`, microseconds since the epoch.
     public var receivedMicros: Int64
+    /// True when the task's newest event arrived after the user last looked at the task (issue 14).
+    public var unread: Bool
 
-    public init(event: Event, seq: Int64, eventCount: Int, receivedMicros: Int64) {
+    public init(event: Event, seq: Int64, eventCount: Int, receivedMicros: Int64, unread: Bool = false) {
         self.event = event
         self.seq = seq
         self.eventCount = eventCount
         self.receivedMicros = receivedMicros
+        self.unread = unread
     }
 
     public var key: RowKey { RowKey(timestampMicros: event.timestampMicros, seq: seq) }

@@ -14,6 +14,12 @@ public enum EffectExecutor {
                 let events = try reader.history(taskID: taskID, limit: 500)
                 return .historyLoaded(HistoryResult(taskID: taskID, row: row, events: events))
             case .findMatch(let request): return .matchFound(try findMatch(request, reader))
+            case .markRead(let taskID, let seq):
+                try (reader as? ReadMarking)?.markRead(taskID: taskID, seq: seq)
+                return nil
+            case .markAllRead:
+                try (reader as? ReadMarking)?.markAllRead()
+                return nil
             case .quit: return nil
             }
         } catch {

@@ -5,7 +5,7 @@ extension TimelineStore: TimelineReading {
     /// Columns of a timeline row: the winning event joined with its task's row.
     private static let rowColumns = """
         e.seq, e.id, e.agent_id, e.task_id, e.title, e.body, e.status, e.category, e.ts_us, e.progress,
-        e.raw_json, e.received_us, t.event_count
+        e.raw_json, e.received_us, t.event_count, \(ReadState.unreadColumn)
         """
     private static let eventColumns = """
         e.seq, e.id, e.agent_id, e.task_id, e.title, e.body, e.status, e.category, e.ts_us, e.progress,
@@ -175,7 +175,8 @@ extension TimelineStore: TimelineReading {
         var rows: [TimelineRow] = []
         while try statement.step() == .row {
             rows.append(TimelineRow(event: Self.event(from: statement), seq: statement.int64(0),
-                                    eventCount: statement.int(12), receivedMicros: statement.int64(11)))
+                                    eventCount: statement.int(12), receivedMicros: statement.int64(11),
+                                    unread: statement.int(13) != 0))
         }
         return rows
     }

@@ -40,6 +40,16 @@ public struct Counts: Sendable, Equatable {
     public init() {}
 }
 
+/// What needs the user, for the header: unread errors and tasks waiting for a human.
+public struct AttentionCounts: Sendable, Equatable {
+    public var unreadErrors: Int
+    public var waiting: Int
+    public init(unreadErrors: Int, waiting: Int) {
+        self.unreadErrors = unreadErrors
+        self.waiting = waiting
+    }
+}
+
 /// The whole view model. `reduce` changes it; `render` draws it.
 public struct AppState: Sendable, Equatable {
     public var width: Int
@@ -72,6 +82,8 @@ public struct AppState: Sendable, Equatable {
     /// Statuses picked with 1–5 (empty: all).
     public var statusFilter: Set<Status> = []
     public var counts = Counts()
+    /// Unread errors and waiting tasks (nil until the attention monitor reports).
+    public var attention: AttentionCounts?
     public var detail: DetailState?
     public var helpOpen = false
     public var absoluteTime = false

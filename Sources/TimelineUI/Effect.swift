@@ -123,5 +123,9 @@ public enum Effect: Sendable, Equatable {
     case loadCounts(CountsRequest)
     case loadHistory(taskID: String)
     case findMatch(MatchRequest)
+    /// The user looked at the task up to its event `seq` (opened it, or Space): store it as read.
+    case markRead(taskID: String, seq: Int64)
+    /// `U`: every task read.
+    case markAllRead
     case quit
 }

@@ -24,6 +24,7 @@ public enum KeyBindings {
         ("⏎ l →", "open task detail"),
         ("Esc h ←", "close detail"),
         ("J K", "scroll detail pane"),
+        ("Space U", "mark read / all read"),
         ("t", "relative/absolute time"),
         ("?", "this help"),
         ("q Ctrl-c", "quit"),
@@ -31,6 +32,7 @@ public enum KeyBindings {
     public static let glyphs: Section = ("Glyphs", [
         ("● ◐ ✓ ▲ ✗", "info run ok warn error"),
         ("⠋ ◌", "live / stale (10 min)"),
+        ("•", "unread: new since seen"),
     ])
 
     /// Two columns: movement and view keys, then search keys and glyphs.

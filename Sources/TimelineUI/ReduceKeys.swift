@@ -24,7 +24,9 @@ func reduceListKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect] 
     switch key {
     case .char("j"), .down: return moveSelection(&s, by: 1, keepLine: false)
     case .char("k"), .up: return moveSelection(&s, by: -1, keepLine: false)
-    case .pageDown, .char(" "): return moveSelection(&s, by: page, keepLine: true)
+    case .pageDown: return moveSelection(&s, by: page, keepLine: true)
+    case .char(" "): return markRead(&s, s.selectedRow)
+    case .char("U"): return markAllRead(&s)
     case .pageUp: return moveSelection(&s, by: -page, keepLine: true)
     case .ctrl("d"): return moveSelection(&s, by: max(1, page / 2), keepLine: true)
     case .ctrl("u"): return moveSelection(&s, by: -max(1, page / 2), keepLine: true)

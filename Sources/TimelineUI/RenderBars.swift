@@ -20,6 +20,7 @@ func renderHeader(_ state: AppState, into screen: inout Screen) {
         guard x + TextWidth.of(text) < screen.width else { break }
         x += screen.put(text, x: x, y: 0, style: style) + 2
     }
+    x = renderAttention(state, into: &screen, x: x)
     if !state.search.text.isEmpty {
         let label = state.search.kind == .filter ? "filter: " : "highlight: "
         let text = label + TextWidth.safe(state.search.text)

@@ -10,6 +10,7 @@ func renderRow(_ row: TimelineRow, into screen: inout Screen, x: Int, y: Int, la
     let statusStyle = Style(fg: liveness == .stale ? .muted : e.status.colorRole, bg: base.bg, bold: true)
     let glyph = StatusGlyph.glyph(for: row, nowMicros: state.nowMicros)
     screen.put(String(glyph), x: x + 1, y: y, style: statusStyle)
+    if row.unread { screen.put(UnreadMark.glyph, x: x + 2, y: y, style: Style(fg: .accent, bg: base.bg, bold: true)) }
     // Highlight mode: a bar in the first column marks every matching task (even when the match is in the body).
     if let q = state.matchQuery, QueryMatcher.matches(row, q) {
         screen.put("▌", x: x, y: y, style: Style(fg: .highlight, bg: base.bg, bold: true))
@@ -36,7 +37,8 @@ func renderRow(_ row: TimelineRow, into screen: inout Screen, x: Int, y: Int, la
 
     let showProgress = liveness == .stale || (e.progress != nil && e.status == .inProgress)
     let titleWidth = layout.titleWidth(withProgress: showProgress)
-    let titleStyle = liveness == .stale ? Style(bg: base.bg, bold: selected, dim: true) : base
+    var titleStyle = liveness == .stale ? Style(bg: base.bg, bold: selected, dim: true) : base
+    if row.unread { titleStyle.bold = true }
     putText(e.title, width: titleWidth, style: titleStyle)
     col += titleWidth + 2
 

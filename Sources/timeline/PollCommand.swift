@@ -1,4 +1,5 @@
 import ArgumentParser
+import Attention
 import Foundation
 import Ingest
 
@@ -15,6 +16,7 @@ struct PollCommand: ParsableCommand {
 
     @OptionGroup var queue: QueueOptions
     @OptionGroup var store: StoreOptions
+    @OptionGroup var notifyOptions: NotifyOptions
 
     @Option(help: "Long polls in flight at once per queue.")
     var concurrency = 2
@@ -43,12 +45,14 @@ struct PollCommand: ParsableCommand {
                 databasePath: databasePath, concurrency: concurrency, peek: peek, onBatch: onBatch)
             let watcher = SignalWatcher { _ in poller.requestStop(reason: "interrupted") }
             standardError("polling \(launcher.queueURLs.joined(separator: ", ")) into \(databasePath)")
+            let notifier = try PollNotifier(databasePath: databasePath, options: notifyOptions)
             poller.start()
             var nextSummary = Date().addingTimeInterval(60)
             var lastState = poller.status.state
             // -v also samples the state a few times a second to log backoff and recovery as they happen.
             while !poller.waitUntilStopped(
-                deadline: verbose ? min(nextSummary, Date().addingTimeInterval(0.2)) : nextSummary) {
+                deadline: min(nextSummary, Date().addingTimeInterval(notifier == nil && !verbose ? 60 : 0.2))) {
+                notifier?.step()
                 if verbose, let change = Self.describeChange(from: lastState, to: poller.status.state) {
                     standardError(Self.timestamped(change))
                 }
@@ -58,6 +62,7 @@ struct PollCommand: ParsableCommand {
                     nextSummary = Date().addingTimeInterval(60)
                 }
             }
+            notifier?.finish()
             withExtendedLifetime(watcher) {}
             standardError(Self.timestamped(poller.status.summary))
             if case .stopped(let reason) = poller.status.state, reason != "interrupted" {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Attention
 import Foundation
 import Terminal
 import TimelineCore
@@ -19,6 +20,15 @@ struct TUICommand: ParsableCommand {
 
     @OptionGroup var queue: QueueOptions
     @OptionGroup var store: StoreOptions
+    @OptionGroup var notifyOptions: NotifyOptions
+
+    @Option(name: .customLong("notify-terminal"), help: """
+        Sequence the terminal gets per notification (then one BEL): auto, osc9, osc777, osc99, bell, none.
+        """)
+    var notifyTerminal: String = "auto"
+
+    @Flag(name: .customLong("no-title"), help: "Do not show the fleet state in the terminal title.")
+    var noTitle = false
 
     @Option(help: "Long polls in flight at once per queue.")
     var concurrency = 2
@@ -33,6 +43,9 @@ struct TUICommand: ParsableCommand {
     var noColor = false
 
     func validate() throws {
+        guard notifyTerminal == "auto" || InBandNotification.Sequence(rawValue: notifyTerminal) != nil else {
+            throw ValidationError("--notify-terminal must be auto, osc9, osc777, osc99, bell or none")
+        }
         guard isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("timeline tui needs a terminal (stdin and stdout must be a TTY); try `timeline list`")
         }
@@ -53,6 +66,13 @@ struct TUICommand: ParsableCommand {
         let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status)
         let env = ProcessInfo.processInfo.environment
         let color = !noColor && (env["NO_COLOR"] ?? "").isEmpty
-        TerminalApp.run(controller: controller, color: color)
+        let started = NotifyOptions.nowMicros
+        let monitor = try AttentionMonitor(databasePath: path, policy: notifyOptions.policy, startedMicros: started)
+        let sequence = notifyOptions.notify == .off ? .none
+            : InBandNotification.Sequence(rawValue: notifyTerminal) ?? .detect(env)
+        let attention = TUIAttention(monitor: monitor, sequence: sequence,
+                                     command: notifyOptions.commandChannel(onFailure: { _ in }),
+                                     environment: env, setsTitle: !noTitle)
+        TerminalApp.run(controller: controller, color: color, sideChannel: attention)
     }
 }

@@ -8,6 +8,7 @@ struct TimelineCommand: ParsableCommand {
         subcommands: [
             TUICommand.self, PollCommand.self, DrainCommand.self, PublishCommand.self, DoctorCommand.self,
             ImportCommand.self, ListCommand.self, HistoryCommand.self, RejectedCommand.self,
+            StatusCommand.self,
         ]
     )
 }

@@ -62,6 +62,8 @@ func summary(_ effect: Effect) -> String {
     case .loadCounts: return "counts"
     case .loadHistory(let task): return "history \(task)"
     case .findMatch(let r): return "find \(r.olderFirst ? "older" : "newer") \(query(r.query))"
+    case .markRead(let task, let seq): return "mark read \(task)@\(seq)"
+    case .markAllRead: return "mark all read"
     case .quit: return "quit"
     }
 }
@@ -135,7 +137,9 @@ let bindingTable: [BindingCase] = [
     at(.browse, key(.up), []) { $0.selected = "T38"; $0.line = 2 },
     at(.follow, key(.char("k")), []) { _ in },
     at(.follow, key(.pageDown), []) { $0.mode = .browse; $0.selected = "T30" },
-    at(.follow, key(.char(" ")), []) { $0.mode = .browse; $0.selected = "T30" },
+    // Space marks the selected task read (a read one: nothing to do); U marks every task read.
+    at(.follow, key(.char(" ")), []) { _ in },
+    at(.follow, key(.char("U")), ["mark all read"]) { _ in },
     at(.browse, key(.pageDown), ["window around T27"]) { $0.selected = "T27"; $0.rows = 40 },
     at(.browse, key(.pageUp), []) { $0.selected = "T40"; $0.line = 0 },
     at(.follow, key(.ctrl("d")), []) { $0.mode = .browse; $0.selected = "T35" },
@@ -271,6 +275,7 @@ struct KeyBindingTableTests {
 
     private func name(_ k: Key) -> String {
         switch k {
+        case .char(" "): return "Space"
         case .char(let c): return String(c)
         case .ctrl(let c): return "Ctrl-\(c)"
         case .up: return "↑"

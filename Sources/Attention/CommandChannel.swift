@@ -1,0 +1,95 @@
+import Dispatch
+import Foundation
+import TimelineCore
+
+/// The `--notify-command` channel: runs the command (argv, no shell, event text never in argv) with the
+/// notification as JSON on its stdin. Also `notify-send` for a desktop session. Runs on a background
+/// queue, one command at a time; failures are reported through `onFailure`.
+public final class CommandChannel: @unchecked Sendable {
+    private let argv: [String]
+    private let queue = DispatchQueue(label: "timeline.notify.command")
+    private let onFailure: @Sendable (String) -> Void
+
+    public init(argv: [String], onFailure: @escaping @Sendable (String) -> Void) {
+        self.argv = argv
+        self.onFailure = onFailure
+    }
+
+    /// Starts the command for `notification` (returns at once).
+    public func deliver(_ notification: Notification) {
+        let input = Data((Self.json(notification) + "\n").utf8)
+        let argv = argv
+        queue.async { [onFailure] in
+            do {
+                let status = try Self.run(argv, stdin: input)
+                if status != 0 { onFailure("notify command exited with status \(status)") }
+            } catch {
+                onFailure("notify command failed: \(error)")
+            }
+        }
+    }
+
+    /// Waits until every command started so far has finished (for exit and tests).
+    public func waitUntilIdle() { queue.sync {} }
+
+    /// The document on stdin: kind, title, body and the events (as stored, raw JSON).
+    public static func json(_ n: Notification) -> String {
+        let events = n.transitions.map(\.event.rawJSON).joined(separator: ",")
+        return "{\"type\":\"notification\",\"kind\":\(EventEncoder.quoted(n.kind.rawValue)),"
+            + "\"title\":\(EventEncoder.quoted(n.title)),\"body\":\(EventEncoder.quoted(n.body)),"
+            + "\"count\":\(n.transitions.count),\"events\":[\(events)]}"
+    }
+
+    /// Runs `argv` (found on $PATH unless it names a path) with `stdin`; returns its exit status.
+    static func run(_ argv: [String], stdin: Data) throws -> Int32 {
+        let process = Process()
+        process.executableURL = try executable(argv[0])
+        process.arguments = Array(argv.dropFirst())
+        let pipe = Pipe()
+        process.standardInput = pipe
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The command may exit without reading stdin: a broken pipe is not our failure.
+        signal(SIGPIPE, SIG_IGN)
+        try? pipe.fileHandleForWriting.write(contentsOf: stdin)
+        try? pipe.fileHandleForWriting.close()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// `name` itself when it holds a `/`, else the first executable of that name on $PATH.
+    public static func executable(_ name: String) throws -> URL {
+        if name.contains("/") { return URL(fileURLWithPath: name) }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for dir in path.split(separator: ":") {
+            let candidate = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return URL(fileURLWithPath: candidate) }
+        }
+        throw CommandLineWords.SplitError(message: "\(name): command not found on PATH")
+    }
+}
+
+/// `notify-send` for a desktop session ($DISPLAY or $WAYLAND_DISPLAY set and notify-send installed).
+/// Title and body are sanitized and passed after `--`, so no text can become an option.
+public final class DesktopChannel: @unchecked Sendable {
+    private let executable: URL
+    private let queue = DispatchQueue(label: "timeline.notify.desktop")
+
+    /// nil when there is no desktop session or no `notify-send`.
+    public init?(environment env: [String: String]) {
+        guard !(env["DISPLAY"] ?? "").isEmpty || !(env["WAYLAND_DISPLAY"] ?? "").isEmpty,
+              let url = try? CommandChannel.executable("notify-send") else { return nil }
+        executable = url
+    }
+
+    public func deliver(_ n: Notification) {
+        let args = ["--app-name=timeline", "--",
+                    InBandNotification.sanitizedField(n.title, limit: InBandNotification.titleLimit),
+                    InBandNotification.sanitizedField(n.body, limit: InBandNotification.bodyLimit)]
+        let url = executable
+        queue.async {
+            _ = try? CommandChannel.run([url.path] + args, stdin: Data())
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import TimelineCore
+
+/// The words of notifications and of the fleet line, from statuses and counts.
+public enum NotificationText {
+    /// "3 errors", "1 needs you", "2 warnings", "1 finished".
+    public static func phrase(_ status: Status, _ n: Int) -> String {
+        if NotifyPolicy.isWaiting(status) { return n == 1 ? "1 needs you" : "\(n) need you" }
+        switch status {
+        case .error: return n == 1 ? "1 error" : "\(n) errors"
+        case .warning: return n == 1 ? "1 warning" : "\(n) warnings"
+        case .success: return "\(n) finished"
+        case .inProgress: return "\(n) running"
+        case .info: return "\(n) info"
+        }
+    }
+
+    /// Counts by status, most urgent first: "3 errors, 1 needs you".
+    public static func counts(_ statuses: [Status]) -> String {
+        var n: [Status: Int] = [:]
+        for s in statuses { n[s, default: 0] += 1 }
+        return order.compactMap { s in n[s].map { phrase(s, $0) } }.joined(separator: ", ")
+    }
+
+    /// Display order of statuses in summaries: waiting first, then by how bad.
+    static var order: [Status] {
+        Status.allCases.filter(NotifyPolicy.isWaiting) + [.error, .warning, .success, .inProgress, .info]
+    }
+
+    /// One live notification: a lone transition names its task; several are counted.
+    static func live(_ transitions: [TaskTransition]) -> Notification {
+        if transitions.count == 1, let t = transitions.first {
+            let label = NotifyPolicy.isWaiting(t.status) ? "needs you" : t.status.rawValue
+            return Notification(kind: .transition, title: "timeline: \(t.event.agentID) \(label)",
+                                body: t.event.title, transitions: transitions)
+        }
+        return Notification(kind: .burst, title: "timeline", body: counts(transitions.map(\.status)),
+                            transitions: transitions)
+    }
+}

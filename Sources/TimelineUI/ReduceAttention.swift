@@ -8,6 +8,10 @@ func markRead(_ s: inout AppState, _ row: TimelineRow?) -> [Effect] {
         s.window[i].unread = false
     }
     if s.detail?.taskID == row.taskID { s.detail?.row?.unread = false }
+    // The header follows at once (the monitor's next count confirms it).
+    if row.event.status == .error, let a = s.attention {
+        s.attention = AttentionCounts(unreadErrors: max(0, a.unreadErrors - 1), waiting: a.waiting)
+    }
     return [.markRead(taskID: row.taskID, seq: row.seq)]
 }
 

@@ -355,3 +355,48 @@ def test_status_formats_and_exit_codes(run_timeline, feed, db_path):
     assert result.returncode == 1
     result = run_timeline("status", "--db", db_path, "--format", "yaml")
     assert result.returncode == 64 and "yaml" in result.stderr
+
+
+def test_unread_marks_survive_a_restart(tmux, timeline_bin, e2e_env, db_path, feed, run_timeline, tmp_path):
+    from timeline_testing.tmux import TerminalProgram
+
+    def start():
+        program = TerminalProgram(tmux, [timeline_bin, "tui", "--no-poll", "--db", db_path], e2e_env, tmp_path, 100, 20)
+        program.wait_for(lambda s: "FOLLOW" in s and "alpha broke" in s)
+        return program
+
+    def row(screen, text):
+        return next(line for line in screen.split("\n") if text in line)
+
+    def quit(program):
+        program.keys("q")
+        program.wait_for(lambda s: TerminalProgram.EXITED_MARK in s)
+
+    feed(event("A", "alpha broke", "error", seconds_ago=20), event("B", "beta says hi", "info", seconds_ago=10))
+    program = start()
+    screen = program.wait_for(lambda s: "• 1 unread error" in s)
+    assert "✗•" in row(screen, "alpha broke") and "●•" in row(screen, "beta says hi")
+    program.keys("Space")  # B, the newest, is selected
+    screen = program.wait_for(lambda s: "●•" not in row(s, "beta says hi"))
+    assert "✗•" in row(screen, "alpha broke")
+    quit(program)
+    assert run_timeline("status", "--db", db_path).returncode == 1
+
+    program = start()
+    screen = program.wait_for(lambda s: "• 1 unread error" in s)
+    assert "●•" not in row(screen, "beta says hi") and "✗•" in row(screen, "alpha broke")
+    program.keys("j", "Enter")
+    program.wait_for(lambda s: "alpha broke" in s and "beta says hi" not in s)
+    program.keys("Escape")
+    program.wait_for(lambda s: "beta says hi" in s and "✗•" not in row(s, "alpha broke") and "unread" not in s)
+    quit(program)
+    result = run_timeline("status", "--db", db_path)
+    assert (result.returncode, result.stdout) == (0, "1 error\n")
+
+    feed(event("C", "gamma broke", "error"), event("D", "delta fine", "info"))
+    program = start()
+    program.wait_for(lambda s: "• 1 unread error" in s and "●•" in row(s, "delta fine"))
+    program.keys("U")
+    screen = program.wait_for(lambda s: "•" not in s.split("\n", 1)[1].rsplit("\n", 3)[0] and "unread" not in s)
+    quit(program)
+    assert run_timeline("status", "--db", db_path).returncode == 0

@@ -87,6 +87,8 @@ public struct AppState: Sendable, Equatable {
     public var detail: DetailState?
     public var helpOpen = false
     public var absoluteTime = false
+    /// When running tasks turn stale or time out (`--stale-after`, `--timeout-after`).
+    public var runThresholds = RunThresholds()
     /// Zone for absolute times (the local zone; tests fix it).
     public var timeZone: TimeZone = .current
     public var poller: PollerStatusView = .disabled

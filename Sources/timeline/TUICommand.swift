@@ -30,6 +30,12 @@ struct TUICommand: ParsableCommand {
     @Flag(name: .customLong("no-title"), help: "Do not show the fleet state in the terminal title.")
     var noTitle = false
 
+    @Option(name: .customLong("stale-after"), help: "A running task with no update for this long is stale (90s, 10m, 2h).")
+    var staleAfter = DurationArgument(seconds: RunThresholds().staleSeconds)
+
+    @Option(name: .customLong("timeout-after"), help: "A task running this long since its first event is shown as timed out.")
+    var timeoutAfter = DurationArgument(seconds: RunThresholds().maxLifetimeSeconds)
+
     @Option(help: "Long polls in flight at once per queue.")
     var concurrency = 2
 
@@ -57,7 +63,8 @@ struct TUICommand: ParsableCommand {
         let poller = noPoll
             ? nil : TUIPollerHook.start(databasePath: path, options: queue, concurrency: concurrency, peek: peek)
         defer { poller?.stop() }
-        let state = AppState(width: 80, height: 24, nowMicros: Int64(Date().timeIntervalSince1970 * 1_000_000))
+        var state = AppState(width: 80, height: 24, nowMicros: Int64(Date().timeIntervalSince1970 * 1_000_000))
+        state.runThresholds = RunThresholds(staleSeconds: staleAfter.seconds, maxLifetimeSeconds: timeoutAfter.seconds)
         var status: (@Sendable () -> PollerStatusView)?
         if let poller {
             status = { poller.status }

@@ -83,3 +83,30 @@ struct MonitorAndReadStateTests {
         #expect(FleetLine.plain(c) == "2 need you · 3 errors (1 unread) · 5 running")
     }
 }
+
+@Suite("Running task facts from the store")
+struct RunningRowStoreTests {
+    @Test func rowsCarryTheFirstEventTimeAndRecentProgressOfRunningTasks() throws {
+        let dir = try TemporaryDirectory()
+        let store = try TimelineStore(path: dir.file("t.db"))
+        func progressEvent(_ id: String, task: String, _ status: Status, second: Int64, progress: Double?) -> Event {
+            var e = event(id, task: task, status, second: second)
+            e.progress = progress
+            return e
+        }
+        try store.put(progressEvent("1", task: "R", .inProgress, second: 10, progress: 10),
+                      progressEvent("2", task: "R", .inProgress, second: 20, progress: nil),
+                      progressEvent("3", task: "R", .inProgress, second: 30, progress: 30),
+                      progressEvent("4", task: "R", .inProgress, second: 40, progress: 50),
+                      progressEvent("0", task: "R", .info, second: 5, progress: nil),
+                      progressEvent("5", task: "D", .inProgress, second: 1, progress: 90),
+                      progressEvent("6", task: "D", .success, second: 50, progress: 100))
+        let r = try #require(try store.row(taskID: "R"))
+        #expect(r.firstMicros == startedMicros + 5 * second)
+        #expect(r.recentProgress.map(\.progress) == [50, 30, 10])
+        #expect(ProgressETA.remainingMicros(r.recentProgress, nowMicros: startedMicros + 40 * second) == 37_500_000)
+        let d = try #require(try store.rows(matching: TimelineQuery(), olderThan: nil, limit: 5).first { $0.taskID == "D" })
+        #expect(d.firstMicros == startedMicros + second)
+        #expect(d.recentProgress.isEmpty, "only running tasks need their progress history")
+    }
+}

@@ -400,3 +400,27 @@ def test_unread_marks_survive_a_restart(tmux, timeline_bin, e2e_env, db_path, fe
     screen = program.wait_for(lambda s: "•" not in s.split("\n", 1)[1].rsplit("\n", 3)[0] and "unread" not in s)
     quit(program)
     assert run_timeline("status", "--db", db_path).returncode == 0
+
+
+def test_running_rows_show_elapsed_eta_and_timed_out(tmux, timeline_bin, e2e_env, db_path, feed, tmp_path):
+    from timeline_testing.tmux import TerminalProgram
+    feed(event("LONG", "long haul starts", "in_progress", seconds_ago=2 * 3600 + 60),
+         event("LONG", "long haul still going", "in_progress", seconds_ago=30),
+         event("ETA", "render", "in_progress", seconds_ago=300, progress=10),
+         event("ETA", "render", "in_progress", seconds_ago=200, progress=30),
+         event("ETA", "render frames", "in_progress", seconds_ago=100, progress=50))
+    program = TerminalProgram(tmux, [timeline_bin, "tui", "--no-poll", "--db", db_path, "--timeout-after", "1h"],
+                              e2e_env, tmp_path, 110, 12)
+    screen = program.wait_for(lambda s: "long haul still going" in s and "render frames" in s)
+    long_row = next(line for line in screen.split("\n") if "long haul" in line)
+    eta_row = next(line for line in screen.split("\n") if "render frames" in line)
+    assert "timed out" in long_row and "⊘" in long_row
+    # 10 → 30 → 50 % over 200 s: 50 % left at 0.2 %/s is 250 s after the last report, 100 s ago ⇒ ~2m left.
+    assert "5m · ~2m left" in eta_row
+    program.keys("q")
+    program.wait_for(lambda s: TerminalProgram.EXITED_MARK in s)
+
+
+def test_bad_durations_are_refused(run_timeline, db_path):
+    result = run_timeline("tui", "--no-poll", "--db", db_path, "--stale-after", "ten")
+    assert result.returncode == 64 and "stale-after" in result.stderr

@@ -9,19 +9,26 @@ public final class CommandChannel: @unchecked Sendable {
     private let argv: [String]
     private let queue = DispatchQueue(label: "timeline.notify.command")
     private let onFailure: @Sendable (String) -> Void
+    private let timeout: Double
 
-    public init(argv: [String], onFailure: @escaping @Sendable (String) -> Void) {
+    /// How long one command may run before it is terminated.
+    public static let timeoutSeconds: Double = 30
+
+    public init(argv: [String], timeout: Double = timeoutSeconds, onFailure: @escaping @Sendable (String) -> Void) {
         self.argv = argv
+        self.timeout = timeout
         self.onFailure = onFailure
+        // A command that exits without reading all of stdin must not kill us with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
     }
 
     /// Starts the command for `notification` (returns at once).
     public func deliver(_ notification: Notification) {
         let input = Data((Self.json(notification) + "\n").utf8)
         let argv = argv
-        queue.async { [onFailure] in
+        queue.async { [onFailure, timeout] in
             do {
-                let status = try Self.run(argv, stdin: input)
+                let status = try Self.run(argv, stdin: input, timeout: timeout)
                 if status != 0 { onFailure("notify command exited with status \(status)") }
             } catch {
                 onFailure("notify command failed: \(error)")
@@ -29,8 +36,14 @@ public final class CommandChannel: @unchecked Sendable {
         }
     }
 
-    /// Waits until every command started so far has finished (for exit and tests).
-    public func waitUntilIdle() { queue.sync {} }
+    /// Waits until every command started so far has finished (for exit and tests), at most `timeout`
+    /// seconds; false when some are still running.
+    @discardableResult
+    public func waitUntilIdle(timeout: Double = 60) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        return done.wait(timeout: .now() + timeout) == .success
+    }
 
     /// The document on stdin: kind, title, body and the events (as stored, raw JSON).
     public static func json(_ n: Notification) -> String {
@@ -40,8 +53,10 @@ public final class CommandChannel: @unchecked Sendable {
             + "\"count\":\(n.transitions.count),\"events\":[\(events)]}"
     }
 
-    /// Runs `argv` (found on $PATH unless it names a path) with `stdin`; returns its exit status.
-    static func run(_ argv: [String], stdin: Data) throws -> Int32 {
+    /// Runs `argv` (found on $PATH unless it names a path) with `stdin`; returns its exit status. Stdin is
+    /// written from another thread (a command that never reads it cannot block us); a command still
+    /// running after `timeoutSeconds` is terminated.
+    static func run(_ argv: [String], stdin: Data, timeout: Double = timeoutSeconds) throws -> Int32 {
         let process = Process()
         process.executableURL = try executable(argv[0])
         process.arguments = Array(argv.dropFirst())
@@ -49,12 +64,21 @@ public final class CommandChannel: @unchecked Sendable {
         process.standardInput = pipe
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
-        // The command may exit without reading stdin: a broken pipe is not our failure.
-        signal(SIGPIPE, SIG_IGN)
-        try? pipe.fileHandleForWriting.write(contentsOf: stdin)
-        try? pipe.fileHandleForWriting.close()
-        process.waitUntilExit()
+        let writer = pipe.fileHandleForWriting
+        DispatchQueue.global().async {
+            // A broken pipe (the command exited without reading) is not our failure.
+            try? writer.write(contentsOf: stdin)
+            try? writer.close()
+        }
+        if exited.wait(timeout: .now() + timeout) == .timedOut {
+            // SIGKILL: a child may have inherited a blocked SIGTERM (our signal watchers block it).
+            kill(process.processIdentifier, SIGKILL)
+            exited.wait()
+            throw CommandError(message: "\(argv[0]) still running after \(timeout) s: terminated")
+        }
         return process.terminationStatus
     }
 
@@ -66,8 +90,14 @@ public final class CommandChannel: @unchecked Sendable {
             let candidate = "\(dir)/\(name)"
             if FileManager.default.isExecutableFile(atPath: candidate) { return URL(fileURLWithPath: candidate) }
         }
-        throw CommandLineWords.SplitError(message: "\(name): command not found on PATH")
+        throw CommandError(message: "\(name): command not found on PATH")
     }
+}
+
+/// A notify command could not run, or ran too long.
+public struct CommandError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
 }
 
 /// `notify-send` for a desktop session ($DISPLAY or $WAYLAND_DISPLAY set and notify-send installed).

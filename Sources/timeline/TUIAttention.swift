@@ -61,7 +61,7 @@ final class TUIAttention: TerminalSideChannel {
     }
 
     func exitBytes() -> [UInt8] {
-        command?.waitUntilIdle()
+        command?.waitUntilIdle(timeout: 3)
         return setsTitle ? TerminalTitle.pop : []
     }
 }

@@ -101,6 +101,15 @@ struct ChannelTests {
         missing.waitUntilIdle()
         #expect(failures.all.last?.contains("not found") == true)
     }
+
+    @Test func aHangingCommandThatNeverReadsStdinIsTerminated() throws {
+        let failures = FailureLog()
+        let channel = CommandChannel(argv: ["sleep", "30"], timeout: 0.5, onFailure: failures.add)
+        let big = String(repeating: "x", count: 300_000)  // more than a pipe holds: the write must not block us
+        channel.deliver(Notification(kind: .burst, title: "t", body: big, transitions: []))
+        #expect(channel.waitUntilIdle(timeout: 20))
+        #expect(failures.all == ["notify command failed: sleep still running after 0.5 s: terminated"])
+    }
 }
 
 final class FailureLog: @unchecked Sendable {

@@ -17,7 +17,9 @@ final class TUIAttention: TerminalSideChannel {
     private var pending: [UInt8] = []
     private var lastTitle: String?
     private var lastFleetPoll: Int64 = 0
-    /// How often the fleet counts (title, header) are read.
+    private var lastPoll: Int64 = 0
+    /// How often new events are looked for (a cheap indexed read) and the fleet counts (title, header) read.
+    static let pollEveryMicros: Int64 = 250_000
     static let fleetEveryMicros: Int64 = 1_000_000
 
     init(monitor: AttentionMonitor, sequence: InBandNotification.Sequence, command: CommandChannel?,
@@ -49,6 +51,8 @@ final class TUIAttention: TerminalSideChannel {
                 lastTitle = title
             }
         }
+        guard nowMicros - lastPoll >= Self.pollEveryMicros else { return redraw }
+        lastPoll = nowMicros
         let withFleet = nowMicros - lastFleetPoll >= Self.fleetEveryMicros
         if withFleet { lastFleetPoll = nowMicros }
         monitor.poll(nowMicros: nowMicros, openTaskID: controller.state.detail?.taskID, withFleet: withFleet)

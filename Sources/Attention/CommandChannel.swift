@@ -83,9 +83,10 @@ public final class CommandChannel: @unchecked Sendable {
     }
 
     /// `name` itself when it holds a `/`, else the first executable of that name on $PATH.
-    public static func executable(_ name: String) throws -> URL {
+    public static func executable(_ name: String,
+                                  environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
         if name.contains("/") { return URL(fileURLWithPath: name) }
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let path = environment["PATH"] ?? "/usr/bin:/bin"
         for dir in path.split(separator: ":") {
             let candidate = "\(dir)/\(name)"
             if FileManager.default.isExecutableFile(atPath: candidate) { return URL(fileURLWithPath: candidate) }
@@ -109,7 +110,7 @@ public final class DesktopChannel: @unchecked Sendable {
     /// nil when there is no desktop session or no `notify-send`.
     public init?(environment env: [String: String]) {
         guard !(env["DISPLAY"] ?? "").isEmpty || !(env["WAYLAND_DISPLAY"] ?? "").isEmpty,
-              let url = try? CommandChannel.executable("notify-send") else { return nil }
+              let url = try? CommandChannel.executable("notify-send", environment: env) else { return nil }
         executable = url
     }
 
@@ -122,4 +123,7 @@ public final class DesktopChannel: @unchecked Sendable {
             _ = try? CommandChannel.run([url.path] + args, stdin: Data())
         }
     }
+
+    /// Waits until every notification started so far is shown (for tests).
+    public func waitUntilIdle() { queue.sync {} }
 }

@@ -102,6 +102,19 @@ struct ChannelTests {
         #expect(failures.all.last?.contains("not found") == true)
     }
 
+    @Test func notifySendRunsOnlyInADesktopSessionWithSanitizedTextAfterDoubleDash() throws {
+        let dir = try TemporaryDirectory()
+        let log = dir.file("args")
+        _ = try dir.write("notify-send", "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(log)'\n", executable: true)
+        #expect(DesktopChannel(environment: ["PATH": dir.path]) == nil, "no DISPLAY or WAYLAND_DISPLAY")
+        #expect(DesktopChannel(environment: ["PATH": "/nonexistent", "DISPLAY": ":0"]) == nil, "no notify-send")
+        let channel = try #require(DesktopChannel(environment: ["PATH": dir.path, "WAYLAND_DISPLAY": "wayland-0"]))
+        channel.deliver(Notification(kind: .transition, title: "--help", body: "bad\u{1B}]0;x\u{07}\nnews",
+                                     transitions: []))
+        channel.waitUntilIdle()
+        #expect(try String(contentsOfFile: log, encoding: .utf8) == "--app-name=timeline\n--\n--help\nbad⏎news\n")
+    }
+
     @Test func aHangingCommandThatNeverReadsStdinIsTerminated() throws {
         let failures = FailureLog()
         let channel = CommandChannel(argv: ["sleep", "30"], timeout: 0.5, onFailure: failures.add)

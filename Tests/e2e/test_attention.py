@@ -424,3 +424,15 @@ def test_running_rows_show_elapsed_eta_and_timed_out(tmux, timeline_bin, e2e_env
 def test_bad_durations_are_refused(run_timeline, db_path):
     result = run_timeline("tui", "--no-poll", "--db", db_path, "--stale-after", "ten")
     assert result.returncode == 64 and "stale-after" in result.stderr
+
+
+def test_title_is_restored_on_sigterm_too(tui, feed):
+    feed(event("R1", "r1", "in_progress"))
+    program = tui("--notify-terminal", "none")
+    program.wait_for(lambda o: ESC + "]2;timeline · 1 running".encode() + ST in o, message="the title")
+    os.kill(program.pid, signal.SIGTERM)
+    _, status = os.waitpid(program.pid, 0)
+    program.thread.join(timeout=5)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM
+    out = program.bytes()
+    assert out.rindex(ESC + b"[23;0t") > out.rindex(ESC + b"]2;")

@@ -5,14 +5,15 @@ public enum NotificationText {
     /// "3 errors", "1 needs you", "2 warnings", "1 finished".
     public static func phrase(_ status: Status, _ n: Int) -> String {
         if NotifyPolicy.isWaiting(status) { return n == 1 ? "1 needs you" : "\(n) need you" }
-        switch status {
-        case .error: return n == 1 ? "1 error" : "\(n) errors"
-        case .warning: return n == 1 ? "1 warning" : "\(n) warnings"
-        case .success: return "\(n) finished"
-        case .inProgress: return "\(n) running"
-        case .info: return "\(n) info"
-        }
+        let (one, many) = words[status] ?? (status.rawValue, status.rawValue)
+        return "\(n) \(n == 1 ? one : many)"
     }
+
+    /// Singular and plural per status (a status without words is named by its payload spelling).
+    static let words: [Status: (String, String)] = [
+        .error: ("error", "errors"), .warning: ("warning", "warnings"), .success: ("finished", "finished"),
+        .inProgress: ("running", "running"), .info: ("info", "info"),
+    ]
 
     /// Counts by status, most urgent first: "3 errors, 1 needs you".
     public static func counts(_ statuses: [Status]) -> String {

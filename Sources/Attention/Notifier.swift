@@ -51,6 +51,8 @@ public struct Notifier: Sendable {
             lastBacklogMicros = nowMicros
             return
         }
+        // A live transition supersedes what the backlog said about the same task.
+        if backlog.removeValue(forKey: transition.taskID) != nil { backlogOrder.removeAll { $0 == transition.taskID } }
         guard policy.notifies(transition.status), transition.taskID != openTaskID else { return }
         if pending.isEmpty { pendingSince = nowMicros }
         pending.append(transition)

@@ -5,7 +5,8 @@ public enum NotifyLevel: String, CaseIterable, Sendable {
     case off, errors, all
 }
 
-/// The one place that says which statuses need a human. Adding a status is one line in `attention(_:)`.
+/// The one place that says which statuses need a human. Adding a status is one line in `urgency(_:)`
+/// (`case .needsInput: .urgent` once `needs_input` lands; the compiler asks for it).
 public struct NotifyPolicy: Sendable, Equatable {
     public var level: NotifyLevel
     public init(level: NotifyLevel) { self.level = level }
@@ -30,6 +31,7 @@ public struct NotifyPolicy: Sendable, Equatable {
         }
     }
 
-    /// Statuses counted as "need you" in summaries and the fleet line (none until `needs_input` lands).
+    /// Statuses counted as "need you" in summaries and the fleet line (`needs_input`, by its payload
+    /// spelling, so this holds before and after the status lands in `Status`).
     public static func isWaiting(_ status: Status) -> Bool { status.rawValue == "needs_input" }
 }

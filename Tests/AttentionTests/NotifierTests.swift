@@ -75,6 +75,15 @@ struct NotifierTests {
         #expect(out.map(\.kind) == [.backlog])
     }
 
+    @Test func aLiveTransitionSupersedesTheBacklogForItsTask() {
+        var n = Notifier(policy: NotifyPolicy(level: .errors), startedMicros: startedMicros)
+        let now = startedMicros + 3 * second
+        n.observe(transition(event("1", task: "A", .error, second: -60)), nowMicros: now, openTaskID: nil)
+        n.observe(transition(event("2", task: "B", .error, second: -50)), nowMicros: now, openTaskID: nil)
+        n.observe(transition(event("3", task: "A", .success, second: 1), previous: .error), nowMicros: now, openTaskID: nil)
+        #expect(n.due(nowMicros: now + 2 * second).map(\.body) == ["while you were away: 1 error"])
+    }
+
     @Test func offNeverFires() {
         var n = Notifier(policy: NotifyPolicy(level: .off), startedMicros: startedMicros)
         n.observe(transition(event("1", task: "A", .error)), nowMicros: startedMicros, openTaskID: nil)

@@ -14,6 +14,7 @@ final class TUIAttention: TerminalSideChannel {
     private let command: CommandChannel?
     private let desktop: DesktopChannel?
     private let setsTitle: Bool
+    private let failures: NotifyFailures
     private var pending: [UInt8] = []
     private var lastTitle: String?
     private var lastFleetPoll: Int64 = 0
@@ -23,7 +24,8 @@ final class TUIAttention: TerminalSideChannel {
     static let fleetEveryMicros: Int64 = 1_000_000
 
     init(monitor: AttentionMonitor, sequence: InBandNotification.Sequence, command: CommandChannel?,
-         environment env: [String: String], setsTitle: Bool) {
+         failures: NotifyFailures, environment env: [String: String], setsTitle: Bool) {
+        self.failures = failures
         self.monitor = monitor
         self.sequence = sequence
         tmux = !(env["TMUX"] ?? "").isEmpty
@@ -41,6 +43,11 @@ final class TUIAttention: TerminalSideChannel {
             pending += InBandNotification.bytes(title: n.title, body: n.body, sequence: sequence, tmux: tmux)
             command?.deliver(n)
             desktop?.deliver(n)
+        }
+        // A failing notify command or store read shows in the status bar (until the next window load).
+        if let failure = taken.failure ?? failures.take() {
+            controller.send(.loadFailed(failure))
+            redraw = true
         }
         if let fleet = taken.fleet {
             let counts = AttentionCounts(unreadErrors: fleet.unreadErrors, waiting: fleet.waiting)
@@ -67,5 +74,23 @@ final class TUIAttention: TerminalSideChannel {
     func exitBytes() -> [UInt8] {
         command?.waitUntilIdle(timeout: 3)
         return setsTitle ? TerminalTitle.pop : []
+    }
+}
+
+/// The newest notify-command failure, handed from the command's queue to the terminal loop.
+final class NotifyFailures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var latest: String?
+
+    func put(_ message: String) {
+        lock.lock()
+        latest = message
+        lock.unlock()
+    }
+
+    func take() -> String? {
+        lock.lock()
+        defer { latest = nil; lock.unlock() }
+        return latest
     }
 }

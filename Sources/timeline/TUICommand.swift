@@ -60,6 +60,9 @@ struct TUICommand: ParsableCommand {
     func run() throws {
         // Open once read-write up front: creates/migrates the file (0600) and fails early with a clear message.
         let path = try store.openForWriting().path
+        // Before the poller starts: everything it stores from now on is watched (the backlog included).
+        let monitor = try AttentionMonitor(databasePath: path, policy: notifyOptions.policy,
+                                           startedMicros: NotifyOptions.nowMicros)
         let poller = noPoll
             ? nil : TUIPollerHook.start(databasePath: path, options: queue, concurrency: concurrency, peek: peek)
         defer { poller?.stop() }
@@ -73,13 +76,12 @@ struct TUICommand: ParsableCommand {
         let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status)
         let env = ProcessInfo.processInfo.environment
         let color = !noColor && (env["NO_COLOR"] ?? "").isEmpty
-        let started = NotifyOptions.nowMicros
-        let monitor = try AttentionMonitor(databasePath: path, policy: notifyOptions.policy, startedMicros: started)
         let sequence = notifyOptions.notify == .off ? .none
             : InBandNotification.Sequence(rawValue: notifyTerminal) ?? .detect(env)
+        let failures = NotifyFailures()
         let attention = TUIAttention(monitor: monitor, sequence: sequence,
-                                     command: notifyOptions.commandChannel(onFailure: { _ in }),
-                                     environment: env, setsTitle: !noTitle)
+                                     command: notifyOptions.commandChannel(onFailure: failures.put),
+                                     failures: failures, environment: env, setsTitle: !noTitle)
         TerminalApp.run(controller: controller, color: color, sideChannel: attention)
     }
 }

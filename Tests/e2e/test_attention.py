@@ -436,3 +436,14 @@ def test_title_is_restored_on_sigterm_too(tui, feed):
     assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM
     out = program.bytes()
     assert out.rindex(ESC + b"[23;0t") > out.rindex(ESC + b"]2;")
+
+
+def test_a_failing_notify_command_is_reported_in_the_status_bar(tmux, timeline_bin, e2e_env, db_path, feed, tmp_path):
+    from timeline_testing.tmux import TerminalProgram
+    program = TerminalProgram(tmux, [timeline_bin, "tui", "--no-poll", "--db", db_path, "--notify-command", "false"],
+                              e2e_env, tmp_path, 100, 12)
+    program.wait_for(lambda s: "FOLLOW" in s)
+    feed(event("T", "it broke", "error"))
+    program.wait_for(lambda s: "notify command exited with status 1" in s)
+    program.keys("q")
+    program.wait_for(lambda s: TerminalProgram.EXITED_MARK in s)

@@ -3,12 +3,14 @@ import Foundation
 import TimelineRuntime
 import TimelineUI
 
-/// The interactive loop: read keys (50 ms timeout), feed the controller, draw the diff.
+/// The interactive loop: read input bytes (50 ms timeout), feed the decoded inputs to the controller, draw the diff.
 public enum TerminalApp {
     /// Runs until the user quits or a termination signal arrives; the terminal is restored on return.
-    public static func run(controller: TimelineController, color: Bool, sideChannel: TerminalSideChannel? = nil,
+    public static func run(controller: TimelineController, color: Bool, light: Bool = false,
+                           sideChannel: TerminalSideChannel? = nil,
                            clock: @escaping () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000) }) {
-        let curses = CursesScreen(color: color)
+        let curses = CursesScreen(color: color, light: light)
+        let keyboard = TerminalInput()
         defer { curses.end() }
         TerminalSideOutput.write(sideChannel?.startBytes() ?? [])
         _ = curses.syncSizeWithTerminal()
@@ -20,26 +22,16 @@ public enum TerminalApp {
         var lastTick: Int64 = 0
         var dirty = true
         while running && TerminalRestore.terminationSignal == 0 {
-            // One blocking read (≤ 50 ms), then everything already queued.
-            var next = curses.read()
-            while let input = next, running {
+            // One wait (≤ 50 ms), then everything already queued: a held key or a paste is applied whole.
+            for input in keyboard.read(timeoutMillis: 50) where running {
                 dirty = true
                 switch input {
-                case .key(let raw):
-                    if let key = InputDecoder.decode(raw) { running = controller.send(key) }
-                case .mouse(let raw):
-                    if let event = InputDecoder.decode(raw) { running = controller.send(event) }
-                case .resize:
-                    size = curses.size
-                    curses.invalidate()
-                    controller.send(.resize(width: size.width, height: size.height))
-                case .ignored:
-                    break
+                case .key(.ctrl("l")): curses.invalidate()  // full repaint: clears what other programs wrote
+                case .key(.ctrl("z")): curses.suspend()
+                default: running = controller.send(input)
                 }
-                wtimeout(tl_stdscr(), 0)
-                next = curses.read()
             }
-            wtimeout(tl_stdscr(), 50)
+            if keyboard.closed { running = false }
             guard running else { break }
             let now = clock()
             // Spinners and countdowns need 10 frames a second; relative times only one.
@@ -50,8 +42,9 @@ public enum TerminalApp {
             }
             controller.pollBackground(nowMicros: now)
             if controller.drain() { dirty = true }
-            // ncurses learns of resizes from SIGWINCH; when that signal is blocked or ignored by whatever
-            // started us (seen under pytest+tmux), the tty size itself tells (one cheap ioctl per iteration).
+            // Input is read without ncurses' getch (where it would report KEY_RESIZE), and SIGWINCH may be
+            // blocked by whatever started us (seen under pytest+tmux): the tty size itself tells (one cheap
+            // ioctl per iteration).
             _ = curses.syncSizeWithTerminal()
             let fresh = curses.size
             if fresh != size {
@@ -60,12 +53,11 @@ public enum TerminalApp {
                 controller.send(.resize(width: size.width, height: size.height))
                 dirty = true
             }
-            if let sideChannel, sideChannel.step(controller: controller, nowMicros: now) { dirty = true }
+            if sideChannel?.service(controller: controller, nowMicros: now) == true { dirty = true }
             if dirty {
                 curses.draw(render(controller.state, width: size.width, height: size.height))
                 dirty = false
             }
-            if let sideChannel { TerminalSideOutput.write(sideChannel.pendingBytes()) }
         }
         curses.end()
         TerminalSideOutput.write(sideChannel?.exitBytes() ?? [])

@@ -7,10 +7,19 @@ public protocol TerminalSideChannel: AnyObject {
     func startBytes() -> [UInt8]
     /// Called every loop iteration before drawing; may send inputs (true: redraw).
     func step(controller: TimelineController, nowMicros: Int64) -> Bool
-    /// Bytes to write after the frame (sequences that do not move the cursor).
+    /// Bytes to write between frames (sequences that do not move the cursor).
     func pendingBytes() -> [UInt8]
     /// Bytes written after the terminal is restored (e.g. restore the title).
     func exitBytes() -> [UInt8]
+}
+
+extension TerminalSideChannel {
+    /// The loop's one call per iteration: `step`, then its bytes (ncurses flushed the last frame; true: redraw).
+    func service(controller: TimelineController, nowMicros: Int64) -> Bool {
+        let changed = step(controller: controller, nowMicros: nowMicros)
+        TerminalSideOutput.write(pendingBytes())
+        return changed
+    }
 }
 
 /// Writes side output straight to the terminal (ncurses has flushed its frame by then).

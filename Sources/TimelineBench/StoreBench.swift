@@ -99,7 +99,8 @@ private struct StoreBench {
         report(String(format: "timeline status (open read-only + fleet counts): %.3f ms; fleet counts alone %.3f ms",
                      status.millis, fleet.millis))
 
-        for text in ["deploy", "migration", "zebra-rare"] {
+        // The last two: negation (a term excluded through its match set).
+        for text in ["deploy", "migration", "zebra-rare", "-deploy", "migration -deploy"] {
             let query = TimelineQuery.parse(text)
             var matches = 0
             let window = try repeatTimed { _ = try store.rows(matching: query, olderThan: nil, limit: 60) }
@@ -133,12 +134,12 @@ private struct StoreBench {
 }
 
 /// Prints one line unbuffered, so figures appear as they are measured (also through a pipe).
-private func report(_ line: String) {
+func report(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
 /// User + system CPU time of this process (wall time on a shared machine says little on its own).
-private func processCPUSeconds() -> Double {
+func processCPUSeconds() -> Double {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }

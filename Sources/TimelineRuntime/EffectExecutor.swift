@@ -20,7 +20,7 @@ public enum EffectExecutor {
             case .markAllRead:
                 try (reader as? ReadMarking)?.markAllRead()
                 return nil
-            case .quit: return nil
+            case .quit, .setMark, .saveView, .rememberView, .exportHistory, .restartPoller: return nil  // not reads: ActionExecutor, the poller hook
             }
         } catch {
             return .loadFailed("store: \(error)")

@@ -28,17 +28,25 @@ public final class TimelineController: @unchecked Sendable {
     private var lastChangeCheck: Int64 = 0
     private var checkPending = Atomic()
     private let pollerStatus: (@Sendable () -> PollerStatusView)?
+    /// Marks, views and exports, run in order on their own queue (never superseded).
+    private let actions: TimelineActions?
+    private let actionQueue = DispatchQueue(label: "timeline.ui.actions")
+    private let pollerRestart: (@Sendable () -> Void)?
     /// How often other connections' writes are looked for.
     public static let changeCheckMicros: Int64 = 200_000
 
     /// `countDebounce`: how long counts for a new query wait, so a burst of keystrokes is counted once.
     public init(state: AppState, makeReader: @escaping @Sendable () throws -> TimelineReading,
-                pollerStatus: (@Sendable () -> PollerStatusView)? = nil, countDebounce: Double = 0.12) {
+                pollerStatus: (@Sendable () -> PollerStatusView)? = nil,
+                pollerRestart: (@Sendable () -> Void)? = nil, countDebounce: Double = 0.12,
+                actions: TimelineActions? = nil) {
         self.state = state
+        self.actions = actions
         countThrottle = CountThrottle(debounceSeconds: countDebounce)
         fast = Lane(label: "timeline.ui.fast", makeReader: makeReader)
         slow = Lane(label: "timeline.ui.slow", makeReader: makeReader)
         self.pollerStatus = pollerStatus
+        self.pollerRestart = pollerRestart
         if let pollerStatus { self.state.poller = pollerStatus() }
     }
 
@@ -74,6 +82,7 @@ public final class TimelineController: @unchecked Sendable {
         let deadline = DispatchTime.now() + timeout
         repeat {
             guard fast.waitUntilIdle(deadline), slow.waitUntilIdle(deadline) else { break }
+            actionQueue.sync {}  // actions are short writes: wait for them outright
             if !drain() && inbox.isEmpty && tickets.idle { return }
         } while DispatchTime.now() < deadline
         throw SettleTimeout(seconds: timeout)
@@ -106,6 +115,14 @@ public final class TimelineController: @unchecked Sendable {
     private func run(_ effects: [Effect], countsAfterWindow: Bool = false) {
         for effect in effects {
             if effect == .quit { continue }
+            if effect == .restartPoller { pollerRestart?(); continue }
+            if ActionExecutor.isAction(effect) {
+                guard let actions else { continue }
+                actionQueue.async { [inbox] in
+                    if let input = ActionExecutor.run(effect, with: actions) { inbox.put(input) }
+                }
+                continue
+            }
             let kind = EffectKind(effect)
             let ticket = tickets.issue(kind)
             let lane = kind == .counts ? slow : fast

@@ -23,7 +23,9 @@ enum Schema {
         Migration(version: 1, apply: createVersion1),
         Migration(version: 2, apply: deferSearchIndexing),
         Migration(version: 3, apply: compactEventIndexes),
-        Migration(version: 4, apply: addReadMarks),
+        Migration(version: 4, apply: keepQueueDelivery),
+        Migration(version: 5, apply: addMarks),
+        Migration(version: 6, apply: addReadMarks),
     ]
 
     static var latestVersion: Int64 { migrations.last?.version ?? 0 }
@@ -166,7 +168,28 @@ enum Schema {
             """)
     }
 
-    /// Version 4 (issue 14, attention): read state. `read_marks` holds, per task, the newest event the user
+    /// Version 4: how SQS delivered each event: `sent_us` (the message's `SentTimestamp`, for the queue
+    /// delay) and `receive_count` (`ApproximateReceiveCount`; 3 or more is flagged). NULL for events
+    /// stored before, and for imports.
+    private static func keepQueueDelivery(_ db: Database) throws {
+        try db.execute("""
+            ALTER TABLE events ADD COLUMN sent_us INTEGER;
+            ALTER TABLE events ADD COLUMN receive_count INTEGER;
+            """)
+    }
+
+    /// Version 5 (marks): tasks the user marked (`m` in the TUI, `export --marked`), by task id so a mark
+    /// outlives renumbering; `prune` removes the marks of tasks it deletes whole.
+    private static func addMarks(_ db: Database) throws {
+        try db.execute("""
+            CREATE TABLE marks (
+                task_id   TEXT PRIMARY KEY,
+                marked_us INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            """)
+    }
+
+    /// Version 6 (issue 14, attention): read state. `read_marks` holds, per task, the newest event the user
     /// has seen; `meta.read_all_seq` is the `U` (mark all read) watermark, seeded with the current newest
     /// event so a history that existed before this version does not all turn unread. A task is unread when
     /// its winning event is newer than both. `timeline_status_seq` makes the fleet counts (`timeline

@@ -5,12 +5,12 @@ extension TimelineStore: TimelineReading {
     /// Columns of a timeline row: the winning event joined with its task's row.
     private static let rowColumns = """
         e.seq, e.id, e.agent_id, e.task_id, e.title, e.body, e.status, e.category, e.ts_us, e.progress,
-        e.raw_json, e.received_us, t.event_count, \(ReadState.unreadColumn),
+        e.raw_json, e.received_us, e.sent_us, e.receive_count, t.event_count, \(ReadState.unreadColumn),
         (SELECT MIN(f.ts_us) FROM events f WHERE f.task_row = t.row_id), t.row_id
         """
     private static let eventColumns = """
         e.seq, e.id, e.agent_id, e.task_id, e.title, e.body, e.status, e.category, e.ts_us, e.progress,
-        e.raw_json, e.received_us
+        e.raw_json, e.received_us, e.sent_us, e.receive_count
         """
 
     public func rows(matching query: TimelineQuery, olderThan key: RowKey?, limit: Int) throws -> [TimelineRow] {
@@ -177,9 +177,9 @@ extension TimelineStore: TimelineReading {
         var running: [(index: Int, taskRow: Int64)] = []
         while try statement.step() == .row {
             let row = TimelineRow(event: Self.event(from: statement), seq: statement.int64(0),
-                                  eventCount: statement.int(12), receivedMicros: statement.int64(11),
-                                  unread: statement.int(13) != 0, firstMicros: statement.int64(14))
-            if row.event.status == .inProgress { running.append((rows.count, statement.int64(15))) }
+                                  eventCount: statement.int(14), receivedMicros: statement.int64(11),
+                                  unread: statement.int(15) != 0, firstMicros: statement.int64(16))
+            if row.event.status == .inProgress { running.append((rows.count, statement.int64(17))) }
             rows.append(row)
         }
         for (index, taskRow) in running { rows[index].recentProgress = try recentProgress(taskRow: taskRow) }
@@ -204,11 +204,13 @@ extension TimelineStore: TimelineReading {
     /// Progress reports read per running row: enough for the ETA's steady rise.
     static let progressPointsPerRow = 6
 
-    /// Decodes `eventColumns` (columns 0…11).
+    /// Decodes `eventColumns` (columns 0…13).
     static func event(from s: Statement) -> Event {
-        Event(id: s.string(1), agentID: s.string(2), taskID: s.string(3), title: s.string(4), body: s.string(5),
-              status: Status(rawValue: s.string(6)) ?? .info, category: s.optionalString(7),
-              timestampMicros: s.int64(8), progress: s.optionalDouble(9), rawJSON: s.string(10))
+        let sent = s.optionalInt64(12), count = s.optionalInt64(13)
+        return Event(id: s.string(1), agentID: s.string(2), taskID: s.string(3), title: s.string(4), body: s.string(5),
+                     status: Status(rawValue: s.string(6)) ?? .info, category: s.optionalString(7),
+                     timestampMicros: s.int64(8), progress: s.optionalDouble(9), rawJSON: s.string(10),
+                     delivery: sent == nil && count == nil ? nil : QueueDelivery(sentMicros: sent, receiveCount: count.map { Int($0) }))
     }
 }
 

@@ -19,6 +19,16 @@ public struct SearchState: Sendable, Equatable {
     public init() {}
 }
 
+/// A named query: a view of the config file.
+public struct NamedQuery: Sendable, Equatable {
+    public var name: String
+    public var query: String
+    public init(name: String, query: String) {
+        self.name = name
+        self.query = query
+    }
+}
+
 /// The detail view of one task: its current row, history and scroll offset.
 public struct DetailState: Sendable, Equatable {
     public var taskID: String
@@ -26,6 +36,10 @@ public struct DetailState: Sendable, Equatable {
     public var history: [Event] = []
     public var loaded = false
     public var scroll = 0
+    /// Long body and raw payload shown whole (`z`); folded to their first screen otherwise.
+    public var expanded = false
+    /// The expanded texts' wrapped lines (see `DetailFold`).
+    var unfolded: DetailFold.Unfolded?
     public init(taskID: String, row: TimelineRow?) {
         self.taskID = taskID
         self.row = row
@@ -86,6 +100,26 @@ public struct AppState: Sendable, Equatable {
     public var attention: AttentionCounts?
     public var detail: DetailState?
     public var helpOpen = false
+    /// Task ids marked with `m` (kept in the database; loaded at start).
+    public var marks: Set<String> = []
+    /// Named views (config file and `:save`), in name order.
+    public var views: [NamedQuery] = []
+    /// The view last applied (`:view`, the picker, restored at start); shown in the header.
+    public var activeView: String?
+    /// The `:` command line while it is open (`:save NAME`, `:view NAME`).
+    public var commandLine: String?
+    /// The `v` view picker while it is open: the selected index in `views`.
+    public var viewPicker: Int?
+    /// First line of the help overlay shown (it scrolls when the terminal is too small for it).
+    public var helpScroll = 0
+    /// The full poller message overlay (`!`) is open.
+    public var pollerMessageOpen = false
+    /// A one-line message in the status bar ("back to FOLLOW", export written, view saved, a command's
+    /// error); a brief one ends at `noticeUntilMicros` (0: until the next key replaces or clears it).
+    public var notice: String?
+    public var noticeUntilMicros: Int64 = 0
+    /// The terminal's charset cannot show Unicode: `render` draws ASCII stand-ins (set by the terminal).
+    public var asciiOnly = false
     public var absoluteTime = false
     /// When running tasks turn stale or time out (`--stale-after`, `--timeout-after`).
     public var runThresholds = RunThresholds()
@@ -94,6 +128,10 @@ public struct AppState: Sendable, Equatable {
     public var poller: PollerStatusView = .disabled
     /// Last store error, shown in the status bar.
     public var lastError: String?
+    /// Rows of a move (a burst of `j`, a page) beyond the loaded window, applied when the next window
+    /// arrives, so every keypress counts however fast keys come. `pendingMoveKeepsLine`: a page move.
+    public var pendingMove = 0
+    public var pendingMoveKeepsLine = false
     /// `g` pressed, waiting for the second `g`.
     public var pendingG = false
     /// Bumped whenever the list query changes; stale results are ignored.
@@ -115,8 +153,19 @@ public struct AppState: Sendable, Equatable {
     /// True when the detail is a split pane beside the list (wide terminals).
     public var splitDetail: Bool { detail != nil && width >= Layout.splitMinWidth }
 
+    /// Shows `text` in the status bar for `Notice.seconds` from now.
+    public mutating func showNotice(_ text: String, seconds: Int64 = Notice.seconds) {
+        notice = text
+        noticeUntilMicros = nowMicros + seconds * 1_000_000
+    }
+
     /// Lines available to the list.
     public var listHeight: Int { Layout.listHeight(height: height) }
+}
+
+/// How long a status-bar notice stays.
+public enum Notice {
+    public static let seconds: Int64 = 3
 }
 
 /// Screen geometry shared by `reduce` (paging) and `render`.

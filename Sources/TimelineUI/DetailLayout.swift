@@ -18,7 +18,11 @@ enum DetailLayout {
 
     static func contentWidth(_ s: AppState) -> Int { max(1, s.width - paneX(s) - 2) }
 
-    static func visibleLines(_ s: AppState) -> Int { s.listHeight }
+    /// Lines of text shown at once: all of the pane, less its last line when the content overflows (that
+    /// line holds the position indicator, so the indicator never covers text).
+    static func visibleLines(_ s: AppState, total: Int) -> Int {
+        total > s.listHeight ? max(1, s.listHeight - 1) : s.listHeight
+    }
 
     static func lines(_ s: AppState, width: Int) -> [StyledLine] {
         guard let d = s.detail else { return [] }
@@ -66,12 +70,22 @@ enum DetailLayout {
         }
         field("Event id", e.id, label)
         field("Received", Times.absolute(row.receivedMicros, s), label)
+        if let delivery = e.delivery {
+            field("Queue", QueueText.describe(delivery, receivedMicros: row.receivedMicros),
+                  delivery.isFlagged ? Style(fg: .warning, bold: true) : label)
+        }
         out.append(StyledLine())
         out.append(StyledLine([("Body", Style(fg: .accent, bold: true))]))
+        let unfolded = d.unfolded.flatMap { $0.eventID == e.id && $0.width == width ? $0 : nil }
+        let screen = visibleLines(s, total: .max)  // a folded body overflows: the indicator takes a line
         if e.body.isEmpty {
             out.append(StyledLine([("(empty)", label)]))
         } else {
-            for line in TextWidth.wrapUntrusted(e.body, to: width) { out.append(StyledLine([(line, .plain)])) }
+            // Folded, the body fills the rest of the first screen and its `z: expand` note is the last line.
+            let firstScreen = max(3, screen - out.count - 1)
+            let body = DetailFold.lines(e.body, width: width, screen: firstScreen, expanded: d.expanded, cached: unfolded?.body)
+            for line in body.lines { out.append(StyledLine([(line, .plain)])) }
+            if let hidden = body.hiddenBytes { out.append(StyledLine([(DetailFold.note(hiddenBytes: hidden), Style(fg: .accent))])) }
         }
         out.append(StyledLine())
         let count = d.loaded ? d.history.count : row.eventCount
@@ -91,7 +105,9 @@ enum DetailLayout {
         }
         out.append(StyledLine())
         out.append(StyledLine([("Raw payload", Style(fg: .accent, bold: true)), (" · unknown fields kept", label)]))
-        for line in TextWidth.wrapUntrusted(e.rawJSON, to: width) { out.append(StyledLine([(line, label)])) }
+        let raw = DetailFold.lines(e.rawJSON, width: width, screen: screen, expanded: d.expanded, cached: unfolded?.raw)
+        for line in raw.lines { out.append(StyledLine([(line, label)])) }
+        if let hidden = raw.hiddenBytes { out.append(StyledLine([(DetailFold.note(hiddenBytes: hidden), Style(fg: .accent))])) }
         return out
     }
 }
@@ -108,7 +124,7 @@ func renderDetail(_ s: AppState, into screen: inout Screen) {
     screen.fill(x: x0, y: 1, width: screen.width - x0, height: s.listHeight, style: .plain)
     let width = DetailLayout.contentWidth(s)
     let lines = DetailLayout.lines(s, width: width)
-    let visible = DetailLayout.visibleLines(s)
+    let visible = DetailLayout.visibleLines(s, total: lines.count)
     let scroll = min(d.scroll, max(0, lines.count - visible))
     for i in 0..<visible where scroll + i < lines.count {
         var x = x0 + 1
@@ -118,6 +134,9 @@ func renderDetail(_ s: AppState, into screen: inout Screen) {
     }
     if lines.count > visible {
         let more = "\(scroll + 1)-\(min(lines.count, scroll + visible))/\(lines.count)"
-        screen.put(more, x: screen.width - TextWidth.of(more) - 1, y: 1, style: Style(fg: .muted))
+        let hint = s.splitDetail ? "J/K " : "j/k "
+        let text = TextWidth.of(hint + more) < width ? hint + more : more
+        screen.put(text, x: max(x0 + 1, screen.width - TextWidth.of(text) - 1), y: 1 + visible,
+                   style: Style(fg: .muted), limit: width)
     }
 }

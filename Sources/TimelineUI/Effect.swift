@@ -127,5 +127,15 @@ public enum Effect: Sendable, Equatable {
     case markRead(taskID: String, seq: Int64)
     /// `U`: every task read.
     case markAllRead
+    /// Store a task's mark (`m`).
+    case setMark(taskID: String, marked: Bool)
+    /// Write a named view to the config file (`:save NAME`).
+    case saveView(NamedQuery)
+    /// Remember the view in use, restored at the next start.
+    case rememberView(name: String?)
+    /// Write the task's history as Markdown to a file in the current directory (`x`).
+    case exportHistory(taskID: String)
+    /// `R` while the poller is stopped: start it again (the runtime asks the poller's owner).
+    case restartPoller
     case quit
 }

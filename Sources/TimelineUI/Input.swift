@@ -7,6 +7,8 @@ public enum Key: Sendable, Equatable {
     case ctrl(Character)
     case up, down, left, right, pageUp, pageDown, home, end
     case enter, escape, backspace, tab, backTab, delete
+    /// F1 … F12.
+    case function(Int)
 }
 
 /// A mouse report in screen coordinates.
@@ -34,4 +36,6 @@ public enum Input: Sendable, Equatable {
     case attention(AttentionCounts)
     /// A store read failed; shown in the status bar.
     case loadFailed(String)
+    /// An action (mark, save view, export) finished: what happened, for the status bar (nil: nothing to say).
+    case actionFinished(String?)
 }

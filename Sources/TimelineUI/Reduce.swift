@@ -15,9 +15,11 @@ public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
         s.width = max(1, width)
         s.height = max(1, height)
         s.selectedLine = min(s.selectedLine, s.listHeight - 1)
+        DetailFold.refresh(&s)
         return [windowEffect(&s)].compactMap { $0 }
     case .tick(let now):
         s.nowMicros = now
+        if s.notice != nil, s.noticeUntilMicros > 0, now >= s.noticeUntilMicros { s.notice = nil; s.noticeUntilMicros = 0 }
         return []
     case .storeChanged:
         s.positionStale = true
@@ -38,6 +40,7 @@ public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
         d.row = result.row ?? d.row
         d.loaded = true
         s.detail = d
+        DetailFold.refresh(&s)
         return markRead(&s, d.row)
     case .matchFound(let result): return applyMatch(&s, result)
     case .pollerStatus(let status):
@@ -48,6 +51,9 @@ public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
         return []
     case .loadFailed(let message):
         s.lastError = message
+        return []
+    case .actionFinished(let message):
+        s.notice = message
         return []
     }
 }
@@ -95,6 +101,11 @@ func applyWindow(_ s: inout AppState, _ r: WindowResult) -> [Effect] {
     }
     s.holdSelectedLine = s.mode == .browse && r.request.keepSelection
     clampSelection(&s)
+    if s.pendingMove != 0 {
+        let rest = s.pendingMove
+        s.pendingMove = 0
+        if r.request.keepSelection { return moveSelection(&s, by: rest, keepLine: s.pendingMoveKeepsLine) }
+    }
     if s.splitDetail, let row = s.selectedRow, row.taskID != s.detail?.taskID {
         s.detail = DetailState(taskID: row.taskID, row: row)
         return [.loadHistory(taskID: row.taskID)]

@@ -21,6 +21,10 @@ func renderHeader(_ state: AppState, into screen: inout Screen) {
         x += screen.put(text, x: x, y: 0, style: style) + 2
     }
     x = renderAttention(state, into: &screen, x: x)
+    if let view = state.activeView, !state.search.text.isEmpty {
+        x += screen.put("[\(TextWidth.safe(view))] ", x: x, y: 0, style: Style(fg: .accent, bg: .headerBar, bold: true),
+                        limit: max(0, screen.width - x - 1))
+    }
     if !state.search.text.isEmpty {
         let label = state.search.kind == .filter ? "filter: " : "highlight: "
         let text = label + TextWidth.safe(state.search.text)
@@ -36,26 +40,40 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
     let bar = Style(bg: .statusBar)
     screen.fill(y: y, width: screen.width, style: bar)
     if state.search.promptOpen { return renderPrompt(state, into: &screen, y: y) }
+    if let line = state.commandLine { return renderCommandLine(line, into: &screen, y: y) }
 
     var left: [(String, Style)] = []
     let modeStyle = Style(fg: state.mode == .follow ? .success : .warning, bg: .statusBar, bold: true, reverse: true)
     left.append((" \(state.mode.rawValue) ", modeStyle))
     if state.mode == .browse {
-        if state.counts.newSinceBrowse > 0 {
-            left.append((" ↑ \(state.counts.newSinceBrowse) new ", Style(fg: .warning, bg: .statusBar, bold: true)))
+        // Only new rows above the screen's top line count: those already on screen are no news.
+        let hiddenNew = min(state.counts.newSinceBrowse, max(0, state.selectedPosition - state.selectedLine))
+        if hiddenNew > 0 {
+            left.append((" ↑ \(hiddenNew) new ", Style(fg: .warning, bg: .statusBar, bold: true)))
         }
         left.append((" f: follow ", Style(fg: .accent, bg: .statusBar)))
     }
     if let error = state.lastError {
         left.append((" " + TextWidth.safe(error), Style(fg: .error, bg: .statusBar, bold: true)))
+    } else if let notice = state.notice {
+        // A notice ("back at the newest", an export's path, a saved view) takes the poller's place until it
+        // expires or the next key.
+        left.append((" " + TextWidth.safe(notice), Style(fg: .highlight, bg: .statusBar, bold: true)))
     } else {
         left.append((" " + PollerText.describe(state.poller, nowMicros: state.nowMicros), PollerText.style(state.poller)))
+    }
+    if state.poller.receivedManyTimes > 0 {
+        let n = state.poller.receivedManyTimes
+        left.append((" ⚠ \(n) message\(n == 1 ? "" : "s") received \(QueueDelivery.flaggedReceiveCount)+ times (see doctor) ",
+                     Style(fg: .warning, bg: .statusBar, bold: true)))
     }
     if let notice = state.search.notice { left.append(("  " + notice, Style(fg: .highlight, bg: .statusBar))) }
 
     // Right: position and `? help` always; more hints only when they fit.
+    // The mode and `? help` always show; the position only when it fits beside them (tiny terminals).
     let position = positionText(state)
-    let essential = (position.isEmpty ? "" : position + "  ") + "? help "
+    var essential = (position.isEmpty ? "" : position + "  ") + "? help "
+    if TextWidth.of(left[0].0) + TextWidth.of(essential) + 1 > screen.width { essential = "? help " }
     let extra = state.detail != nil && !state.splitDetail ? "j/k scroll  Esc back  " : "/ search  ⏎ detail  q quit  "
     let leftWidth = left.reduce(0) { $0 + TextWidth.of($1.0) }
     let right = leftWidth + TextWidth.of(extra + essential) + 2 <= screen.width ? extra + essential : essential
@@ -84,7 +102,10 @@ func renderPrompt(_ state: AppState, into screen: inout Screen, y: Int) {
     let s = state.search
     let info: String = {
         var parts = [s.kind == .filter ? "filter" : "highlight"]
-        if let n = s.matchCount { parts.append("\(Thousands.format(n)) match\(n == 1 ? "" : "es")") }
+        if let problem = s.query.problems.first {
+            // A malformed qualifier matches nothing: say why instead of "0 matches".
+            parts.append(TextWidth.safe(problem))
+        } else if let n = s.matchCount { parts.append("\(Thousands.format(n)) match\(n == 1 ? "" : "es")") }
         parts.append("Tab: \(s.kind == .filter ? "highlight" : "filter")")
         parts.append("⏎ keep  Esc clear")
         return parts.joined(separator: " · ") + " "
@@ -122,12 +143,13 @@ enum PollerText {
             return age == "now" ? " · last receive now" : " · last receive \(age) ago"
         } ?? ""
         switch p.state {
+        case .connecting: return "◌ connecting…"
         case .connected: return "● connected" + last
         case .receiving: return "● receiving" + last
         case .backingOff(let until, let reason):
             let wait = max(0, (until - nowMicros + 999_999) / 1_000_000)
-            return "◔ retry in \(wait)s: \(TextWidth.safe(reason))"
-        case .stopped(let reason): return "■ stopped: \(TextWidth.safe(reason))"
+            return "◔ retry in \(wait)s: \(TextWidth.safe(PollerMessage.summary(reason))) · ! details"
+        case .stopped(let reason): return "■ stopped: \(TextWidth.safe(PollerMessage.summary(reason))) · ! details · R retry"
         case .disabled: return "no poll: reading the database"
         }
     }
@@ -137,7 +159,7 @@ enum PollerText {
         case .connected, .receiving: Style(fg: .success, bg: .statusBar)
         case .backingOff: Style(fg: .warning, bg: .statusBar, bold: true)
         case .stopped: Style(fg: .error, bg: .statusBar, bold: true)
-        case .disabled: Style(fg: .muted, bg: .statusBar)
+        case .connecting, .disabled: Style(fg: .muted, bg: .statusBar)
         }
     }
 }

@@ -85,10 +85,16 @@ public enum StatusGlyph {
 
 /// Time as shown in rows: relative (`12s`) or absolute.
 enum TimeText {
+    /// Relative (`12s`), or absolute: in full when the column is wide, else the time of day for today,
+    /// `11-09 22:40` for another day of this year, `2025-11-09` for another year (local zone).
     static func row(_ micros: Int64, state: AppState, width: Int) -> String {
         if !state.absoluteTime { return Times.relative(micros, state) }
-        let full = Times.absolute(micros, state)
-        return width >= 19 ? full : String(full.suffix(width))
+        let full = Times.absolute(micros, state)  // 2026-11-09 22:40:05
+        if width >= 19 { return full }
+        let now = Times.absolute(state.nowMicros, state)
+        if full.prefix(10) == now.prefix(10) { return String(full.suffix(8)) }
+        if full.prefix(4) == now.prefix(4) { return String(full.dropFirst(5).prefix(11)) }
+        return String(full.prefix(10))
     }
 }
 

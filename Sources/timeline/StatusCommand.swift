@@ -39,7 +39,7 @@ struct StatusCommand: ParsableCommand {
 
     /// The counts; an empty fleet when there is no database yet.
     static func counts(_ store: StoreOptions) throws -> FleetCounts {
-        let path = store.resolvedPath()
+        let path = try store.resolvedPath()
         guard FileManager.default.fileExists(atPath: path) else { return FleetCounts() }
         do {
             return try TimelineStore(path: path, readOnly: true).fleetCounts()

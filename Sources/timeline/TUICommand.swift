@@ -1,7 +1,9 @@
 import ArgumentParser
 import Attention
 import Foundation
+import SQSClient
 import Terminal
+import TimelineConfig
 import TimelineCore
 import TimelineRuntime
 import TimelineStore
@@ -36,11 +38,7 @@ struct TUICommand: ParsableCommand {
     @Option(name: .customLong("timeout-after"), help: "A task running this long since its first event is shown as timed out.")
     var timeoutAfter = DurationArgument(seconds: RunThresholds().maxLifetimeSeconds)
 
-    @Option(help: "Long polls in flight at once per queue.")
-    var concurrency = 2
-
-    @Flag(help: "Never delete messages (for a queue shared by several viewers).")
-    var peek = false
+    @OptionGroup var polling: PollingOptions<ViewerPolling>
 
     @Flag(name: .customLong("no-poll"), help: "Do not poll SQS; view a database fed by `timeline poll` or `timeline import`.")
     var noPoll = false
@@ -48,12 +46,25 @@ struct TUICommand: ParsableCommand {
     @Flag(name: .customLong("no-color"), help: "No colours (bold and reverse video remain).")
     var noColor = false
 
+    @OptionGroup var theme: ThemeOption
+
+    @Option(help: ArgumentHelp("Times as relative ages or absolute clock times: relative or absolute (t toggles; default: $TIMELINE_TIME, else `time` in the config file, else relative).", valueName: "display"))
+    var time: String?
+    @OptionGroup var retention: RetentionOption
+
     func validate() throws {
         guard notifyTerminal == "auto" || InBandNotification.Sequence(rawValue: notifyTerminal) != nil else {
             throw ValidationError("--notify-terminal must be auto, osc9, osc777, osc99, bell or none")
         }
+        if let time, time != "relative", time != "absolute" {
+            throw ValidationError("--time must be relative or absolute, not \"\(time)\".")
+        }
         guard isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("timeline tui needs a terminal (stdin and stdout must be a TTY); try `timeline list`")
+        }
+        if let problem = TerminalSupport.problem(term: ProcessInfo.processInfo.environment["TERM"]) {
+            FileHandle.standardError.write(Data((problem + "\n").utf8))
+            throw ExitCode(2)
         }
     }
 
@@ -63,17 +74,34 @@ struct TUICommand: ParsableCommand {
         // Before the poller starts: everything it stores from now on is watched (the backlog included).
         let monitor = try AttentionMonitor(databasePath: path, policy: notifyOptions.policy,
                                            startedMicros: NotifyOptions.nowMicros)
+        let prepared = noPoll ? nil : Self.credentialsNeedingATerminal(queue)
+        TerminalMFAPrompt.block("the TUI owns the terminal; quit and start `timeline tui` again to enter it")
         let poller = noPoll
-            ? nil : TUIPollerHook.start(databasePath: path, options: queue, concurrency: concurrency, peek: peek)
+            ? nil : TUIPollerHook.start(
+                databasePath: path, options: queue, concurrency: polling.concurrency, peek: polling.peek,
+                configuration: prepared)
         defer { poller?.stop() }
+        // Retention in the TUI logs nothing (stderr would draw over the screen).
+        let retentionTimer = RetentionTimer.start(databasePath: path, keepSeconds: try retention.seconds(), log: nil)
+        defer { retentionTimer?.stop() }
         var state = AppState(width: 80, height: 24, nowMicros: Int64(Date().timeIntervalSince1970 * 1_000_000))
         state.runThresholds = RunThresholds(staleSeconds: staleAfter.seconds, maxLifetimeSeconds: timeoutAfter.seconds)
+        state.absoluteTime = try Self.timeSetting(flag: time).value == "absolute"
+        if !TerminalSupport.localeIsUTF8() {
+            state.asciiOnly = true
+            state.showNotice("locale is not UTF-8: ASCII glyphs (set LANG=C.UTF-8 for more)", seconds: 10)
+        }
         var status: (@Sendable () -> PollerStatusView)?
+        var restart: (@Sendable () -> Void)?
         if let poller {
             status = { poller.status }
+            restart = { poller.restart() }
         }
+        try restoreMarksAndViews(&state, databasePath: path)
+        let actions = try TUIActions(databasePath: path, configPath: try UserConfig.file().path)
         let makeReader: @Sendable () throws -> TimelineReading = { try TimelineStore(path: path) }
-        let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status)
+        let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status,
+                                            pollerRestart: restart, actions: actions)
         let env = ProcessInfo.processInfo.environment
         let color = !noColor && (env["NO_COLOR"] ?? "").isEmpty
         let sequence = notifyOptions.notify == .off ? .none
@@ -82,6 +110,30 @@ struct TUICommand: ParsableCommand {
         let attention = TUIAttention(monitor: monitor, sequence: sequence,
                                      command: notifyOptions.commandChannel(onFailure: failures.put),
                                      failures: failures, environment: env, setsTitle: !noTitle)
-        TerminalApp.run(controller: controller, color: color, sideChannel: attention)
+        TerminalApp.run(controller: controller, color: color, light: try theme.chosen() == .light, sideChannel: attention)
+    }
+
+    /// The `time` setting: flag > TIMELINE_TIME > config file > relative.
+    static func timeSetting(flag: String?) throws -> Setting {
+        try UserConfig.resolver().resolve("time", flag: flag, flagName: "--time", environmentNames: ["TIMELINE_TIME"],
+                                          fallback: "relative")
+    }
+
+    /// Marks from the database, views from the config file, and the last view used (applied again).
+    private func restoreMarksAndViews(_ state: inout AppState, databasePath: String) throws {
+        let store = try TimelineStore(path: databasePath)
+        state.marks = Set(try store.markedTaskIDs())
+        state.views = try UserConfig.file().views.map { NamedQuery(name: $0.name, query: $0.query) }
+        if let name = try store.setting(TUIActions.lastViewKey), let view = state.views.first(where: { $0.name == name }) {
+            _ = applyView(&state, view)  // the first loads (controller.start) use the view's query
+        }
+    }
+
+    /// A profile with `mfa_serial` asks for its code on the terminal: do that before the screen is drawn
+    /// and hand the resolved settings (credentials cached) to the poller. Nil otherwise (nothing waits).
+    static func credentialsNeedingATerminal(_ options: QueueOptions) -> SQSConfiguration? {
+        guard let configuration = try? options.configuration(), configuration.credentials.asksForMFACode else { return nil }
+        _ = try? configuration.credentials.credentials()  // a failure shows in the status bar via the poller
+        return configuration
     }
 }

@@ -12,32 +12,77 @@ final class TUIPollerHook: @unchecked Sendable {
     private var failure: String?
     private var queueURL: String?
     private var stopped = false
+    /// True while a set-up (first start or `R` restart) runs on its background thread.
+    private var launching = false
+    private let databasePath: String
+    private let options: QueueOptions
+    private let concurrency: Int
+    private let peek: Bool
+    /// Settings resolved before the screen was drawn (an MFA code asked on the terminal); used by the first
+    /// launch only: a restart resolves them again.
+    private var prepared: SQSConfiguration?
+
+    private init(databasePath: String, options: QueueOptions, concurrency: Int, peek: Bool, prepared: SQSConfiguration?) {
+        self.prepared = prepared
+        self.databasePath = databasePath
+        self.options = options
+        self.concurrency = concurrency
+        self.peek = peek
+    }
 
     /// Starts resolving and polling in the background.
     static func start(
-        databasePath: String, options: QueueOptions, concurrency: Int, peek: Bool
+        databasePath: String, options: QueueOptions, concurrency: Int, peek: Bool,
+        configuration: SQSConfiguration? = nil
     ) -> TUIPollerHook {
-        let hook = TUIPollerHook()
-        let thread = Thread {
+        let hook = TUIPollerHook(
+            databasePath: databasePath, options: options, concurrency: concurrency, peek: peek, prepared: configuration)
+        hook.launch()
+        return hook
+    }
+
+    /// `R` in the TUI: when polling has stopped (or never started), resolves the settings again and starts
+    /// a new poller, so a fixed cause (queue recreated, credentials renewed) needs no restart of the app.
+    /// Does nothing while the poller runs or a set-up is under way. Never blocks the caller.
+    func restart() {
+        let old: Poller?? = lock.withLock {
+            let isStopped = poller.map { $0.status.isStopped } ?? (failure != nil)
+            guard !stopped, !launching, isStopped else { return nil }
+            defer { poller = nil; failure = nil; launching = true }
+            return .some(poller)
+        }
+        guard let old else { return }
+        old?.requestStop()
+        launch()
+    }
+
+    /// Resolves the settings and starts a poller on a background thread (a queue name lookup is a network call).
+    private func launch() {
+        let configuration: SQSConfiguration? = lock.withLock {
+            launching = true
+            defer { prepared = nil }
+            return prepared
+        }
+        let thread = Thread { [self] in
+            defer { lock.withLock { launching = false } }
             do {
-                let launcher = try PollerLauncher(options: options)
+                let launcher = try PollerLauncher(options: options, configuration: configuration)
                 let poller = launcher.poller(databasePath: databasePath, concurrency: concurrency, peek: peek)
-                let shouldStart: Bool = hook.lock.withLock {
-                    hook.queueURL = launcher.queueURLs.first
-                    guard !hook.stopped else { return false }
-                    hook.poller = poller
+                let shouldStart: Bool = lock.withLock {
+                    queueURL = launcher.queueURLs.first
+                    guard !stopped else { return false }
+                    self.poller = poller
                     return true
                 }
                 if shouldStart { poller.start() }
             } catch {
                 let message = (error as? CommandFailure)?.message
                     ?? (error as? SQSError).map { SQSErrorHint.describe($0) } ?? "\(error)"
-                hook.lock.withLock { hook.failure = message }
+                lock.withLock { failure = message }
             }
         }
         thread.name = "timeline-poller-setup"
         thread.start()
-        return hook
     }
 
     /// The poller's status for the status bar (cheap, thread-safe).
@@ -47,7 +92,7 @@ final class TUIPollerHook: @unchecked Sendable {
         if let failure {
             return PollerStatusView(state: .stopped(reason: failure), queueName: name, queueURL: queueURL)
         }
-        guard let poller else { return PollerStatusView(state: .connected, queueName: name, queueURL: queueURL) }
+        guard let poller else { return PollerStatusView(state: .connecting, queueName: name, queueURL: queueURL) }
         return Self.view(of: poller.status, queueName: name, queueURL: queueURL)
     }
 
@@ -57,6 +102,7 @@ final class TUIPollerHook: @unchecked Sendable {
             stopped = true
             return self.poller
         }
+        HelperRegistry.shared.terminateAll()  // a credential helper must not hold up quitting
         poller?.stop(timeout: 5)
     }
 
@@ -64,15 +110,16 @@ final class TUIPollerHook: @unchecked Sendable {
         func micros(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970 * 1_000_000) }
         let state: PollerStatusView.State
         switch status.state {
-        case .connecting: state = .connected
+        case .connecting: state = .connecting
         case .receiving:
             let recent = status.lastStored.map { Date().timeIntervalSince($0) < 5 } ?? false
             state = recent ? .receiving : .connected
-        case .backingOff(let until, let reason): state = .backingOff(untilMicros: micros(until), reason: reason)
-        case .stopped(let reason): state = .stopped(reason: reason)
+        case .backingOff(let until, let fault):
+            state = .backingOff(untilMicros: micros(until), reason: PollerMessages.describe(fault))
+        case .stopped(let reason): state = .stopped(reason: PollerMessages.describe(reason))
         }
         return PollerStatusView(
             state: state, queueName: queueName, queueURL: queueURL, lastReceiveMicros: status.lastReceive.map(micros),
-            storedCount: status.stored, rejectedCount: status.rejected)
+            storedCount: status.stored, rejectedCount: status.rejected, receivedManyTimes: status.receivedManyTimes)
     }
 }

@@ -20,7 +20,14 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
     var pendingG = false
     var notice: String?
     var quit = false
+    var message = false
     var rows: Int
+    var marks: [String] = []
+    var commandLine: String?
+    var picker: Int?
+    var view: String?
+    var appNotice: String?
+    var unread: [String] = []
 
     init(_ s: AppState) {
         mode = s.mode
@@ -37,20 +44,30 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
         pendingG = s.pendingG
         notice = s.search.notice
         quit = s.quitRequested
+        message = s.pollerMessageOpen
         rows = s.window.count
+        marks = s.marks.sorted()
+        commandLine = s.commandLine
+        picker = s.viewPicker
+        view = s.activeView
+        appNotice = s.notice
+        unread = s.window.filter(\.unread).map(\.taskID)
     }
 
     var description: String {
         "\(mode.rawValue) sel=\(selected ?? "-")@\(line) detail=\(detail ?? "-")+\(detailScroll) help=\(help) "
             + "prompt=\(prompt) search=\(search.debugDescription)/\(kind) statuses=\(statuses) abs=\(absoluteTime) "
-            + "g=\(pendingG) notice=\(notice ?? "-") quit=\(quit) rows=\(rows)"
+            + "g=\(pendingG) notice=\(notice ?? "-") quit=\(quit) rows=\(rows) marks=\(marks) "
+            + "command=\(commandLine ?? "-") picker=\(picker.map(String.init) ?? "-") view=\(view ?? "-") app=\(appNotice ?? "-") "
+            + "unread=\(unread)"
     }
 }
 
 /// An effect in a line: what it loads and from where (generations and margins left out).
 func summary(_ effect: Effect) -> String {
     func query(_ q: TimelineQuery) -> String {
-        (q.terms + Status.allCases.filter(q.statuses.contains).map { "status:\($0.rawValue)" }).joined(separator: " ")
+        (q.terms + Status.allCases.filter(q.statuses.contains).map { "status:\($0.rawValue)" }
+            + (q.marked == true ? ["is:marked"] : [])).joined(separator: " ")
     }
     switch effect {
     case .loadWindow(let r):
@@ -64,7 +81,12 @@ func summary(_ effect: Effect) -> String {
     case .findMatch(let r): return "find \(r.olderFirst ? "older" : "newer") \(query(r.query))"
     case .markRead(let task, let seq): return "mark read \(task)@\(seq)"
     case .markAllRead: return "mark all read"
+    case .restartPoller: return "restart poller"
     case .quit: return "quit"
+    case .setMark(let task, let marked): return "\(marked ? "mark" : "unmark") \(task)"
+    case .saveView(let view): return "save view \(view.name)"
+    case .rememberView(let name): return "remember view \(name ?? "-")"
+    case .exportHistory(let task): return "export \(task)"
     }
 }
 
@@ -102,6 +124,9 @@ struct Start: CustomStringConvertible, Sendable {
         $0.press(.char("/")); $0.type("needle"); $0.press(.tab, .enter)
     }
     static let detail = Start(description: "full-screen detail of T40") { $0.press(.enter) }
+    static let expandedDetail = Start(description: "full-screen detail of T40, long text expanded") {
+        $0.press(.enter, .char("z"))
+    }
     static let detailScrolled = Start(description: "detail of T40 scrolled 10") {
         $0.press(.enter); for _ in 0..<10 { $0.press(.char("j")) }
     }
@@ -109,6 +134,29 @@ struct Start: CustomStringConvertible, Sendable {
     static let help = Start(description: "help open") { $0.press(.char("?")) }
     static let pendingG = Start(description: "BROWSE on T38, g pressed") { $0.press(.char("j"), .char("j"), .char("g")) }
     static let errorsOnly = Start(description: "status filter error") { $0.press(.char("5")) }
+    static let marked = Start(description: "T40 marked") { $0.press(.char("m")) }
+    static let unreadSelected = Start(description: "FOLLOW on T40, unread") { $0.state.window[0].unread = true }
+    static let markedBelow = Start(description: "T36 marked, FOLLOW") {
+        $0.press(.char("j"), .char("j"), .char("j"), .char("j"), .char("m"), .char("f"))
+    }
+    static let views = Start(description: "two views") {
+        $0.state.views = [NamedQuery(name: "errors", query: "status:error"), NamedQuery(name: "needles", query: "needle")]
+    }
+    static let picker = Start(description: "view picker open") {
+        $0.state.views = [NamedQuery(name: "errors", query: "status:error"), NamedQuery(name: "needles", query: "needle")]
+        $0.press(.char("v"))
+    }
+    static let command = Start(description: "command line \"view needles\"") {
+        $0.state.views = [NamedQuery(name: "errors", query: "status:error"), NamedQuery(name: "needles", query: "needle")]
+        $0.press(.char(":")); $0.type("view needles")
+    }
+    static let viewApplied = Start(description: "view \"needles\" applied") {
+        $0.state.views = [NamedQuery(name: "errors", query: "status:error"), NamedQuery(name: "needles", query: "needle")]
+        $0.press(.char(":")); $0.type("view needles"); $0.press(.enter)
+    }
+    static let saveCommand = Start(description: "filter \"needle\", command line \"save n\"") {
+        $0.press(.char("/")); $0.type("needle"); $0.press(.enter, .char(":")); $0.type("save n")
+    }
 }
 
 /// One row of the table: from `start`, `input` returns `effects`; once they are answered the view differs
@@ -137,13 +185,20 @@ let bindingTable: [BindingCase] = [
     at(.browse, key(.up), []) { $0.selected = "T38"; $0.line = 2 },
     at(.follow, key(.char("k")), []) { _ in },
     at(.follow, key(.pageDown), []) { $0.mode = .browse; $0.selected = "T30" },
-    // Space marks the selected task read (a read one: nothing to do); U marks every task read.
-    at(.follow, key(.char(" ")), []) { _ in },
+    // Space on an unread task marks it read (and stays); on a read one it pages down. U marks every task read.
+    at(.unreadSelected, key(.char(" ")), ["mark read T40@40"]) { $0.unread = [] },
+    at(.follow, key(.char(" ")), []) { $0.mode = .browse; $0.selected = "T30" },
     at(.follow, key(.char("U")), ["mark all read"]) { _ in },
     at(.browse, key(.pageDown), ["window around T27"]) { $0.selected = "T27"; $0.rows = 40 },
-    at(.browse, key(.pageUp), []) { $0.selected = "T40"; $0.line = 0 },
+    // Back on the newest row returns to FOLLOW by itself.
+    at(.browse, key(.pageUp), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.appNotice = "back at the newest: FOLLOW" },
+    at(.browse, key(.char("b")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.appNotice = "back at the newest: FOLLOW" },
+    at(.browse, key(.ctrl("b")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.appNotice = "back at the newest: FOLLOW" },
+    at(.follow, key(.ctrl("f")), []) { $0.mode = .browse; $0.selected = "T30" },
+    at(.follow, key(.ctrl("n")), []) { $0.mode = .browse; $0.selected = "T39"; $0.line = 1 },
+    at(.browse, key(.ctrl("p")), []) { $0.selected = "T38"; $0.line = 2 },
     at(.follow, key(.ctrl("d")), []) { $0.mode = .browse; $0.selected = "T35" },
-    at(.browse, key(.ctrl("u")), []) { $0.selected = "T40"; $0.line = 0 },
+    at(.browse, key(.ctrl("u")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.appNotice = "back at the newest: FOLLOW" },
     at(.follow, key(.char("G")), ["window oldest"]) { $0.mode = .browse; $0.selected = "T1"; $0.line = 9; $0.rows = 22 },
     at(.follow, key(.end), ["window oldest"]) { $0.mode = .browse; $0.selected = "T1"; $0.line = 9; $0.rows = 22 },
     at(.browse, key(.char("f")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0 },
@@ -152,11 +207,11 @@ let bindingTable: [BindingCase] = [
     at(.pendingG, key(.char("g")), ["window newest", "counts"]) {
         $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.pendingG = false
     },
-    at(.pendingG, key(.char("x")), []) { $0.pendingG = false },
+    at(.pendingG, key(.char("z")), []) { $0.pendingG = false },
     at(.follow, key(.char("e")), ["find older status:error"]) { $0.mode = .browse; $0.selected = "T36"; $0.line = 4 },
     at(.follow, key(.char("w")), ["find older status:warning"]) { $0.mode = .browse; $0.selected = "T35"; $0.line = 5 },
     at(.browse, .mouse(.wheelDown(x: 5, y: 5)), []) { $0.selected = "T34"; $0.line = 6 },
-    at(.browse, .mouse(.wheelUp(x: 5, y: 5)), []) { $0.selected = "T40"; $0.line = 0 },
+    at(.browse, .mouse(.wheelUp(x: 5, y: 5)), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.appNotice = "back at the newest: FOLLOW" },
     at(.follow, .mouse(.click(x: 5, y: 4)), []) { $0.mode = .browse; $0.selected = "T37"; $0.line = 3 },
     at(.follow, .mouse(.click(x: 5, y: 0)), []) { _ in },  // the header is no row
 
@@ -209,6 +264,11 @@ let bindingTable: [BindingCase] = [
     at(.detail, key(.char("q")), []) { $0.detail = nil },
     at(.detail, key(.enter), []) { $0.detail = nil },
     at(.detail, key(.char("j")), []) { $0.detailScroll = 1 },
+    at(.detail, key(.char("J")), []) { $0.detailScroll = 1 },
+    at(.detail, key(.ctrl("n")), []) { $0.detailScroll = 1 },
+    at(.detailScrolled, key(.char("K")), []) { $0.detailScroll = 9 },
+    at(.detail, key(.ctrl("f")), []) { $0.detailScroll = 9 },
+    at(.detailScrolled, key(.char("b")), []) { $0.detailScroll = 1 },
     at(.detail, key(.down), []) { $0.detailScroll = 1 },
     at(.detailScrolled, key(.char("k")), []) { $0.detailScroll = 9 },
     at(.detailScrolled, key(.up), []) { $0.detailScroll = 9 },
@@ -217,8 +277,11 @@ let bindingTable: [BindingCase] = [
     at(.detailScrolled, key(.pageUp), []) { $0.detailScroll = 1 },
     at(.detail, key(.ctrl("d")), []) { $0.detailScroll = 4 },
     at(.detailScrolled, key(.ctrl("u")), []) { $0.detailScroll = 6 },
-    at(.detail, key(.char("G")), []) { $0.detailScroll = 66 },  // 76 lines, 10 visible
-    at(.detail, key(.end), []) { $0.detailScroll = 66 },
+    at(.detail, key(.char("G")), []) { $0.detailScroll = 11 },  // the long body folded to its first screen; 9 visible
+    at(.detail, key(.end), []) { $0.detailScroll = 11 },
+    at(.detail, key(.char("z")), []) { _ in },  // expands in place: the scroll position stays
+    at(.expandedDetail, key(.char("G")), []) { $0.detailScroll = 67 },  // 76 lines, 9 visible (and the indicator)
+    at(.expandedDetail, key(.char("z")), []) { _ in },  // folds again
     at(.detailScrolled, key(.home), []) { $0.detailScroll = 0 },
     at(.detailScrolled, key(.char("g")), []) { $0.pendingG = true },
     at(.detail, key(.char("t")), []) { $0.absoluteTime = true },
@@ -230,12 +293,45 @@ let bindingTable: [BindingCase] = [
     at(.split, .mouse(.wheelDown(x: 100, y: 5)), []) { $0.detailScroll = 3 },
     at(.follow, key(.char("t")), []) { $0.absoluteTime = true },
     at(.follow, key(.char("?")), []) { $0.help = true },
-    at(.help, key(.char("j")), []) { $0.help = false },  // any key closes help, and does nothing else
+    at(.help, key(.char("x")), []) { $0.help = false },  // any other key closes help, and does nothing else
+    at(.help, key(.char("j")), []) { _ in },  // 80x12 is too small for the help: j scrolls it
+    at(.follow, key(.function(1)), []) { $0.help = true },
+    at(.follow, key(.char("!")), []) { $0.message = true },
+    at(.follow, key(.char("R")), []) { _ in },  // the poller is not stopped: nothing to restart
+    at(.follow, key(.ctrl("l")), []) { _ in },  // the terminal repaints (TerminalApp), the state stays
+    at(.follow, key(.ctrl("z")), []) { _ in },  // the terminal suspends (TerminalApp), the state stays
     at(.help, .mouse(.click(x: 5, y: 4)), []) { $0.help = false },
     at(.follow, key(.char("q")), ["quit"]) { $0.quit = true },
     at(.detail, key(.ctrl("c")), ["quit"]) { $0.quit = true },
     at(.prompt, key(.ctrl("c")), ["quit"]) { $0.quit = true },
-    at(.follow, key(.char("x")), []) { _ in },  // unbound
+    at(.follow, key(.char("z")), []) { _ in },  // unbound
+
+    // Marks and views
+    at(.follow, key(.char("m")), ["mark T40"]) { $0.marks = ["T40"] },
+    at(.marked, key(.char("m")), ["unmark T40"]) { $0.marks = [] },
+    at(.follow, key(.char("'")), []) { $0.appNotice = "no marked tasks: m marks the selected one" },
+    at(.markedBelow, key(.char("'")), ["find older is:marked"]) { $0.mode = .browse; $0.selected = "T36"; $0.line = 4 },
+    at(.follow, key(.char("x")), ["export T40"]) { $0.appNotice = "exporting…" },
+    at(.detail, key(.char("x")), ["export T40"]) { $0.appNotice = "exporting…" },
+    at(.follow, key(.char("v")), []) {
+        $0.appNotice = "no views yet: search with /, then :save NAME (or add [views.NAME] to the config file)"
+    },
+    at(.views, key(.char("v")), []) { $0.picker = 0 },
+    at(.picker, key(.char("j")), []) { $0.picker = 1 },
+    at(.picker, key(.escape), []) { $0.picker = nil },
+    at(.picker, key(.enter), ["window newest", "counts", "remember view errors"]) {
+        $0.picker = nil; $0.view = "errors"; $0.search = "status:error"; $0.rows = 10
+    },
+    at(.follow, key(.char(":")), []) { $0.commandLine = "" },
+    at(.command, key(.enter), ["window newest", "counts", "remember view needles"]) {
+        $0.commandLine = nil; $0.view = "needles"; $0.search = "needle"; $0.rows = 8
+    },
+    at(.command, key(.escape), []) { $0.commandLine = nil },
+    at(.viewApplied, key(.escape), ["window newest", "counts", "remember view -"]) { $0.view = nil; $0.search = ""; $0.rows = 11 },
+    at(.viewApplied, key(.tab), ["window newest", "counts"]) { $0.kind = .highlight; $0.rows = 22 },
+    at(.saveCommand, key(.enter), ["save view n", "remember view n"]) {
+        $0.commandLine = nil; $0.view = "n"; $0.appNotice = "saving view n…"
+    },
 
     // Not keys: size, time and the store
     at(.browse, .resize(width: 100, height: 30), ["window around T37"]) { $0.rows = 40 },
@@ -292,6 +388,7 @@ struct KeyBindingTableTests {
         case .tab: return "Tab"
         case .backTab: return "BackTab"
         case .delete: return "Delete"
+        case .function(let n): return "F\(n)"
         }
     }
 }

@@ -34,13 +34,15 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["TimelineUI", "TimelineRuntime", "CNCursesW"]),
         // Human in the loop: sends replies (SQS or webhook) and keeps their outcome.
         .target(name: "ReplyDelivery", dependencies: ["TimelineCore", "SQSClient"]),
+        // Issue 14: notifications (decisions and channels), read state watching, the fleet line.
+        .target(name: "Attention", dependencies: ["TimelineCore", "TimelineStore"]),
         // The config file: settings with provenance (flag > environment > file > default) and named views.
         .target(name: "TimelineConfig", dependencies: ["TimelineCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         .executableTarget(
             name: "timeline",
             dependencies: [
                 "TimelineCore", "TimelineStore", "SQSClient", "Ingest", "TimelineUI", "TimelineRuntime", "Terminal",
-                "ReplyDelivery",
+                "ReplyDelivery", "Attention",
                 "StrictJSON",
                 "TimelineConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -79,5 +81,6 @@ let package = Package(
             dependencies: ["TimelineRuntime", "TimelineUI", "TimelineCore", "TimelineStore", "TestSupport"]
         ),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TimelineUI", "CNCursesW"]),
+        .testTarget(name: "AttentionTests", dependencies: ["Attention", "TimelineStore", "TimelineCore", "TestSupport"]),
     ]
 )

@@ -7,10 +7,12 @@ import TimelineUI
 public enum TerminalApp {
     /// Runs until the user quits or a termination signal arrives; the terminal is restored on return.
     public static func run(controller: TimelineController, color: Bool, light: Bool = false,
+                           sideChannel: TerminalSideChannel? = nil,
                            clock: @escaping () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000) }) {
         let curses = CursesScreen(color: color, light: light)
         let keyboard = TerminalInput()
         defer { curses.end() }
+        TerminalSideOutput.write(sideChannel?.startBytes() ?? [])
         _ = curses.syncSizeWithTerminal()
         var size = curses.size
         controller.send(.resize(width: size.width, height: size.height))
@@ -51,12 +53,14 @@ public enum TerminalApp {
                 controller.send(.resize(width: size.width, height: size.height))
                 dirty = true
             }
+            if sideChannel?.service(controller: controller, nowMicros: now) == true { dirty = true }
             if dirty {
                 curses.draw(render(controller.state, width: size.width, height: size.height))
                 dirty = false
             }
         }
         curses.end()
+        TerminalSideOutput.write(sideChannel?.exitBytes() ?? [])
         TerminalRestore.reraiseIfSignalled()
     }
 }

@@ -4,8 +4,11 @@ import TimelineUI
 /// Effects of one kind supersede each other.
 enum EffectKind: Hashable {
     case window, counts, history, find, replies, send, agents
+    /// Writes (read marks): never superseded, each one runs.
+    case write
     init(_ e: Effect) {
         switch e {
+        case .markRead, .markAllRead: self = .write
         case .loadWindow: self = .window
         case .loadCounts: self = .counts
         case .loadHistory: self = .history

@@ -22,6 +22,12 @@ public enum EffectExecutor {
                 guard let directory = reader as? AgentDirectory else { return .agentsLoaded([]) }
                 return .agentsLoaded(try directory.agents(limit: limit))
             case .sendReply: return nil  // sends run on the controller's send lane
+            case .markRead(let taskID, let seq):
+                try (reader as? ReadMarking)?.markRead(taskID: taskID, seq: seq)
+                return nil
+            case .markAllRead:
+                try (reader as? ReadMarking)?.markAllRead()
+                return nil
             case .quit, .setMark, .saveView, .rememberView, .exportHistory, .restartPoller: return nil  // not reads: ActionExecutor, the poller hook
             }
         } catch {

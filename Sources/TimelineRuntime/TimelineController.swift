@@ -155,7 +155,7 @@ public final class TimelineController: @unchecked Sendable {
             let work: @Sendable () -> Void = { [self] in
                 defer { tickets.finish(kind) }
                 // A newer request of the same kind supersedes this one: skip it (before and after waiting).
-                guard tickets.isLatest(ticket, kind) else { return }
+                guard kind == .write || tickets.isLatest(ticket, kind) else { return }
                 if case .loadCounts(let request) = effect {
                     countThrottle.wait(generation: request.generation)
                     guard tickets.isLatest(ticket, kind) else { return }

@@ -26,6 +26,7 @@ enum Schema {
         Migration(version: 4, apply: keepQueueDelivery),
         Migration(version: 5, apply: addMarks),
         Migration(version: 6, apply: createReplies),
+        Migration(version: 7, apply: addReadMarks),
     ]
 
     static var latestVersion: Int64 { migrations.last?.version ?? 0 }
@@ -213,6 +214,23 @@ enum Schema {
             );
             CREATE INDEX replies_task ON replies (task_id, ts_us);
             CREATE INDEX replies_event ON replies (in_reply_to);
+            """)
+    }
+
+    /// Version 7 (issue 14, attention): read state. `read_marks` holds, per task, the newest event the user
+    /// has seen; `meta.read_all_seq` is the `U` (mark all read) watermark, seeded with the current newest
+    /// event so a history that existed before this version does not all turn unread. A task is unread when
+    /// its winning event is newer than both. `timeline_status_seq` makes the fleet counts (`timeline
+    /// status`, the header, the terminal title) index range counts.
+    private static func addReadMarks(_ db: Database) throws {
+        try db.execute("""
+            CREATE TABLE read_marks (
+                task_row INTEGER PRIMARY KEY,
+                seq      INTEGER NOT NULL
+            );
+            INSERT OR REPLACE INTO meta (key, value)
+                SELECT 'read_all_seq', CAST(COALESCE(MAX(seq), 0) AS TEXT) FROM events;
+            CREATE INDEX timeline_status_seq ON timeline (status, seq);
             """)
     }
 }

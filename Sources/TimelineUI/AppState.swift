@@ -56,6 +56,16 @@ public struct Counts: Sendable, Equatable {
     public init() {}
 }
 
+/// What needs the user, for the header: unread errors and tasks waiting for a human.
+public struct AttentionCounts: Sendable, Equatable {
+    public var unreadErrors: Int
+    public var waiting: Int
+    public init(unreadErrors: Int, waiting: Int) {
+        self.unreadErrors = unreadErrors
+        self.waiting = waiting
+    }
+}
+
 /// The whole view model. `reduce` changes it; `render` draws it.
 public struct AppState: Sendable, Equatable {
     public var width: Int
@@ -88,6 +98,8 @@ public struct AppState: Sendable, Equatable {
     /// Statuses picked with 1–5 (empty: all).
     public var statusFilter: Set<Status> = []
     public var counts = Counts()
+    /// Unread errors and waiting tasks (nil until the attention monitor reports).
+    public var attention: AttentionCounts?
     public var detail: DetailState?
     public var helpOpen = false
     /// Task ids marked with `m` (kept in the database; loaded at start).
@@ -111,6 +123,8 @@ public struct AppState: Sendable, Equatable {
     /// The terminal's charset cannot show Unicode: `render` draws ASCII stand-ins (set by the terminal).
     public var asciiOnly = false
     public var absoluteTime = false
+    /// When running tasks turn stale or time out (`--stale-after`, `--timeout-after`).
+    public var runThresholds = RunThresholds()
     /// Zone for absolute times (the local zone; tests fix it).
     public var timeZone: TimeZone = .current
     public var poller: PollerStatusView = .disabled

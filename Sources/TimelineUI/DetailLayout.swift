@@ -32,7 +32,7 @@ enum DetailLayout {
         var out: [StyledLine] = []
         let titleLines = TextWidth.wrap(TextWidth.safe(e.title), to: max(1, width - 2))
         for (i, line) in titleLines.enumerated() {
-            let lead = i == 0 ? "\(StatusGlyph.glyph(for: row, nowMicros: s.nowMicros)) " : "  "
+            let lead = i == 0 ? "\(StatusGlyph.glyph(for: row, nowMicros: s.nowMicros, thresholds: s.runThresholds)) " : "  "
             out.append(StyledLine([(lead, Style(fg: e.status.colorRole, bold: true)), (line, Style(bold: true))]))
         }
         out.append(StyledLine())
@@ -47,11 +47,26 @@ enum DetailLayout {
         field("Task", e.taskID)
         field("Agent", e.agentID, Style(fg: .accent))
         if let c = e.category { field("Category", c) }
-        field("Time", "\(Times.absolute(e.timestampMicros, s))  (\(Times.relative(e.timestampMicros, s)) ago)")
+        func when(_ micros: Int64) -> String {
+            let ago = Times.relative(micros, s)
+            return "\(Times.absolute(micros, s))  (\(ago == "now" ? "just now" : ago + " ago"))"
+        }
+        if let first = row.firstMicros {
+            field("Started", when(first))
+            field("Updated", when(e.timestampMicros))
+            for (name, value) in RunText.detailFields(row, state: s) { field(name, value) }
+        } else {
+            field("Time", when(e.timestampMicros))
+        }
         if let p = e.progress { field("Progress", StatusGlyph.progressBar(p, cells: 10), Style(fg: .inProgress)) }
-        switch Liveness(row, nowMicros: s.nowMicros) {
+        switch Liveness(row, nowMicros: s.nowMicros, thresholds: s.runThresholds) {
         case .live: field("Activity", "live: updates are arriving", Style(fg: .inProgress))
-        case .stale: field("Activity", "stale: no update for over \(Liveness.staleSeconds / 60) minutes", Style(fg: .warning))
+        case .stale:
+            field("Activity", "stale: no update for over \(TimeFormat.duration(micros: s.runThresholds.staleSeconds * 1_000_000))",
+                  Style(fg: .warning))
+        case .timedOut:
+            field("Activity", "timed out: running for over \(TimeFormat.duration(micros: s.runThresholds.maxLifetimeSeconds * 1_000_000)) (the viewer's judgement; the agent reported no error)",
+                  Style(fg: .warning, bold: true))
         case .quiet, .notRunning: break
         }
         field("Event id", e.id, label)

@@ -132,6 +132,10 @@ public enum Effect: Sendable, Equatable {
     case loadReplies(eventIDs: [String])
     /// The agents view's rows; answered with `.agentsLoaded`.
     case loadAgents(limit: Int)
+    /// The user looked at the task up to its event `seq` (opened it, or Space): store it as read.
+    case markRead(taskID: String, seq: Int64)
+    /// `U`: every task read.
+    case markAllRead
     /// Store a task's mark (`m`).
     case setMark(taskID: String, marked: Bool)
     /// Write a named view to the config file (`:save NAME`).

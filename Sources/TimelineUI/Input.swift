@@ -32,6 +32,8 @@ public enum Input: Sendable, Equatable {
     case historyLoaded(HistoryResult)
     case matchFound(MatchResult)
     case pollerStatus(PollerStatusView)
+    /// Unread errors and waiting tasks for the header (from the attention monitor).
+    case attention(AttentionCounts)
     /// A store read failed; shown in the status bar.
     case loadFailed(String)
     /// How sending a reply went (sent, or not sent with the reason).

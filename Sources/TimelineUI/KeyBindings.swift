@@ -28,12 +28,12 @@ public enum KeyBindings {
         ("⏎ l →", "open task detail"),
         ("Esc h ←", "close detail"),
         ("J K", "scroll detail pane"),
+        ("Space U", "read task / all read"),
         ("z", "expand/fold long text"),
         ("t", "relative/absolute time"),
         ("!", "full poller message"),
         ("R", "restart stopped poller"),
-        ("Ctrl-l", "redraw the screen"),
-        ("Ctrl-z", "suspend (fg resumes)"),
+        ("Ctrl-l Ctrl-z", "redraw / suspend (fg)"),
         ("? F1", "this help"),
         ("q Ctrl-c", "quit"),
     ])
@@ -47,7 +47,7 @@ public enum KeyBindings {
     public static let glyphs: Section = ("Glyphs", [
         ("● ◐ ✓ ▲ ✗", "info run ok warn error"),
         ("?", "needs you (input)"),
-        ("⠋ ◌", "live / stale (10 min)"),
+        ("⠋ ◌ •", "live / stale / unread"),
     ])
     public static let answer: Section = ("Answer agents", [
         ("i", "jump to who waits"),

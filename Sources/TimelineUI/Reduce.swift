@@ -43,10 +43,13 @@ public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
         d.loaded = true
         s.detail = d
         DetailFold.refresh(&s)
-        return []
+        return markRead(&s, d.row)
     case .matchFound(let result): return applyMatch(&s, result)
     case .pollerStatus(let status):
         s.poller = status
+        return []
+    case .attention(let counts):
+        s.attention = counts
         return []
     case .loadFailed(let message):
         s.lastError = message

@@ -31,8 +31,11 @@ func reduceListKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect] 
     switch key {
     case .char("j"), .down, .ctrl("n"): return moveSelection(&s, by: 1, keepLine: false)
     case .char("k"), .up, .ctrl("p"): return moveSelection(&s, by: -1, keepLine: false)
+    // Space as in a newsreader: the selected task is read first (when unread), then Space pages on.
+    case .char(" ") where s.selectedRow?.unread == true: return markRead(&s, s.selectedRow)
     case .pageDown, .char(" "), .ctrl("f"): return moveSelection(&s, by: page, keepLine: true)
     case .pageUp, .char("b"), .ctrl("b"): return moveSelection(&s, by: -page, keepLine: true)
+    case .char("U"): return markAllRead(&s)
     case .ctrl("d"): return moveSelection(&s, by: max(1, page / 2), keepLine: true)
     case .ctrl("u"): return moveSelection(&s, by: -max(1, page / 2), keepLine: true)
     case .char("g"):

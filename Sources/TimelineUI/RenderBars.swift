@@ -23,6 +23,7 @@ func renderHeader(_ state: AppState, into screen: inout Screen) {
         guard x + TextWidth.of(text) < screen.width else { break }
         x += screen.put(text, x: x, y: 0, style: style) + 2
     }
+    x = renderAttention(state, into: &screen, x: x)
     if let view = state.activeView, !state.search.text.isEmpty {
         x += screen.put("[\(TextWidth.safe(view))] ", x: x, y: 0, style: Style(fg: .accent, bg: .headerBar, bold: true),
                         limit: max(0, screen.width - x - 1))

@@ -1,18 +1,39 @@
 import TimelineCore
 
-/// How fresh an in-progress task is: live (updates keep coming), quiet, or stale.
+/// When a running task looks abandoned: `--stale-after` and `--timeout-after`.
+public struct RunThresholds: Sendable, Equatable {
+    /// An in_progress task with no update for this long is stale.
+    public var staleSeconds: Int64
+    /// An in_progress task running (since its first event) this long has timed out: the viewer's own
+    /// judgement, distinct from an error the agent sent.
+    public var maxLifetimeSeconds: Int64
+
+    public init(staleSeconds: Int64 = 600, maxLifetimeSeconds: Int64 = 8 * 3_600) {
+        self.staleSeconds = staleSeconds
+        self.maxLifetimeSeconds = maxLifetimeSeconds
+    }
+}
+
+/// How fresh an in-progress task is: live (updates keep coming), quiet, stale, or timed out.
 public enum Liveness: Sendable, Equatable {
-    case live, quiet, stale, notRunning
+    case live, quiet, stale, timedOut, notRunning
 
     /// An in_progress row updated within this many seconds is drawn with a spinner.
     public static let liveSeconds: Int64 = 120
-    /// An in_progress row with no update for this long is marked stale.
-    public static let staleSeconds: Int64 = 600
 
-    public init(_ row: TimelineRow, nowMicros: Int64) {
+    public init(_ row: TimelineRow, nowMicros: Int64, thresholds: RunThresholds = RunThresholds()) {
         guard row.event.status == .inProgress else { self = .notRunning; return }
         let age = (nowMicros - row.event.timestampMicros) / 1_000_000
-        if age >= Self.staleSeconds { self = .stale } else if age < Self.liveSeconds { self = .live } else { self = .quiet }
+        let lifetime = (nowMicros - (row.firstMicros ?? row.event.timestampMicros)) / 1_000_000
+        if lifetime >= thresholds.maxLifetimeSeconds {
+            self = .timedOut
+        } else if age >= thresholds.staleSeconds {
+            self = .stale
+        } else if age < Self.liveSeconds {
+            self = .live
+        } else {
+            self = .quiet
+        }
     }
 }
 
@@ -20,6 +41,7 @@ public enum Liveness: Sendable, Equatable {
 public enum StatusGlyph {
     public static let spinner: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
     public static let stale: Character = "◌"
+    public static let timedOut: Character = "⊘"
 
     public static func glyph(_ status: Status) -> Character {
         switch status {
@@ -45,10 +67,11 @@ public enum StatusGlyph {
     }
 
     /// The glyph for a row, animated while live.
-    public static func glyph(for row: TimelineRow, nowMicros: Int64) -> Character {
-        switch Liveness(row, nowMicros: nowMicros) {
+    public static func glyph(for row: TimelineRow, nowMicros: Int64, thresholds: RunThresholds = RunThresholds()) -> Character {
+        switch Liveness(row, nowMicros: nowMicros, thresholds: thresholds) {
         case .live: spinner[Int((nowMicros / 100_000) % Int64(spinner.count))]
         case .stale: stale
+        case .timedOut: timedOut
         case .quiet, .notRunning: glyph(row.event.status)
         }
     }
@@ -84,6 +107,6 @@ extension AppState {
         if case .backingOff = poller.state { return true }
         let top = selected - selectedLine
         let visible = window.indices.clamped(to: max(0, top)..<max(0, min(window.count, top + listHeight)))
-        return visible.contains { Liveness(window[$0], nowMicros: nowMicros) == .live }
+        return visible.contains { Liveness(window[$0], nowMicros: nowMicros, thresholds: runThresholds) == .live }
     }
 }

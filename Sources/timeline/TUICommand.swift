@@ -1,4 +1,5 @@
 import ArgumentParser
+import Attention
 import Foundation
 import ReplyDelivery
 import SQSClient
@@ -22,6 +23,21 @@ struct TUICommand: ParsableCommand {
 
     @OptionGroup var queue: QueueOptions
     @OptionGroup var store: StoreOptions
+    @OptionGroup var notifyOptions: NotifyOptions
+
+    @Option(name: .customLong("notify-terminal"), help: """
+        Sequence the terminal gets per notification (then one BEL): auto, osc9, osc777, osc99, bell, none.
+        """)
+    var notifyTerminal: String = "auto"
+
+    @Flag(name: .customLong("no-title"), help: "Do not show the fleet state in the terminal title.")
+    var noTitle = false
+
+    @Option(name: .customLong("stale-after"), help: "A running task with no update for this long is stale (90s, 10m, 2h).")
+    var staleAfter = DurationArgument(seconds: RunThresholds().staleSeconds)
+
+    @Option(name: .customLong("timeout-after"), help: "A task running this long since its first event is shown as timed out.")
+    var timeoutAfter = DurationArgument(seconds: RunThresholds().maxLifetimeSeconds)
 
     @OptionGroup var polling: PollingOptions<ViewerPolling>
 
@@ -41,6 +57,9 @@ struct TUICommand: ParsableCommand {
     @OptionGroup var retention: RetentionOption
 
     func validate() throws {
+        guard notifyTerminal == "auto" || InBandNotification.Sequence(rawValue: notifyTerminal) != nil else {
+            throw ValidationError("--notify-terminal must be auto, osc9, osc777, osc99, bell or none")
+        }
         if let time, time != "relative", time != "absolute" {
             throw ValidationError("--time must be relative or absolute, not \"\(time)\".")
         }
@@ -56,6 +75,9 @@ struct TUICommand: ParsableCommand {
     func run() throws {
         // Open once read-write up front: creates/migrates the file (0600) and fails early with a clear message.
         let path = try store.openForWriting().path
+        // Before the poller starts: everything it stores from now on is watched (the backlog included).
+        let monitor = try AttentionMonitor(databasePath: path, policy: notifyOptions.policy,
+                                           startedMicros: NotifyOptions.nowMicros)
         let prepared = noPoll ? nil : Self.credentialsNeedingATerminal(queue)
         TerminalMFAPrompt.block("the TUI owns the terminal; quit and start `timeline tui` again to enter it")
         let poller = noPoll
@@ -67,6 +89,7 @@ struct TUICommand: ParsableCommand {
         let retentionTimer = RetentionTimer.start(databasePath: path, keepSeconds: try retention.seconds(), log: nil)
         defer { retentionTimer?.stop() }
         var state = AppState(width: 80, height: 24, nowMicros: Int64(Date().timeIntervalSince1970 * 1_000_000))
+        state.runThresholds = RunThresholds(staleSeconds: staleAfter.seconds, maxLifetimeSeconds: timeoutAfter.seconds)
         state.absoluteTime = try Self.timeSetting(flag: time).value == "absolute"
         if !TerminalSupport.localeIsUTF8() {
             state.asciiOnly = true
@@ -91,7 +114,13 @@ struct TUICommand: ParsableCommand {
                                             sendReply: { outbox.send($0) })
         let env = ProcessInfo.processInfo.environment
         let color = !noColor && (env["NO_COLOR"] ?? "").isEmpty
-        TerminalApp.run(controller: controller, color: color, light: try theme.chosen() == .light)
+        let sequence = notifyOptions.notify == .off ? .none
+            : InBandNotification.Sequence(rawValue: notifyTerminal) ?? .detect(env)
+        let failures = NotifyFailures()
+        let attention = TUIAttention(monitor: monitor, sequence: sequence,
+                                     command: notifyOptions.commandChannel(onFailure: failures.put),
+                                     failures: failures, environment: env, setsTitle: !noTitle)
+        TerminalApp.run(controller: controller, color: color, light: try theme.chosen() == .light, sideChannel: attention)
     }
 
     /// The `time` setting: flag > TIMELINE_TIME > config file > relative.

@@ -32,6 +32,7 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
     var picker: Int?
     var view: String?
     var appNotice: String?
+    var unread: [String] = []
 
     init(_ s: AppState) {
         mode = s.mode
@@ -63,6 +64,7 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
         picker = s.viewPicker
         view = s.activeView
         appNotice = s.notice
+        unread = s.window.filter(\.unread).map(\.taskID)
     }
 
     var description: String {
@@ -70,7 +72,8 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
             + "prompt=\(prompt) search=\(search.debugDescription)/\(kind) statuses=\(statuses) abs=\(absoluteTime) "
             + "g=\(pendingG) notice=\(notice ?? "-") quit=\(quit) rows=\(rows) answer=\(answer ?? "-") "
             + "answerNotice=\(answerNotice ?? "-") agents=\(agents) marks=\(marks) "
-            + "command=\(commandLine ?? "-") picker=\(picker.map(String.init) ?? "-") view=\(view ?? "-") app=\(appNotice ?? "-")"
+            + "command=\(commandLine ?? "-") picker=\(picker.map(String.init) ?? "-") view=\(view ?? "-") app=\(appNotice ?? "-") "
+            + "unread=\(unread)"
     }
 }
 
@@ -93,6 +96,8 @@ func summary(_ effect: Effect) -> String {
     case .sendReply(let record): return "send \(record.reply.answer) to \(record.destination.url)"
     case .loadReplies(let ids): return "replies of \(ids.joined(separator: ","))"
     case .loadAgents: return "agents"
+    case .markRead(let task, let seq): return "mark read \(task)@\(seq)"
+    case .markAllRead: return "mark all read"
     case .restartPoller: return "restart poller"
     case .quit: return "quit"
     case .setMark(let task, let marked): return "\(marked ? "mark" : "unmark") \(task)"
@@ -158,6 +163,7 @@ struct Start: CustomStringConvertible, Sendable {
     static let focused = Start(description: "asking, Tab pressed") { asking.setup(&$0); $0.press(.tab) }
     static let agentsOpen = Start(description: "agents view open") { $0.press(.char("A")) }
     static let marked = Start(description: "T40 marked") { $0.press(.char("m")) }
+    static let unreadSelected = Start(description: "FOLLOW on T40, unread") { $0.state.window[0].unread = true }
     static let markedBelow = Start(description: "T36 marked, FOLLOW") {
         $0.press(.char("j"), .char("j"), .char("j"), .char("j"), .char("m"), .char("f"))
     }
@@ -207,7 +213,10 @@ let bindingTable: [BindingCase] = [
     at(.browse, key(.up), []) { $0.selected = "T38"; $0.line = 2 },
     at(.follow, key(.char("k")), []) { _ in },
     at(.follow, key(.pageDown), []) { $0.mode = .browse; $0.selected = "T30" },
+    // Space on an unread task marks it read (and stays); on a read one it pages down. U marks every task read.
+    at(.unreadSelected, key(.char(" ")), ["mark read T40@40"]) { $0.unread = [] },
     at(.follow, key(.char(" ")), []) { $0.mode = .browse; $0.selected = "T30" },
+    at(.follow, key(.char("U")), ["mark all read"]) { _ in },
     at(.browse, key(.pageDown), ["window around T27"]) { $0.selected = "T27"; $0.rows = 40 },
     // Back on the newest row returns to FOLLOW by itself.
     at(.browse, key(.pageUp), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.appNotice = "back at the newest: FOLLOW" },

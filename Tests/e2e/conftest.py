@@ -42,6 +42,13 @@ from timeline_testing.waiting import process_alive, wait_until  # noqa: E402
 import sqs_server  # noqa: E402  (scripts/, put on sys.path by timeline_testing)
 
 
+@pytest.fixture(autouse=True)
+def fresh_event_base_time():
+    """Events made with `sqs_helpers.make_event` are dated from five minutes before this test started."""
+    import sqs_helpers
+    sqs_helpers.reset_base_time()
+
+
 @pytest.fixture(name="wait_until")
 def wait_until_fixture():
     return wait_until

@@ -15,6 +15,13 @@ from publish_event import publish_dict
 _BASE = datetime.now(timezone.utc) - timedelta(minutes=5)
 
 
+def reset_base_time() -> None:
+    """Moves the fixed base of `make_event` to five minutes before now. Called before each test (conftest):
+    a base taken once at import would age past the TUI's 10-minute stale mark during a long session."""
+    global _BASE
+    _BASE = datetime.now(timezone.utc) - timedelta(minutes=5)
+
+
 def make_event(title: str, status: str = "info", *, task_id: str | None = None, agent_id: str = "e2e-agent",
                offset: float = 0.0, **fields: Any) -> dict[str, Any]:
     """A valid event with a fresh UUID; `offset` seconds after a fixed base time (so order is deterministic)."""

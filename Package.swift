@@ -59,6 +59,7 @@ let package = Package(
             name: "TimelineRuntimeTests",
             dependencies: ["TimelineRuntime", "TimelineUI", "TimelineCore", "TimelineStore", "TestSupport"]
         ),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TimelineUI", "CNCursesW"]),
+        .testTarget(name: "TerminalTests",
+                    dependencies: ["Terminal", "TimelineUI", "CNCursesW", "TimelineCore", "TimelineStore", "TestSupport"]),
     ]
 )

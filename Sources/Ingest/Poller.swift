@@ -15,6 +15,7 @@ public final class Poller: @unchecked Sendable {
     private let makeStore: StoreFactory
     private let configuration: PollerConfiguration
     private let onBatch: (@Sendable (BatchReport) -> Void)?
+    private let onCommit: (@Sendable () -> Void)?
 
     private let condition = NSCondition()
     private var currentStatus = PollerStatus()
@@ -24,15 +25,17 @@ public final class Poller: @unchecked Sendable {
     private var started = false
 
     /// `makeStore` is called once per worker thread: each has its own SQLite connection.
-    /// `onBatch` runs on a worker thread after each non-empty batch.
+    /// `onBatch` runs on a worker thread after each non-empty batch; `onCommit` right after each batch's
+    /// commit, before the deletes (so a viewer in this process can show the events at once).
     public init(
         client: SQSClient, configuration: PollerConfiguration, makeStore: @escaping StoreFactory,
-        onBatch: (@Sendable (BatchReport) -> Void)? = nil
+        onBatch: (@Sendable (BatchReport) -> Void)? = nil, onCommit: (@Sendable () -> Void)? = nil
     ) {
         self.client = client
         self.configuration = configuration
         self.makeStore = makeStore
         self.onBatch = onBatch
+        self.onCommit = onCommit
     }
 
     /// A snapshot of the status; never blocks on the network.
@@ -168,6 +171,7 @@ public final class Poller: @unchecked Sendable {
         } catch {
             return false
         }
+        onCommit?()
         var report = BatchReport(
             queueURL: queueURL, received: messages.count, stored: 0, duplicates: 0, rejected: 0, deleted: 0,
             rejectReasons: [])

@@ -27,9 +27,13 @@ public final class TimelineController: @unchecked Sendable {
     nonisolated(unsafe) private var lastToken: Int64?
     private var lastChangeCheck: Int64 = 0
     private var checkPending = Atomic()
+    private let immediateCheckQueued = Atomic()
     private let pollerStatus: (@Sendable () -> PollerStatusView)?
-    /// How often other connections' writes are looked for.
+    /// How often other connections' writes are looked for by default.
     public static let changeCheckMicros: Int64 = 200_000
+    /// How often `pollBackground` looks for other connections' writes. An event-driven loop that is told
+    /// of commits (`checkForChangesNow`) raises it: the check is then only a slow fallback.
+    public var changeCheckInterval: Int64 = TimelineController.changeCheckMicros
 
     /// `countDebounce`: how long counts for a new query wait, so a burst of keystrokes is counted once.
     public init(state: AppState, makeReader: @escaping @Sendable () throws -> TimelineReading,
@@ -40,6 +44,22 @@ public final class TimelineController: @unchecked Sendable {
         slow = Lane(label: "timeline.ui.slow", makeReader: makeReader)
         self.pollerStatus = pollerStatus
         if let pollerStatus { self.state.poller = pollerStatus() }
+    }
+
+    /// `handler` runs (on any thread) each time a background result is queued for `drain`, so an
+    /// event-driven loop can sleep until then. Set it before `start`.
+    public func setWakeHandler(_ handler: (@Sendable () -> Void)?) {
+        inbox.setWake(handler)
+    }
+
+    /// Looks for other connections' commits now, without the `changeCheckInterval` throttle: for a commit
+    /// hook or a file watcher. Thread-safe; calls made while one check is still queued coalesce into it.
+    public func checkForChangesNow() {
+        guard immediateCheckQueued.setIfClear() else { return }
+        fast.queue.async { [self] in
+            immediateCheckQueued.clear()  // a commit after this point queues another check
+            checkToken()
+        }
     }
 
     /// Starts the first loads.
@@ -91,14 +111,19 @@ public final class TimelineController: @unchecked Sendable {
             let p = pollerStatus()
             if p != state.poller { inbox.put(.pollerStatus(p)) }
         }
-        guard now - lastChangeCheck >= Self.changeCheckMicros, checkPending.setIfClear() else { return }
+        guard now - lastChangeCheck >= changeCheckInterval, checkPending.setIfClear() else { return }
         lastChangeCheck = now
         fast.queue.async { [self] in
             defer { checkPending.clear() }
-            guard let reader = try? fast.reader(), let token = try? reader.changeToken() else { return }
-            if let last = lastToken, last != token { inbox.put(.storeChanged) }
-            lastToken = token
+            checkToken()
         }
+    }
+
+    /// Call only on the fast lane: compares the store's change token with the last one seen.
+    private func checkToken() {
+        guard let reader = try? fast.reader(), let token = try? reader.changeToken() else { return }
+        if let last = lastToken, last != token { inbox.put(.storeChanged) }
+        lastToken = token
     }
 
     /// `countsAfterWindow`: counts start only once the fast lane has answered the effects before them (the

@@ -19,7 +19,7 @@ struct PollerLauncher {
 
     func poller(
         databasePath: String, concurrency: Int, waitSeconds: Int = 20, peek: Bool, stopWhenEmpty: Bool = false,
-        onBatch: (@Sendable (BatchReport) -> Void)? = nil
+        onBatch: (@Sendable (BatchReport) -> Void)? = nil, onCommit: (@Sendable () -> Void)? = nil
     ) -> Poller {
         Poller(
             client: client,
@@ -27,7 +27,7 @@ struct PollerLauncher {
                 queueURLs: queueURLs, concurrency: concurrency, waitSeconds: waitSeconds, peek: peek,
                 stopWhenEmpty: stopWhenEmpty),
             makeStore: { try TimelineStore(path: databasePath) },
-            onBatch: onBatch)
+            onBatch: onBatch, onCommit: onCommit)
     }
 
     /// The last path component of a queue URL (its name).

@@ -41,8 +41,12 @@ struct TUICommand: ParsableCommand {
     func run() throws {
         // Open once read-write up front: creates/migrates the file (0600) and fails early with a clear message.
         let path = try store.openForWriting().path
+        // The poller reports each commit to the controller, which exists only once the poller's status can
+        // be read: the box connects them.
+        let commits = CommitRelay()
         let poller = noPoll
-            ? nil : TUIPollerHook.start(databasePath: path, options: queue, concurrency: concurrency, peek: peek)
+            ? nil : TUIPollerHook.start(databasePath: path, options: queue, concurrency: concurrency, peek: peek,
+                                        onCommit: { commits.controller?.checkForChangesNow() })
         defer { poller?.stop() }
         let state = AppState(width: 80, height: 24, nowMicros: Int64(Date().timeIntervalSince1970 * 1_000_000))
         var status: (@Sendable () -> PollerStatusView)?
@@ -51,8 +55,19 @@ struct TUICommand: ParsableCommand {
         }
         let makeReader: @Sendable () throws -> TimelineReading = { try TimelineStore(path: path) }
         let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status)
+        commits.controller = controller
         let env = ProcessInfo.processInfo.environment
         let color = !noColor && (env["NO_COLOR"] ?? "").isEmpty
-        TerminalApp.run(controller: controller, color: color)
+        TerminalApp.run(controller: controller, color: color, databasePath: path)
+    }
+}
+
+/// Hands the in-process poller's commit signal to the controller once it exists (thread-safe).
+private final class CommitRelay: @unchecked Sendable {
+    private let lock = NSLock()
+    private var target: TimelineController?
+    var controller: TimelineController? {
+        get { lock.withLock { target } }
+        set { lock.withLock { target = newValue } }
     }
 }

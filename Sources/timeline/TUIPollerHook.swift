@@ -13,15 +13,18 @@ final class TUIPollerHook: @unchecked Sendable {
     private var queueURL: String?
     private var stopped = false
 
-    /// Starts resolving and polling in the background.
+    /// Starts resolving and polling in the background. `onCommit` runs on a poller thread after each
+    /// batch is committed (the TUI looks at the store at once instead of at its next check).
     static func start(
-        databasePath: String, options: QueueOptions, concurrency: Int, peek: Bool
+        databasePath: String, options: QueueOptions, concurrency: Int, peek: Bool,
+        onCommit: @escaping @Sendable () -> Void
     ) -> TUIPollerHook {
         let hook = TUIPollerHook()
         let thread = Thread {
             do {
                 let launcher = try PollerLauncher(options: options)
-                let poller = launcher.poller(databasePath: databasePath, concurrency: concurrency, peek: peek)
+                let poller = launcher.poller(databasePath: databasePath, concurrency: concurrency, peek: peek,
+                                             onCommit: onCommit)
                 let shouldStart: Bool = hook.lock.withLock {
                     hook.queueURL = launcher.queueURLs.first
                     guard !hook.stopped else { return false }

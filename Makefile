@@ -8,7 +8,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN := .build/release/timeline
 export TIMELINE_SHARED ?= $(abspath ../shared)
 
-.PHONY: all deps apt-deps venv build debug test swift-test python-test e2e-test bench localstack-venv demo install clean
+.PHONY: all deps apt-deps venv build debug test swift-test python-test e2e-test test-localstack bench chaos localstack-venv demo install clean
 
 all: build
 
@@ -48,12 +48,16 @@ unit: venv
 	swift build --build-tests
 	$(UNIT_ENV) swift test --skip-build --filter '$(UNIT_SWIFT)'
 	$(UNIT_ENV) $(PY) -m pytest -q $(UNIT_PYTHON)
+## test-localstack: FIFO, SNS fan-out (timeline setup) and 900 KB messages against LocalStack (needs the
+## LocalStack venv, Python 3.13: not part of `make test`, which must pass on a fresh clone without it).
+test-localstack: deps build localstack-venv
+	TIMELINE_TEST_LOCALSTACK=1 $(PY) -m pytest -q Tests/e2e/test_localstack_queues.py
 
 ## bench: prints figures (asserts nothing): store and TUI (1,000 and 1,000,000 events), then on a local
 ## LocalStack SQS: drain 10,000 messages (timeline vs boto3) and publish -> stored latency, then the real
 ## binary in a terminal: publish -> on screen, idle CPU and wake-ups (60 s), cold start, CJK search; last,
 ## issue 15's table (every figure beside its target). TIMELINE_BENCH_ONLY picks parts:
-## tui,store,drain,latency,onscreen,idle,coldstart,cjk.
+## tui,store,json,drain,latency,onscreen,idle,coldstart,cjk (json: 10,000 SQS ReceiveMessage answers parsed).
 BENCH_LOG := .build/bench.log
 bench: deps build localstack-venv
 	swift build -c release --product TimelineBench
@@ -61,6 +65,13 @@ bench: deps build localstack-venv
 	  $(PY) bench/sqs_benches.py --timeline $(RELEASE_BIN) --localstack-python $(LOCALSTACK_VENV)/bin/python && \
 	  $(PY) bench/terminal_benches.py --timeline $(RELEASE_BIN); } 2>&1 | tee $(BENCH_LOG)
 	$(PY) bench/bench_table.py $(BENCH_LOG)
+
+## chaos: 10,000 events through `timeline poll` on LocalStack while it is SIGKILLed 5 times, the endpoint
+## refuses, then black-holes, then throttles, and the disk fills once; asserts none lost or duplicated and
+## prints the figures (a short variant on moto runs in `make test`: Tests/e2e/test_chaos.py).
+chaos: deps build localstack-venv
+	$(PY) scripts/chaos.py --timeline $(RELEASE_BIN) --localstack --localstack-python $(LOCALSTACK_VENV)/bin/python \
+	  --events 10000 --kills 5
 
 # LocalStack (the throughput server for the drain bench) in host mode needs Python >= 3.13 (3.12.1 lacks
 # warnings.deprecated): pyenv's 3.13, else python3.13/python3.14 on PATH. Its own venv, apart from .venv.
@@ -84,9 +95,24 @@ $(LOCALSTACK_VENV)/.installed:
 demo: deps build
 	scripts/demo.sh
 
+## install: the binary, the man page timeline.1 (generated from the command definitions by
+## swift-argument-parser's generate-manual) and bash, zsh and fish completions, under $(DESTDIR)$(PREFIX)
+GENERATED := .build/generated
 install: build
-	install -d $(DESTDIR)$(PREFIX)/bin
+	swift build -c release --product generate-manual
+	rm -rf $(GENERATED) && mkdir -p $(GENERATED)
+	.build/release/generate-manual $(RELEASE_BIN) --output-directory $(GENERATED)
+	$(RELEASE_BIN) --generate-completion-script bash > $(GENERATED)/timeline.bash
+	$(RELEASE_BIN) --generate-completion-script zsh > $(GENERATED)/_timeline
+	$(RELEASE_BIN) --generate-completion-script fish > $(GENERATED)/timeline.fish
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 0755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/timeline
+	install -m 0644 $(GENERATED)/timeline.1 $(DESTDIR)$(PREFIX)/share/man/man1/timeline.1
+	install -m 0644 $(GENERATED)/timeline.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/timeline
+	install -m 0644 $(GENERATED)/_timeline $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_timeline
+	install -m 0644 $(GENERATED)/timeline.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/timeline.fish
 
 clean:
 	rm -rf .build $(VENV) .venv-localstack

@@ -9,6 +9,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The config file (`~/.config/timeline/config.toml`).
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // System libraries: a module map plus a shim.h with only what Swift cannot call directly.
@@ -16,20 +18,28 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CNCursesW", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // glibc's posix_spawn_file_actions_addclosefrom_np and pipe2 (hidden behind _GNU_SOURCE).
+        .systemLibrary(name: "CProcessSpawn"),
 
-        .target(name: "TimelineCore"),
+        // The one strict JSON reader and JSON string writer (event payloads, SQS requests and answers).
+        .target(name: "StrictJSON"),
+        .target(name: "TimelineCore", dependencies: ["StrictJSON"]),
         .target(name: "SigV4", dependencies: ["COpenSSL"]),
-        .target(name: "SQSClient", dependencies: ["SigV4", "CCurl"]),
+        .target(name: "SQSClient", dependencies: ["SigV4", "CCurl", "CProcessSpawn", "StrictJSON", "TimelineCore"]),  // TimelineCore: DisplayText
         .target(name: "TimelineStore", dependencies: ["TimelineCore", "CSQLite"]),
         .target(name: "Ingest", dependencies: ["TimelineCore", "TimelineStore", "SQSClient"]),
         .target(name: "TimelineUI", dependencies: ["TimelineCore"]),
         // Runs TimelineUI's effects on background lanes against the store and feeds the results back.
         .target(name: "TimelineRuntime", dependencies: ["TimelineUI", "TimelineCore"]),
         .target(name: "Terminal", dependencies: ["TimelineUI", "TimelineRuntime", "CNCursesW"]),
+        // The config file: settings with provenance (flag > environment > file > default) and named views.
+        .target(name: "TimelineConfig", dependencies: ["TimelineCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         .executableTarget(
             name: "timeline",
             dependencies: [
                 "TimelineCore", "TimelineStore", "SQSClient", "Ingest", "TimelineUI", "TimelineRuntime", "Terminal",
+                "StrictJSON",
+                "TimelineConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -38,13 +48,16 @@ let package = Package(
             name: "TimelineBench",
             dependencies: [
                 "TimelineCore", "TimelineStore", "TimelineUI", "TimelineRuntime", "SQSClient", "Ingest", "TestSupport",
+                "StrictJSON",
             ]
         ),
 
         // Shared by test targets: a real moto server, the fault-injecting proxy, temp directories.
         .target(name: "TestSupport", dependencies: ["SQSClient"], path: "Sources/TestSupport"),
 
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "TestSupport"]),
+        .testTarget(name: "TimelineConfigTests", dependencies: ["TimelineConfig", "TimelineCore"]),
         .testTarget(name: "SigV4Tests", dependencies: ["SigV4", "TestSupport"]),
         .testTarget(name: "SQSClientTests", dependencies: ["SQSClient", "TestSupport"]),
         .testTarget(name: "TimelineStoreTests", dependencies: ["TimelineStore", "TimelineCore", "TestSupport"]),

@@ -28,14 +28,15 @@ if _HERE not in sys.path:  # so `python path/to/publish_event.py` finds its sibl
     sys.path.insert(0, _HERE)
 
 from aws_errors import PublishError, describe_aws_error  # noqa: E402
-from sqs_connection import ConfigurationError, make_client, resolve_queue_url  # noqa: E402
+from sqs_connection import ConfigurationError, make_client, make_sns_client, resolve_queue_url  # noqa: E402
+from fifo_keys import fifo_parameters  # noqa: E402
 from timeline_event import InvalidEvent, validate  # noqa: E402
 from event_builder import format_timestamp, new_event  # noqa: E402
 from long_task import Task  # noqa: E402
 
 __all__ = [
-    "publish_event", "publish_json", "send_raw_message", "new_event", "format_timestamp",
-    "task", "Task", "InvalidEvent", "PublishError", "ConfigurationError", "make_client",
+    "publish_event", "publish_json", "publish_to_topic", "send_raw_message", "new_event", "format_timestamp",
+    "task", "Task", "InvalidEvent", "PublishError", "ConfigurationError", "make_client", "make_sns_client",
 ]
 
 
@@ -49,16 +50,40 @@ def _sqs_safe(text: str) -> bool:
     return True
 
 
+def _aws_call(call, **parameters) -> dict:
+    """One AWS call; known AWS failures become PublishError."""
+    try:
+        return call(**parameters)
+    except Exception as error:  # botocore raises many unrelated classes; map the known ones
+        described = describe_aws_error(error)
+        if described is None:
+            raise
+        raise described from error
+
+
+def publish_to_topic(body: str, topic_arn: str, *, event: Mapping[str, Any] | None = None,
+                     endpoint_url: str | None = None, region: str | None = None, client: Any = None) -> str:
+    """Publish a message body to an SNS topic (fan-out: one queue per viewer); returns SNS's message id.
+
+    On a `.fifo` topic, `event` gives the group (task id) and deduplication (event id) ids.
+    """
+    sns = client or make_sns_client(topic_arn, endpoint_url, region)
+    extra = fifo_parameters(topic_arn, dict(event)) if event is not None else {}
+    return _aws_call(sns.publish, TopicArn=topic_arn, Message=body, **extra)["MessageId"]
+
+
 def send_raw_message(body: str, *, queue_url: str | None = None, endpoint_url: str | None = None,
-                     client: Any = None) -> str:
+                     client: Any = None, event: Mapping[str, Any] | None = None) -> str:
     """Send a message body exactly as given, without validation; returns the SQS message id.
 
     For tests and the simulator's deliberately malformed messages. AWS failures raise PublishError.
+    On a `.fifo` queue, `event` gives the group (task id) and deduplication (event id) ids.
     """
     url = resolve_queue_url(queue_url)
     sqs = client or make_client(url, endpoint_url)
+    extra = fifo_parameters(url, dict(event)) if event is not None else {}
     try:
-        response = sqs.send_message(QueueUrl=url, MessageBody=body)
+        response = sqs.send_message(QueueUrl=url, MessageBody=body, **extra)
     except Exception as error:  # botocore raises many unrelated classes; map the known ones
         described = describe_aws_error(error)
         if described is None:
@@ -68,7 +93,7 @@ def send_raw_message(body: str, *, queue_url: str | None = None, endpoint_url: s
 
 
 def publish_json(raw: bytes | str, *, queue_url: str | None = None, endpoint_url: str | None = None,
-                 client: Any = None) -> str:
+                 client: Any = None, topic_arn: str | None = None) -> str:
     """Validate a whole event given as JSON text and send it unchanged; returns the SQS message id.
 
     Raises InvalidEvent (with the same reason the viewer would give) before anything is sent.
@@ -79,30 +104,33 @@ def publish_json(raw: bytes | str, *, queue_url: str | None = None, endpoint_url
     text = data.decode("utf-8")
     if not _sqs_safe(text):  # e.g. a literal U+FFFF inside a string: send the same event escaped
         text = json.dumps(event, ensure_ascii=True, separators=(",", ":"))
-    return send_raw_message(text, queue_url=queue_url, endpoint_url=endpoint_url, client=client)
+    if topic_arn:
+        return publish_to_topic(text, topic_arn, event=event, endpoint_url=endpoint_url, client=client)
+    return send_raw_message(text, queue_url=queue_url, endpoint_url=endpoint_url, client=client, event=event)
 
 
 def publish_dict(event: Mapping[str, Any], *, queue_url: str | None = None,
-                 endpoint_url: str | None = None, client: Any = None) -> str:
-    """Validate and send a complete event dict; returns the SQS message id."""
+                 endpoint_url: str | None = None, client: Any = None, topic_arn: str | None = None) -> str:
+    """Validate and send a complete event dict; returns the SQS (or, to a topic, SNS) message id."""
     text = json.dumps(dict(event), ensure_ascii=False, separators=(",", ":"))
-    return publish_json(text, queue_url=queue_url, endpoint_url=endpoint_url, client=client)
+    return publish_json(text, queue_url=queue_url, endpoint_url=endpoint_url, client=client, topic_arn=topic_arn)
 
 
 def publish_event(title: str, status: str, agent_id: str, *, task_id: str | None = None,
                   body: str | None = None, category: str | None = None, progress: float | None = None,
                   id: str | None = None, timestamp: str | None = None,  # noqa: A002 (payload name)
                   queue_url: str | None = None, endpoint_url: str | None = None,
-                  client: Any = None) -> str:
+                  client: Any = None, topic_arn: str | None = None) -> str:
     """Build (defaults: new UUID id, task_id = id, timestamp = now), validate and send one event.
 
-    Returns the SQS message id. Raises InvalidEvent on a bad event (nothing is sent), PublishError on
+    Returns the SQS message id. With `topic_arn` it publishes to that SNS topic (fan-out to several
+    viewers) and returns SNS's message id; `client` is then an SNS client (make_sns_client). Raises InvalidEvent on a bad event (nothing is sent), PublishError on
     AWS or network failures, ConfigurationError when no queue URL or region can be found.
     Pass `client` (from make_client) to reuse one connection for many events.
     """
     event = new_event(title, status, agent_id, task_id=task_id, body=body, category=category,
                       progress=progress, id=id, timestamp=timestamp)
-    return publish_dict(event, queue_url=queue_url, endpoint_url=endpoint_url, client=client)
+    return publish_dict(event, queue_url=queue_url, endpoint_url=endpoint_url, client=client, topic_arn=topic_arn)
 
 
 def task(title: str, agent_id: str, *, category: str | None = None, task_id: str | None = None,
@@ -158,6 +186,8 @@ def _parser() -> argparse.ArgumentParser:
     event.add_argument("--timestamp", help="ISO 8601 with Z or an offset (default: now, UTC)")
     parser.add_argument("--json", action="store_true", help="read one whole event (JSON) from stdin")
     parser.add_argument("--queue-url", help="queue URL (default: $TIMELINE_QUEUE_URL)")
+    parser.add_argument("--topic-arn", help="publish to this SNS topic instead (fan-out to several viewers; "
+                                            "default: $TIMELINE_TOPIC_ARN unless --queue-url is given)")
     parser.add_argument("--endpoint-url", help="SQS endpoint for local servers "
                                                "(default: $AWS_ENDPOINT_URL_SQS, $AWS_ENDPOINT_URL)")
     parser.add_argument("--region", help="AWS region (default: boto3's chain, then the queue URL)")
@@ -188,9 +218,14 @@ def main(argv: list[str] | None = None) -> int:
             # surrogateescape: bytes of an argument that were not UTF-8 reach the validator unchanged
             payload = json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogateescape")
         validate(payload)  # refuse bad input before looking for a queue or credentials
-        queue_url = resolve_queue_url(args.queue_url)
-        client = make_client(queue_url, args.endpoint_url, args.region)
-        message_id = publish_json(payload, queue_url=queue_url, client=client)
+        topic_arn = args.topic_arn or (None if args.queue_url else os.environ.get("TIMELINE_TOPIC_ARN") or None)
+        if topic_arn:
+            client = make_sns_client(topic_arn, args.endpoint_url, args.region)
+            message_id = publish_json(payload, topic_arn=topic_arn, client=client)
+        else:
+            queue_url = resolve_queue_url(args.queue_url)
+            client = make_client(queue_url, args.endpoint_url, args.region)
+            message_id = publish_json(payload, queue_url=queue_url, client=client)
     except InvalidEvent as error:
         print(f"invalid event: {_one_line(error.reason)}", file=sys.stderr)
         return 2

@@ -119,3 +119,29 @@ def make_client(queue_url: str | None = None, endpoint_url: str | None = None,
     endpoint = resolve_endpoint(queue_url, endpoint_url)
     region_name = resolve_region(region, queue_url, endpoint, session)
     return session.client("sqs", region_name=region_name, endpoint_url=endpoint, config=Config(**_CLIENT_OPTIONS))
+
+
+def resolve_sns_endpoint(endpoint_url: str | None) -> str | None:
+    """The SNS endpoint: the explicit argument, then AWS_ENDPOINT_URL_SNS / AWS_ENDPOINT_URL (honouring
+    AWS_IGNORE_CONFIGURED_ENDPOINT_URLS), else None for boto3's regional default."""
+    if endpoint_url:
+        return endpoint_url
+    if os.environ.get("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", "").lower() == "true":
+        return None
+    return os.environ.get("AWS_ENDPOINT_URL_SNS") or os.environ.get("AWS_ENDPOINT_URL") or None
+
+
+def make_sns_client(topic_arn: str, endpoint_url: str | None = None, region: str | None = None):
+    """A boto3 SNS client for this topic: region from the argument, the ARN, AWS_REGION, then boto3's chain."""
+    import boto3
+    from botocore.config import Config
+
+    session = boto3.session.Session()
+    parts = topic_arn.split(":")
+    arn_region = parts[3] if len(parts) >= 6 and parts[0] == "arn" and parts[2] == "sns" else None
+    region_name = region or arn_region or os.environ.get("AWS_REGION") or session.region_name
+    if not region_name:
+        raise ConfigurationError("NoRegion", "no AWS region",
+                                 "set AWS_REGION (or pass --region), or use a topic ARN arn:aws:sns:REGION:ACCOUNT:NAME")
+    return session.client("sns", region_name=region_name, endpoint_url=resolve_sns_endpoint(endpoint_url),
+                          config=Config(**_CLIENT_OPTIONS))

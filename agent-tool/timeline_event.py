@@ -25,11 +25,11 @@ __all__ = [
 ]
 
 STATUSES = ("info", "in_progress", "success", "warning", "error")
-MESSAGE_BYTES = 262_144   # whole message: SQS's maximum (256 KiB)
+MESSAGE_BYTES = 1_048_576 # whole message: the most SQS carries (1 MiB)
 ID_BYTES = 256            # id, agent_id, task_id
 TITLE_BYTES = 1_024
 CATEGORY_BYTES = 256
-BODY_BYTES = 65_536       # 64 KiB
+BODY_BYTES = MESSAGE_BYTES  # as long as the message can carry
 MAX_DEPTH = 128           # nested containers
 QUOTED_SCALAR_LIMIT = 40
 MIN_MICROS = 0                          # 1970-01-01T00:00:00Z

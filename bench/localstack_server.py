@@ -47,10 +47,12 @@ def sqs_is_ready(endpoint: str) -> bool:
 class LocalStackServer:
     """One LocalStack process (in its own process group, so its helpers end with it)."""
 
-    def __init__(self, python: str | os.PathLike[str] = DEFAULT_PYTHON, port: int | None = None):
+    def __init__(self, python: str | os.PathLike[str] = DEFAULT_PYTHON, port: int | None = None,
+                 services: str = "sqs"):
         self.python = os.path.abspath(python)  # the server runs in a temporary cwd
         self.port = port or free_port()
         self.endpoint = f"http://127.0.0.1:{self.port}"
+        self.services = services  # e.g. "sqs,sns" for fan-out tests
         self._process: subprocess.Popen[bytes] | None = None
         self._directory = tempfile.mkdtemp(prefix="timeline-localstack-")
         self.log_path = Path(self._directory) / "localstack.log"
@@ -64,7 +66,7 @@ class LocalStackServer:
             **os.environ,
             "GATEWAY_LISTEN": f"127.0.0.1:{self.port}",
             "LOCALSTACK_HOST": f"127.0.0.1:{self.port}",
-            "SERVICES": "sqs",
+            "SERVICES": self.services,
             "GATEWAY_SERVER": "hypercorn",
             "DNS_ADDRESS": "0",
             "SQS_ENDPOINT_STRATEGY": "path",

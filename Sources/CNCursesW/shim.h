@@ -8,10 +8,8 @@
 
 // wcwidth is declared only under _XOPEN_SOURCE, which the Swift Glibc module does not define.
 static inline int tl_wcwidth(wchar_t c) { return wcwidth(c); }
-// Swift 6 rejects reading C globals: stdscr, LINES, COLS, COLORS through functions.
+// Swift 6 rejects reading C globals: stdscr, COLORS, COLOR_PAIRS through functions.
 static inline WINDOW *tl_stdscr(void) { return stdscr; }
-static inline int tl_lines(void) { return LINES; }
-static inline int tl_cols(void) { return COLS; }
 static inline int tl_colors(void) { return COLORS; }
 static inline int tl_color_pairs(void) { return COLOR_PAIRS; }
 // getmaxyx is a macro.
@@ -22,16 +20,7 @@ static inline attr_t tl_a_bold(void) { return A_BOLD; }
 static inline attr_t tl_a_dim(void) { return A_DIM; }
 static inline attr_t tl_a_reverse(void) { return A_REVERSE; }
 static inline attr_t tl_a_underline(void) { return A_UNDERLINE; }
-static inline attr_t tl_a_italic(void) { return A_ITALIC; }
-// COLOR_PAIR is a macro.
-static inline attr_t tl_color_pair(int n) { return COLOR_PAIR(n); }
-// KEY_F(n) is a macro.
-static inline int tl_key_f(int n) { return KEY_F(n); }
-// WACS_* line-drawing characters are macros over a C global array.
-static inline const cchar_t *tl_wacs_hline(void) { return WACS_HLINE; }
-static inline const cchar_t *tl_wacs_vline(void) { return WACS_VLINE; }
 // Mouse event masks are macros built from NCURSES_MOUSE_MASK.
-static inline mmask_t tl_all_mouse_events(void) { return ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION; }
 static inline mmask_t tl_button1_pressed(void) { return BUTTON1_PRESSED; }
 static inline mmask_t tl_button1_clicked(void) { return BUTTON1_CLICKED; }
 static inline mmask_t tl_button4_pressed(void) { return BUTTON4_PRESSED; }

@@ -6,15 +6,23 @@ import TimelineStore
 /// Long-polls SQS queues on background threads, stores each batch in one transaction, and deletes the
 /// stored messages only after the commit (DESIGN.md invariant 1: a crash means redelivery, never loss).
 ///
-/// Retryable errors (throttling, 5xx, network) back off with full jitter, capped so that polling resumes
-/// within 2 s of the endpoint coming back. Auth errors and a missing queue stop the poller with a reason.
+/// Retryable request errors (throttling, 5xx, network) back off with full jitter, capped so that polling
+/// resumes within 2 s of the endpoint coming back; after a failure (and at start) the next receive is a
+/// short one, so the state turns `receiving` as soon as a request succeeds. Auth errors and a missing
+/// queue stop the poller with a typed reason.
+///
+/// When the store cannot commit, the worker holds its batch and retries the commit with a backoff growing
+/// to a minute, extending the batch's visibility each time, and no worker receives more until the commit
+/// works: messages that cannot be stored are not taken, so receive counts do not climb toward a
+/// dead-letter queue (DESIGN.md invariant 1).
 public final class Poller: @unchecked Sendable {
     public typealias StoreFactory = @Sendable () throws -> TimelineStore
 
     private let client: SQSClient
     private let makeStore: StoreFactory
     private let configuration: PollerConfiguration
-    private let onBatch: (@Sendable (BatchReport) -> Void)?
+    private let timing: PollerTiming
+    private let onBatch: (@Sendable (BatchOutcome) -> Void)?
     private let onCommit: (@Sendable () -> Void)?
 
     private let condition = NSCondition()
@@ -23,17 +31,31 @@ public final class Poller: @unchecked Sendable {
     private var runningWorkers = 0
     private var receiveTokens: [ObjectIdentifier: CancellationToken] = [:]
     private var started = false
+    /// Workers holding a batch the store could not commit; while > 0 nobody receives.
+    private var workersHoldingBatches = 0
+    /// When a request last succeeded (or polling started): the base of `giveUpAfter`.
+    private var lastSuccess = Date()
+
+    /// Backoff of retryable request failures: capped low so polling resumes quickly.
+    static let requestBackoff = (base: 0.1, cap: 1.5)
+    /// Backoff of store failures: up to a minute, never reset by a successful receive.
+    static let storeBackoff = (base: 1.0, cap: 60.0)
+    /// Visibility given to a held batch beyond the next retry, so it does not reappear meanwhile.
+    static let heldVisibilityMargin = 30
 
     /// `makeStore` is called once per worker thread: each has its own SQLite connection.
-    /// `onBatch` runs on a worker thread after each non-empty batch; `onCommit` right after each batch's
-    /// commit, before the deletes (so a viewer in this process can show the events at once).
+    /// `onBatch` runs on a worker thread after each batch is stored, or when one first fails to be;
+    /// `onCommit` right after each batch's commit, before the deletes (so a viewer in this process can show
+    /// the events at once).
     public init(
         client: SQSClient, configuration: PollerConfiguration, makeStore: @escaping StoreFactory,
-        onBatch: (@Sendable (BatchReport) -> Void)? = nil, onCommit: (@Sendable () -> Void)? = nil
+        timing: PollerTiming = .system, onBatch: (@Sendable (BatchOutcome) -> Void)? = nil,
+        onCommit: (@Sendable () -> Void)? = nil
     ) {
         self.client = client
         self.configuration = configuration
         self.makeStore = makeStore
+        self.timing = timing
         self.onBatch = onBatch
         self.onCommit = onCommit
     }
@@ -46,6 +68,7 @@ public final class Poller: @unchecked Sendable {
         let queues: [String] = condition.withLock {
             guard !started else { return [] }
             started = true
+            lastSuccess = timing.now()
             let all = configuration.queueURLs.flatMap { Array(repeating: $0, count: configuration.concurrency) }
             runningWorkers = all.count
             return all
@@ -59,11 +82,12 @@ public final class Poller: @unchecked Sendable {
 
     /// Asks every worker to stop: in-flight long polls are abandoned at once; a batch being stored
     /// finishes (commit, then delete) or is left in the queue for redelivery. Does not wait.
-    public func requestStop(reason: String = "stopped on request") {
+    /// The first reason given is the one kept.
+    public func requestStop(reason: StopReason = .requested) {
         let tokens: [CancellationToken] = condition.withLock {
             if !stopping {
                 stopping = true
-                if !currentStatus.isStopped { currentStatus.state = .stopped(reason: reason) }
+                if !currentStatus.isStopped { currentStatus.state = .stopped(reason) }
             }
             condition.broadcast()
             return Array(receiveTokens.values)
@@ -105,76 +129,123 @@ public final class Poller: @unchecked Sendable {
         do {
             try poll(queueURL: queueURL, store: makeStore())
         } catch {
-            fail("cannot open the database: \(error)")
+            requestStop(reason: .storeFailed(StoreFailure(error), after: 0))
         }
     }
 
     /// The receive → store → delete loop of one worker, until the poller stops.
     private func poll(queueURL: String, store: TimelineStore) {
-        var backoff = Backoff()
-        while !isStopping {
-            let token = CancellationToken()
-            let tokenID = ObjectIdentifier(token)
-            let stillRunning = condition.withLock { () -> Bool in
-                guard !stopping else { return false }
-                receiveTokens[tokenID] = token
-                return true
-            }
-            guard stillRunning else { break }
-            let result: Result<[SQSMessage], SQSError>
-            do {
-                result = .success(try client.receiveMessage(
-                    queueURL: queueURL, maxMessages: configuration.maxMessages,
-                    waitSeconds: configuration.waitSeconds, visibilityTimeout: configuration.visibilityTimeout,
-                    cancel: token))
-            } catch {
-                result = .failure(error)
-            }
-            _ = condition.withLock { receiveTokens.removeValue(forKey: tokenID) }
-
+        var backoff = Backoff(base: Self.requestBackoff.base, cap: Self.requestBackoff.cap)
+        var attempt = ReceiveAttempt(queueURL: queueURL)
+        // A short receive first and after every failure: its answer comes at once, so the state is true.
+        var probe = true
+        while waitWhileStoreFails() {
+            let result = receive(
+                queueURL: queueURL, waitSeconds: probe ? 0 : configuration.waitSeconds, attemptID: attempt.idForNextReceive())
             switch result {
             case .failure(let error):
                 if error.kind == .cancelled || isStopping { return }
-                if error.isRetryable {
-                    pause(&backoff, reason: error.description)
-                } else {
-                    fail(StopReason.explain(error, queueURL: queueURL))
+                guard error.isRetryable else {
+                    requestStop(reason: StopReason(error, queueURL: queueURL))
                     return
                 }
+                probe = true
+                pauseAfterRequestFailure(&backoff, error: error)
             case .success(let messages):
                 backoff.reset()
-                condition.withLock {
-                    currentStatus.lastReceive = Date()
-                    currentStatus.received += messages.count
-                    if !currentStatus.isStopped { currentStatus.state = .receiving }
-                }
+                attempt.succeeded()
+                probe = false
+                recordReceive(count: messages.count)
                 if messages.isEmpty {
-                    if configuration.stopWhenEmpty && queueIsEmpty(queueURL) {
-                        requestStop(reason: "queue drained")
-                    }
+                    if configuration.stopWhenEmpty && queueIsEmpty(queueURL) { requestStop(reason: .drained) }
                     continue
                 }
-                if !storeAndDelete(messages, queueURL: queueURL, store: store) {
-                    pause(&backoff, reason: "database busy")
-                }
+                storeAndDelete(messages, queueURL: queueURL, store: store)
             }
         }
     }
 
-    /// Stores one batch in one transaction, then (unless peeking) deletes what was stored.
-    /// Returns false when the batch could not be stored (its messages stay in the queue).
-    private func storeAndDelete(_ messages: [SQSMessage], queueURL: String, store: TimelineStore) -> Bool {
-        let items = MessageValidation.items(for: messages)
-        let outcomes: [IngestOutcome]
+    /// One ReceiveMessage, cancellable by `requestStop`.
+    private func receive(queueURL: String, waitSeconds: Int, attemptID: String?) -> Result<[SQSMessage], SQSError> {
+        let token = CancellationToken()
+        let tokenID = ObjectIdentifier(token)
+        let registered = condition.withLock { () -> Bool in
+            guard !stopping else { return false }
+            receiveTokens[tokenID] = token
+            return true
+        }
+        guard registered else { return .failure(SQSError(kind: .cancelled, code: "Cancelled", message: "stopping")) }
+        defer { _ = condition.withLock { receiveTokens.removeValue(forKey: tokenID) } }
         do {
-            outcomes = try store.ingest(items)
+            return .success(try client.receiveMessage(
+                queueURL: queueURL, maxMessages: configuration.maxMessages, waitSeconds: waitSeconds,
+                visibilityTimeout: configuration.visibilityTimeout, attemptID: attemptID, cancel: token))
         } catch {
-            return false
+            return .failure(error)
+        }
+    }
+
+    private func recordReceive(count: Int) {
+        condition.withLock {
+            lastSuccess = timing.now()
+            currentStatus.lastReceive = Date()
+            currentStatus.received += count
+            if !currentStatus.isStopped { currentStatus.state = .receiving }
+        }
+    }
+
+    /// Blocks while another worker holds a batch the store cannot commit. False once the poller stops.
+    private func waitWhileStoreFails() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopping && workersHoldingBatches > 0 { condition.wait() }
+        return !stopping
+    }
+
+    /// Stores one batch in one transaction, then (unless peeking) deletes what was stored. While the
+    /// store fails, holds the batch: retries the commit with a growing backoff, extending the messages'
+    /// visibility, until it commits, the poller stops, or `storeGiveUpAfter` passes (then the messages'
+    /// visibility lapses and they wait in the queue).
+    private func storeAndDelete(_ messages: [SQSMessage], queueURL: String, store: TimelineStore) {
+        let items = MessageValidation.items(for: messages)
+        var backoff = Backoff(base: Self.storeBackoff.base, cap: Self.storeBackoff.cap)
+        var failingSince: Date?
+        var committed = false
+        defer {
+            if failingSince != nil {
+                // Given up or stopping: the held messages go back to the queue at once, for the next run.
+                if !committed { setVisibility(of: messages, queueURL: queueURL, seconds: 0) }
+                releaseStoreHold()
+            }
+        }
+        var outcomes: [IngestOutcome] = []
+        while true {
+            do {
+                outcomes = try store.ingest(items)
+                committed = true
+                break
+            } catch {
+                let failure = StoreFailure(error)
+                let now = timing.now()
+                if failingSince == nil {
+                    failingSince = now
+                    condition.withLock { workersHoldingBatches += 1 }
+                    onBatch?(.storeFailed(queueURL: queueURL, messages: messages.count, failure: failure))
+                }
+                let failedFor = now.timeIntervalSince(failingSince ?? now)
+                if let limit = configuration.storeGiveUpAfter, failedFor >= limit {
+                    requestStop(reason: .storeFailed(failure, after: failedFor))
+                    return
+                }
+                let delay = backoff.nextDelay(random: timing.random())
+                setVisibility(of: messages, queueURL: queueURL, seconds: Int(delay.rounded(.up)) + Self.heldVisibilityMargin)
+                if !pause(for: delay, fault: .store(failure)) { return }
+            }
         }
         onCommit?()
         var report = BatchReport(
             queueURL: queueURL, received: messages.count, stored: 0, duplicates: 0, rejected: 0, deleted: 0,
-            rejectReasons: [])
+            rejectReasons: [], maxReceiveCount: messages.compactMap(\.receiveCount).max() ?? 1)
         for (item, outcome) in zip(items, outcomes) {
             switch outcome {
             case .inserted, .replaced, .keptOlder: report.stored += 1
@@ -189,6 +260,8 @@ public final class Poller: @unchecked Sendable {
             currentStatus.duplicates += report.duplicates
             currentStatus.rejected += report.rejected
             currentStatus.lastStored = Date()
+            if failingSince != nil, !currentStatus.isStopped { currentStatus.state = .receiving }
+            currentStatus.receivedManyTimes += messages.count { ($0.receiveCount ?? 0) >= QueueDelivery.flaggedReceiveCount }
         }
         if !configuration.peek {
             let (deleted, failures) = MessageDeleter(client: client, queueURL: queueURL)
@@ -199,27 +272,56 @@ public final class Poller: @unchecked Sendable {
                 currentStatus.deleteFailures += failures
             }
         }
-        onBatch?(report)
-        return true
+        onBatch?(.stored(report))
     }
 
-    /// Records a retryable failure and sleeps (interruptibly) for the backoff delay.
-    private func pause(_ backoff: inout Backoff, reason: String) {
-        let until = Date().addingTimeInterval(backoff.nextDelay())
+    /// This worker's held batch is resolved (stored, or left to the queue): the others may receive again.
+    private func releaseStoreHold() {
+        condition.withLock {
+            workersHoldingBatches -= 1
+            lastSuccess = timing.now()
+            condition.broadcast()
+        }
+    }
+
+    /// Keeps held messages invisible past the next retry, or (0) hands them back to the queue. A failure
+    /// is harmless: the message comes back later and idempotent ingest absorbs the duplicate. Bounded by
+    /// a short timeout, so a stop is never held up by an endpoint that stopped answering.
+    private func setVisibility(of messages: [SQSMessage], queueURL: String, seconds: Int) {
+        for start in stride(from: 0, to: messages.count, by: 10) {
+            let handles = messages[start..<min(start + 10, messages.count)].map(\.receiptHandle)
+            _ = try? client.changeMessageVisibilityBatch(
+                queueURL: queueURL, receiptHandles: handles, visibilityTimeout: min(seconds, 43_200),
+                timeout: Self.visibilityCallTimeout)
+        }
+    }
+
+    /// Bound of a ChangeMessageVisibilityBatch call.
+    static let visibilityCallTimeout: TimeInterval = 5
+
+    /// Backs off after a retryable request failure, or gives up after `giveUpAfter` without a success.
+    private func pauseAfterRequestFailure(_ backoff: inout Backoff, error: SQSError) {
+        if let limit = configuration.giveUpAfter {
+            let quietFor = condition.withLock { timing.now().timeIntervalSince(lastSuccess) }
+            if quietFor >= limit {
+                requestStop(reason: .gaveUp(after: quietFor, lastFault: .request(error)))
+                return
+            }
+        }
+        pause(for: backoff.nextDelay(random: timing.random()), fault: .request(error))
+    }
+
+    /// Records `fault` and sleeps (interruptibly) for `delay` seconds. False when the poller is stopping.
+    @discardableResult
+    private func pause(for delay: TimeInterval, fault: PollerFault) -> Bool {
+        let until = Date().addingTimeInterval(delay)
         condition.lock()
         defer { condition.unlock() }
-        if !currentStatus.isStopped { currentStatus.state = .backingOff(until: until, reason: reason) }
+        if !currentStatus.isStopped { currentStatus.state = .backingOff(until: until, fault: fault) }
         while !stopping && Date() < until {
             _ = condition.wait(until: until)
         }
-    }
-
-    /// Stops the whole poller for a reason retrying cannot fix.
-    private func fail(_ reason: String) {
-        condition.withLock {
-            if !currentStatus.isStopped { currentStatus.state = .stopped(reason: reason) }
-        }
-        requestStop(reason: reason)
+        return !stopping
     }
 
     /// True when the queue has no visible and no in-flight messages.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How the poller polls.
 public struct PollerConfiguration: Sendable {
     /// Queues to poll (one consumer per queue; several viewers use an SNS fan-out to several queues).
@@ -14,11 +16,18 @@ public struct PollerConfiguration: Sendable {
     public var visibilityTimeout: Int?
     /// Stop once the queue reports no visible and no in-flight messages (`timeline drain`).
     public var stopWhenEmpty: Bool
+    /// Stop (`StopReason.gaveUp`) when no request has succeeded for this long (nil: retry for ever).
+    public var giveUpAfter: TimeInterval?
+    /// Stop (`StopReason.storeFailed`) when the store has failed to commit for this long (nil: for ever).
+    public var storeGiveUpAfter: TimeInterval?
 
     public init(
         queueURLs: [String], concurrency: Int = 2, waitSeconds: Int = 20, maxMessages: Int = 10,
-        peek: Bool = false, visibilityTimeout: Int? = nil, stopWhenEmpty: Bool = false
+        peek: Bool = false, visibilityTimeout: Int? = nil, stopWhenEmpty: Bool = false,
+        giveUpAfter: TimeInterval? = nil, storeGiveUpAfter: TimeInterval? = nil
     ) {
+        self.giveUpAfter = giveUpAfter
+        self.storeGiveUpAfter = storeGiveUpAfter
         self.queueURLs = queueURLs
         self.concurrency = max(1, concurrency)
         self.waitSeconds = min(20, max(0, waitSeconds))

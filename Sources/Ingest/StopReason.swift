@@ -1,18 +1,34 @@
+import Foundation
 import SQSClient
 
-/// Human-readable reasons for errors that retrying cannot fix, with how to fix them.
-public enum StopReason {
-    /// Why polling stopped after `error`, and what to do about it.
-    public static func explain(_ error: SQSError, queueURL: String) -> String {
+/// Why the poller stopped.
+public enum StopReason: Sendable, Equatable {
+    /// `stopWhenEmpty`: the queue reported no visible and no in-flight messages.
+    case drained
+    /// `requestStop()` without a more precise reason.
+    case requested
+    /// A signal or the user asked to stop.
+    case interrupted
+    /// AWS refused the credentials (missing, invalid, expired, or a skewed clock: see `SQSError.clockSkew`).
+    case credentialsRefused(SQSError)
+    /// The credentials are valid but not allowed to use the queue.
+    case accessDenied(SQSError)
+    /// The queue does not exist at this endpoint and region.
+    case queueMissing(queueURL: String, SQSError)
+    /// A request failed in a way retrying cannot fix.
+    case requestFailed(queueURL: String, SQSError)
+    /// The store failed for `after` seconds (0: it could not be opened at all).
+    case storeFailed(StoreFailure, after: TimeInterval)
+    /// No request succeeded for `after` seconds (`PollerConfiguration.giveUpAfter`); `lastFault` is the last cause.
+    case gaveUp(after: TimeInterval, lastFault: PollerFault)
+
+    /// The reason for a non-retryable SQS error.
+    public init(_ error: SQSError, queueURL: String) {
         switch error.kind {
-        case .auth:
-            return "AWS refused the credentials (\(error.code)): \(error.message). Check AWS_ACCESS_KEY_ID / "
-                + "AWS_SECRET_ACCESS_KEY or AWS_PROFILE; for SSO profiles run `aws sso login`; "
-                + "the viewer needs sqs:ReceiveMessage and sqs:DeleteMessage on the queue"
-        case .queueMissing:
-            return "queue \(queueURL) does not exist (\(error.code)). Check the queue URL and the region"
-        default:
-            return "\(error.description) from \(queueURL)"
+        case .auth where SQSError.accessDeniedCodes.contains(error.code): self = .accessDenied(error)
+        case .auth: self = .credentialsRefused(error)
+        case .queueMissing: self = .queueMissing(queueURL: queueURL, error)
+        default: self = .requestFailed(queueURL: queueURL, error)
         }
     }
 }

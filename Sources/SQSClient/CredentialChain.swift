@@ -1,52 +1,103 @@
 import Foundation
+import SigV4
 
-/// The standard AWS credential chain: environment variables, then the profile (`--profile`,
-/// `AWS_PROFILE`, else `default`) in the shared credentials and config files, with static keys
-/// or `credential_process`. Results are cached; temporary ones are refreshed 5 minutes before
-/// they expire. Thread-safe.
+/// The AWS SDKs' credential chain, in their order:
+/// 1. environment keys (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`);
+/// 2. web identity from the environment (`AWS_ROLE_ARN` + `AWS_WEB_IDENTITY_TOKEN_FILE`);
+/// 3. the profile (`--profile`, `AWS_PROFILE`, else `default`): `role_arn`, IAM Identity Center,
+///    static keys, `credential_process` (see `ProfileCredentials`);
+/// 4. the container endpoint (`AWS_CONTAINER_CREDENTIALS_RELATIVE_URI` / `_FULL_URI`);
+/// 5. EC2 instance metadata (IMDSv2).
+///
+/// Results are cached. Temporary credentials are refreshed `refreshMargin` before they expire by
+/// one caller while the others keep using the still-valid ones (no gap); only when they are within
+/// `mandatoryMargin` of expiry (or gone) do callers wait for the refresh. Thread-safe.
 public final class CredentialChain: CredentialsProvider, @unchecked Sendable {
-    /// Refresh temporary credentials this long before `expiration`.
+    /// Start refreshing temporary credentials this long before `expiration`.
     public static let refreshMargin: TimeInterval = 5 * 60
+    /// Never sign with credentials this close to expiry: wait for new ones.
+    public static let mandatoryMargin: TimeInterval = 60
 
     public let environment: [String: String]
     /// The profile used when the environment has no keys.
     public let profile: String
     /// Where the profile name came from (`--profile`, `AWS_PROFILE`, `default`).
     public let profileSource: String
+    /// The region STS calls go to.
+    public let stsRegion: String
+    private let transport: any HTTPTransport
     private let now: @Sendable () -> Date
-    private let lock = NSLock()
+    private let mfaCode: @Sendable (String, String) throws(CredentialsError) -> String
+    private let stateLock = NSLock()
+    private let refreshLock = NSLock()
     private var cached: AWSCredentials?
+    /// After a failed early refresh, the next one waits until then (the keys still work meanwhile).
+    private var nextEarlyRefresh = Date.distantPast
+    static let earlyRefreshRetry: TimeInterval = 30
 
-    /// `profile` overrides `AWS_PROFILE`; `now` is the clock used for expiry (tests move it).
+    /// `profile` overrides `AWS_PROFILE`, which overrides `fileProfile` (a config file's setting, named by
+    /// `fileSource`); `region` is where STS is called (else the profile's region, else us-east-1); `now` is
+    /// the clock used for expiry (tests move it); `mfaCode` asks for an MFA code (default: on /dev/tty).
     public init(
         environment: [String: String] = ProcessInfo.processInfo.environment, profile: String? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        fileProfile: String? = nil, fileSource: String = "config file",
+        region: String? = nil, transport: any HTTPTransport = CurlTransport(),
+        now: @escaping @Sendable () -> Date = { Date() },
+        mfaCode: @escaping @Sendable (_ profile: String, _ serial: String) throws(CredentialsError) -> String = { profile, serial throws(CredentialsError) in
+            try TerminalMFAPrompt.ask(profile: profile, serial: serial)
+        }
     ) {
         self.environment = environment
-        if let profile, !profile.isEmpty {
-            self.profile = profile
-            profileSource = "--profile"
-        } else if let name = environment["AWS_PROFILE"], !name.isEmpty {
-            self.profile = name
-            profileSource = "AWS_PROFILE"
-        } else {
-            self.profile = "default"
-            profileSource = "default"
-        }
+        (self.profile, profileSource) = Self.selectProfile(
+            flag: profile, environment: environment, fileProfile: fileProfile, fileSource: fileSource)
+        self.transport = transport
         self.now = now
+        self.mfaCode = mfaCode
+        if let region, !region.isEmpty {
+            stsRegion = region
+        } else {
+            let files = SharedConfigFiles(environment: environment)
+            stsRegion = environment["AWS_REGION"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? environment["AWS_DEFAULT_REGION"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? Self.profileRegion(files: files, profile: self.profile)?.region ?? "us-east-1"
+        }
+    }
+
+    /// The profile name and where it came from: the flag, `AWS_PROFILE`, the config file's `profile`
+    /// (named `fileSource`), else `default`.
+    public static func selectProfile(
+        flag: String?, environment: [String: String], fileProfile: String? = nil, fileSource: String = "config file"
+    ) -> (name: String, source: String) {
+        if let flag, !flag.isEmpty { return (flag, "--profile") }
+        if let name = environment["AWS_PROFILE"], !name.isEmpty { return (name, "AWS_PROFILE") }
+        if let fileProfile, !fileProfile.isEmpty { return (fileProfile, fileSource) }
+        return ("default", "default")
     }
 
     public func credentials() throws(CredentialsError) -> AWSCredentials {
-        lock.lock()
-        defer { lock.unlock() }
-        if let cached, !needsRefresh(cached) { return cached }
+        let current = stateLock.withLock { cached }
+        if let current, !needsRefresh(current) { return current }
+        if let current, !mustRefresh(current) {
+            // Advisory window: one caller refreshes, the others keep signing with what they have.
+            guard now() >= stateLock.withLock({ nextEarlyRefresh }), refreshLock.try() else { return current }
+            defer { refreshLock.unlock() }
+            guard let fresh = try? resolve() else {
+                stateLock.withLock { nextEarlyRefresh = now().addingTimeInterval(Self.earlyRefreshRetry) }
+                return current
+            }
+            stateLock.withLock { cached = fresh }
+            return fresh
+        }
+        refreshLock.lock()
+        defer { refreshLock.unlock() }
+        if let latest = stateLock.withLock({ cached }), !needsRefresh(latest) { return latest }
         let fresh = try resolve()
-        cached = fresh
+        stateLock.withLock { cached = fresh }
         return fresh
     }
 
     public func invalidate() {
-        lock.withLock { cached = nil }
+        stateLock.withLock { cached = nil }
     }
 
     func needsRefresh(_ credentials: AWSCredentials) -> Bool {
@@ -54,70 +105,98 @@ public final class CredentialChain: CredentialsProvider, @unchecked Sendable {
         return now() >= expiration.addingTimeInterval(-Self.refreshMargin)
     }
 
+    func mustRefresh(_ credentials: AWSCredentials) -> Bool {
+        guard let expiration = credentials.expiration else { return false }
+        return now() >= expiration.addingTimeInterval(-Self.mandatoryMargin)
+    }
+
     /// Walks the chain once, without the cache.
     public func resolve() throws(CredentialsError) -> AWSCredentials {
-        if let fromEnvironment = try environmentCredentials() { return fromEnvironment }
+        let context = makeContext()
+        if let keys = try context.environmentKeys(otherwise: profile) { return keys }
+        if let roleARN = nonEmpty("AWS_ROLE_ARN"), let tokenFile = nonEmpty("AWS_WEB_IDENTITY_TOKEN_FILE") {
+            return try context.webIdentity(
+                roleARN: roleARN, tokenFile: tokenFile, sessionName: nonEmpty("AWS_ROLE_SESSION_NAME"),
+                origin: "AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE")
+        }
+        let files = context.files
+        if profileSource != "default" || files.hasProfile(profile) {
+            guard files.hasProfile(profile) else { throw CredentialsError(notFoundMessage(files, imds: nil)) }
+            if let found = try ProfileCredentials(context: context).fetch(profile) { return found }
+        }
+        if ContainerCredentials.isConfigured(environment) {
+            return try ContainerCredentials(environment: environment, transport: transport).fetch()
+        }
+        if InstanceMetadataCredentials.isDisabled(environment) {
+            throw CredentialsError(notFoundMessage(files, imds: "skipped: AWS_EC2_METADATA_DISABLED=true"))
+        }
+        do {
+            return try InstanceMetadataCredentials(environment: environment, transport: transport).fetch()
+        } catch {
+            throw CredentialsError(notFoundMessage(files, imds: error.message))
+        }
+    }
+
+    /// True when resolving asks for an MFA code (`mfa_serial` in the profile or a `source_profile` it
+    /// chains through) and no environment credentials come first: callers with a full-screen UI resolve
+    /// once before drawing, so the prompt gets the terminal.
+    public var asksForMFACode: Bool {
+        if nonEmpty("AWS_ACCESS_KEY_ID") != nil || nonEmpty("AWS_ROLE_ARN") != nil { return false }
         let files = SharedConfigFiles(environment: environment)
-        if let keyID = files.value("aws_access_key_id", profile: profile),
-           let secret = files.value("aws_secret_access_key", profile: profile) {
-            return AWSCredentials(
-                accessKeyID: keyID.value, secretAccessKey: secret.value,
-                sessionToken: files.value("aws_session_token", profile: profile)?.value,
-                source: "profile \"\(profile)\" in \(keyID.path)")
+        var name = profile
+        var seen: Set<String> = []
+        while seen.insert(name).inserted, files.value("role_arn", profile: name) != nil {
+            if files.value("mfa_serial", profile: name) != nil { return true }
+            guard let next = files.value("source_profile", profile: name)?.value else { return false }
+            name = next
         }
-        if let command = files.value("credential_process", profile: profile) {
-            let credentials = try CredentialProcess.run(
-                command: command.value, profile: profile, environment: environment,
-                looksLikeSSO: files.looksLikeSSO(profile),
-                source: "credential_process of profile \"\(profile)\" in \(command.path)")
-            if let expiration = credentials.expiration, now() >= expiration {
-                throw CredentialsError("credential_process for profile \"\(profile)\" returned credentials that expired at \(expiration)")
-            }
-            return credentials
-        }
-        throw CredentialsError(notFoundMessage(files))
+        return false
     }
 
-    private func environmentCredentials() throws(CredentialsError) -> AWSCredentials? {
-        let keyID = environment["AWS_ACCESS_KEY_ID"].flatMap { $0.isEmpty ? nil : $0 }
-        let secret = environment["AWS_SECRET_ACCESS_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-        switch (keyID, secret) {
-        case let (keyID?, secret?):
-            let token = environment["AWS_SESSION_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-            return AWSCredentials(accessKeyID: keyID, secretAccessKey: secret, sessionToken: token, source: "environment variables")
-        case (.some, nil):
-            throw CredentialsError("AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not: export both, or unset AWS_ACCESS_KEY_ID to use profile \"\(profile)\".")
-        case (nil, .some):
-            throw CredentialsError("AWS_SECRET_ACCESS_KEY is set but AWS_ACCESS_KEY_ID is not: export both, or unset AWS_SECRET_ACCESS_KEY to use profile \"\(profile)\".")
-        case (nil, nil):
-            return nil
-        }
+    private func makeContext() -> CredentialContext {
+        let files = SharedConfigFiles(environment: environment)
+        return CredentialContext(
+            environment: environment, files: files,
+            endpoints: ServiceEndpoints(environment: environment, files: files, profile: profile),
+            stsRegion: stsRegion, transport: transport, now: now, mfaCode: mfaCode)
     }
 
-    private func notFoundMessage(_ files: SharedConfigFiles) -> String {
-        func describe(_ path: String, _ file: INIFile?, section: String, found: Bool) -> String {
+    private func nonEmpty(_ name: String) -> String? {
+        environment[name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    private func notFoundMessage(_ files: SharedConfigFiles, imds: String?) -> String {
+        func describe(_ path: String, _ file: INIFile?, unreadable: String?, section: String, found: Bool) -> String {
+            if let unreadable { return "\(path) (exists but cannot be read: \(unreadable))" }
             guard file != nil else { return "\(path) (no such file)" }
-            return found ? "\(path) ([\(section)] has no keys or credential_process)" : "\(path) (no [\(section)] section)"
+            return found ? "\(path) ([\(section)] has no keys, role_arn, sso_* or credential_process)" : "\(path) (no [\(section)] section)"
         }
         let configSection = profile == "default" ? "default" : "profile \(profile)"
         var lines = [
             "No AWS credentials found for profile \"\(profile)\" (from \(profileSource)). Looked in:",
             "  - environment variables AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (not set)",
-            "  - " + describe(files.credentialsPath, files.credentialsFile, section: profile, found: files.credentialsSection(profile) != nil),
-            "  - " + describe(files.configPath, files.configFile, section: configSection, found: files.configSection(profile) != nil),
-            "Fix: export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or run `aws configure\(profile == "default" ? "" : " --profile \(profile)")`, or set AWS_PROFILE to a profile that has credentials.",
+            "  - web identity AWS_ROLE_ARN + AWS_WEB_IDENTITY_TOKEN_FILE (not set)",
+            "  - " + describe(files.credentialsPath, files.credentialsFile, unreadable: files.credentialsUnreadable, section: profile, found: files.credentialsSection(profile) != nil),
+            "  - " + describe(files.configPath, files.configFile, unreadable: files.configUnreadable, section: configSection, found: files.configSection(profile) != nil),
         ]
-        if files.looksLikeSSO(profile) {
-            lines.append("Profile \"\(profile)\" uses IAM Identity Center (sso_*): add `credential_process = aws configure export-credentials --profile \(profile) --format process` to it, and run `aws sso login --profile \(profile)` when the session expires.")
-        } else if files.value("role_arn", profile: profile) != nil {
-            lines.append("Profile \"\(profile)\" assumes a role (role_arn), which timeline does not do itself: use `credential_process = aws configure export-credentials --profile \(profile) --format process`.")
+        if let imds {
+            lines.append("  - container credentials AWS_CONTAINER_CREDENTIALS_RELATIVE_URI / _FULL_URI (not set)")
+            lines.append("  - EC2 instance metadata (\(imds))")
+        }
+        if !files.unreadableNotes.isEmpty {
+            lines.append("Fix the file permissions (the files must be readable by you): " + files.unreadableNotes.joined(separator: "; "))
+        } else {
+            lines.append("Fix: export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or run `aws configure\(profile == "default" ? "" : " --profile \(profile)")` (or `aws configure sso`), or set AWS_PROFILE to a profile that has credentials.")
         }
         return lines.joined(separator: "\n")
     }
 
     /// The region named by the profile (config file first, then credentials file), with its file.
     public func profileRegion() -> (region: String, path: String)? {
-        let files = SharedConfigFiles(environment: environment)
+        Self.profileRegion(files: SharedConfigFiles(environment: environment), profile: profile)
+    }
+
+    static func profileRegion(files: SharedConfigFiles, profile: String) -> (region: String, path: String)? {
         if let region = files.configSection(profile)?["region"], !region.isEmpty { return (region, files.configPath) }
         if let region = files.credentialsSection(profile)?["region"], !region.isEmpty { return (region, files.credentialsPath) }
         return nil

@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 /// Turns a non-2xx response into an `SQSError`: JSON (`__type`, `message`), the
 /// `x-amzn-query-error` header (`Code;Sender`), XML (`<Code>`, `<Message>`), or plain text/HTML.
@@ -7,7 +8,7 @@ enum ErrorResponseDecoder {
         var codes: [String] = []
         var message = ""
         var typeCode: String?
-        if let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any] {
+        if let object = JSONReader.object(from: response.body) {
             if let type = (object["__type"] ?? object["code"] ?? object["Code"]) as? String {
                 typeCode = shapeName(type)
             }
@@ -27,7 +28,7 @@ enum ErrorResponseDecoder {
         let code = codes.first ?? "HTTP \(response.status)"
         return SQSError(
             kind: SQSError.classify(codes: codes, status: response.status),
-            code: code, message: clean(message), httpStatus: response.status)
+            code: code, message: message, httpStatus: response.status)
     }
 
     /// `com.amazonaws.sqs#QueueDoesNotExist:http://...` → `QueueDoesNotExist`.
@@ -38,13 +39,7 @@ enum ErrorResponseDecoder {
 
     /// The text of the first `<name>…</name>` element, entities decoded.
     static func xmlElement(_ name: String, in text: String) -> String? {
-        guard let open = text.range(of: "<\(name)>"),
-              let close = text.range(of: "</\(name)>", range: open.upperBound..<text.endIndex)
-        else { return nil }
-        return String(text[open.upperBound..<close.lowerBound])
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
-            .replacingOccurrences(of: "&amp;", with: "&")
+        QueryXML.first(name, in: text[...])
     }
 
     /// The start of a non-JSON, non-XML body (an HTML error page): tags stripped, short.
@@ -57,12 +52,6 @@ enum ErrorResponseDecoder {
             if !inTag { stripped.append(character) }
         }
         return String(stripped.split(whereSeparator: \.isWhitespace).joined(separator: " ").prefix(200))
-    }
-
-    /// Control characters removed, length bounded: server text may reach a terminal.
-    static func clean(_ text: String) -> String {
-        let scalars = text.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }
-        return String(String.UnicodeScalarView(scalars).prefix(500))
     }
 }
 

@@ -1,5 +1,7 @@
 import Foundation
 import SigV4
+import StrictJSON
+import TimelineCore
 
 /// SQS over the AWS JSON 1.0 protocol: every call is a signed `POST /` to the endpoint with
 /// `X-Amz-Target: AmazonSQS.<Action>` and the queue URL in the body. Thread-safe; calls block,
@@ -34,7 +36,7 @@ public final class SQSClient: Sendable {
     /// Asks for `ApproximateReceiveCount` and `SentTimestamp`. An empty array means none arrived.
     public func receiveMessage(
         queueURL: String, maxMessages: Int = 10, waitSeconds: Int = 20, visibilityTimeout: Int? = nil,
-        cancel: CancellationToken? = nil
+        attemptID: String? = nil, cancel: CancellationToken? = nil
     ) throws(SQSError) -> [SQSMessage] {
         var body: [String: Any] = [
             "QueueUrl": queueURL,
@@ -44,6 +46,9 @@ public final class SQSClient: Sendable {
             "MessageSystemAttributeNames": ["ApproximateReceiveCount", "SentTimestamp"],
         ]
         if let visibilityTimeout { body["VisibilityTimeout"] = visibilityTimeout }
+        // FIFO queues: repeating a failed receive with the same attempt id returns the same messages
+        // instead of leaving them invisible (and their group blocked) until the visibility timeout.
+        if let attemptID { body["ReceiveRequestAttemptId"] = attemptID }
         let reply = try call(
             "ReceiveMessage", body, timeout: TimeInterval(waitSeconds) + Self.timeoutMargin, cancel: cancel)
         let messages = reply["Messages"] as? [[String: Any]] ?? []
@@ -66,20 +71,20 @@ public final class SQSClient: Sendable {
         return Self.batchResult(reply)
     }
 
-    /// Deletes one message.
-    public func deleteMessage(queueURL: String, receiptHandle: String) throws(SQSError) {
-        _ = try call("DeleteMessage", ["QueueUrl": queueURL, "ReceiptHandle": receiptHandle])
-    }
-
-    /// Sends one message; returns its SQS message id.
-    public func sendMessage(queueURL: String, body: String, delaySeconds: Int? = nil) throws(SQSError) -> String {
+    /// Sends one message; returns its SQS message id (sanitized: it is printed, never looked up). FIFO
+    /// queues need `groupID` (and `deduplicationID` unless content-based deduplication is on).
+    public func sendMessage(
+        queueURL: String, body: String, delaySeconds: Int? = nil, groupID: String? = nil, deduplicationID: String? = nil
+    ) throws(SQSError) -> String {
         var request: [String: Any] = ["QueueUrl": queueURL, "MessageBody": body]
         if let delaySeconds { request["DelaySeconds"] = delaySeconds }
+        if let groupID { request["MessageGroupId"] = groupID }
+        if let deduplicationID { request["MessageDeduplicationId"] = deduplicationID }
         let reply = try call("SendMessage", request)
         guard let id = reply["MessageId"] as? String else {
             throw SQSError(kind: .server, code: "MalformedResponse", message: "SendMessage answer has no MessageId")
         }
-        return id
+        return DisplayText.sanitize(id)
     }
 
     /// Sends up to 10 messages; `messageIDs` maps entry ids to SQS message ids.
@@ -103,15 +108,29 @@ public final class SQSClient: Sendable {
         guard let url = reply["QueueUrl"] as? String else {
             throw SQSError(kind: .server, code: "MalformedResponse", message: "GetQueueUrl answer has no QueueUrl")
         }
+        // It is printed and used as a URL: one that is not plain printable text is refused, not shown.
+        guard DisplayText.sanitize(url) == url, !url.contains(" ") else {
+            throw SQSError(kind: .server, code: "MalformedResponse", message: "GetQueueUrl answered an invalid URL: \(url)")
+        }
         return url
     }
 
-    /// Queue attributes (`ApproximateNumberOfMessages`, ...); `names` defaults to all.
-    public func getQueueAttributes(queueURL: String, names: [String] = ["All"]) throws(SQSError) -> [String: String] {
-        let reply = try call("GetQueueAttributes", ["QueueUrl": queueURL, "AttributeNames": names])
+    /// Queue attributes (`ApproximateNumberOfMessages`, ...); `names` defaults to all. Names and values
+    /// are sanitized for the terminal (they are shown, e.g. by `doctor`). `timeout` bounds the call.
+    public func getQueueAttributes(
+        queueURL: String, names: [String] = ["All"], timeout: TimeInterval = SQSClient.shortCallTimeout
+    ) throws(SQSError) -> [String: String] {
+        let reply = try call("GetQueueAttributes", ["QueueUrl": queueURL, "AttributeNames": names], timeout: timeout)
         var attributes: [String: String] = [:]
-        for (key, value) in reply["Attributes"] as? [String: Any] ?? [:] { attributes[key] = "\(value)" }
+        for (key, value) in reply["Attributes"] as? [String: Any] ?? [:] {
+            attributes[DisplayText.sanitize(key)] = DisplayText.sanitize("\(value)")
+        }
         return attributes
+    }
+
+    /// Sets queue attributes (`Policy`, `RedrivePolicy`, `MessageRetentionPeriod`, ...).
+    public func setQueueAttributes(queueURL: String, attributes: [String: String]) throws(SQSError) {
+        _ = try call("SetQueueAttributes", ["QueueUrl": queueURL, "Attributes": attributes])
     }
 
     /// Makes a received message visible again after `visibilityTimeout` seconds (0 = at once).
@@ -119,6 +138,21 @@ public final class SQSClient: Sendable {
         _ = try call("ChangeMessageVisibility", [
             "QueueUrl": queueURL, "ReceiptHandle": receiptHandle, "VisibilityTimeout": visibilityTimeout,
         ])
+    }
+
+    /// Sets the visibility timeout of up to 10 received messages (`receiptHandles`) in one call; per-entry
+    /// failures come back in `failed`. `timeout` bounds the call.
+    public func changeMessageVisibilityBatch(
+        queueURL: String, receiptHandles: [String], visibilityTimeout: Int,
+        timeout: TimeInterval = SQSClient.shortCallTimeout
+    ) throws(SQSError) -> BatchResult {
+        let reply = try call("ChangeMessageVisibilityBatch", [
+            "QueueUrl": queueURL,
+            "Entries": receiptHandles.enumerated().map { index, handle -> [String: Any] in
+                ["Id": "v\(index)", "ReceiptHandle": handle, "VisibilityTimeout": visibilityTimeout]
+            },
+        ], timeout: timeout)
+        return Self.batchResult(reply)
     }
 
     /// Creates a queue (or returns the existing one's URL).
@@ -151,7 +185,8 @@ public final class SQSClient: Sendable {
     ) throws(SQSError) -> [String: Any] {
         let response = try exchange(action, payload, timeout: timeout, cancel: cancel)
         guard (200..<300).contains(response.status) else {
-            let error = ErrorResponseDecoder.decode(response)
+            var error = ErrorResponseDecoder.decode(response)
+            if Self.clockSensitiveCodes.contains(error.code) { error.clockSkew = clockSkew(of: response) }
             // Temporary credentials the server calls expired: fetch new ones for the next call.
             if error.kind == .auth, ["ExpiredToken", "ExpiredTokenException", "RequestExpired"].contains(error.code) {
                 credentialsProvider.invalidate()
@@ -159,13 +194,26 @@ public final class SQSClient: Sendable {
             throw error
         }
         if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d }) { return [:] }
-        guard let object = ResponseJSON.object(from: response.body) else {
+        guard let object = JSONReader.object(from: response.body) else {
             throw SQSError(
                 kind: .server, code: "MalformedResponse",
                 message: "\(action) answer is not a JSON object: \(ErrorResponseDecoder.summarize(response.text))",
                 httpStatus: response.status)
         }
         return object
+    }
+
+    /// Errors a wrong local clock causes: for these the answer's `Date` header is compared with the clock.
+    static let clockSensitiveCodes: Set<String> = [
+        "RequestExpired", "SignatureDoesNotMatch", "InvalidSignatureException", "RequestTimeTooSkewed",
+    ]
+
+    /// Endpoint clock minus local clock, from a response's `Date` header (nil without one).
+    func clockSkew(of response: HTTPResponse) -> TimeInterval? {
+        guard let header = response.headers.value(for: "Date"), let serverDate = Self.parseHTTPDate(header) else {
+            return nil
+        }
+        return serverDate.timeIntervalSince(clock())
     }
 
     /// Signs and sends one call; returns the response whatever its status.
@@ -178,7 +226,7 @@ public final class SQSClient: Sendable {
         } catch {
             throw SQSError(kind: .auth, code: "CredentialsUnavailable", message: error.message)
         }
-        guard let body = RequestJSON.encode(payload) else {
+        guard let body = JSONWriter.encode(payload) else {
             throw SQSError(kind: .client, code: "InvalidRequest", message: "could not encode \(action) request")
         }
         let request = signedRequest(action: action, body: body, credentials: credentials)
@@ -239,7 +287,7 @@ public final class SQSClient: Sendable {
         for item in reply["Successful"] as? [[String: Any]] ?? [] {
             guard let id = item["Id"] as? String else { continue }
             result.successful.append(id)
-            if let messageID = item["MessageId"] as? String { result.messageIDs[id] = messageID }
+            if let messageID = item["MessageId"] as? String { result.messageIDs[id] = DisplayText.sanitize(messageID) }
         }
         for item in reply["Failed"] as? [[String: Any]] ?? [] {
             result.failed.append(BatchFailure(

@@ -45,15 +45,23 @@ public struct SQSConfiguration: Sendable {
     public var profile: Provenanced<String>
     /// Resolves (and caches) credentials on first use.
     public var credentials: CredentialChain
+    /// Where the other services are (STS, SNS, SSO, SSO-OIDC): `endpoints.endpoint(for: .sns, region: region.value)`.
+    public var endpoints: ServiceEndpoints
 
     /// Resolves every setting; throws one message per missing piece saying where it looked.
-    public static func resolve(flags: Flags, environment: [String: String]) throws(ConfigurationError) -> SQSConfiguration {
+    /// `file` holds a config file's settings (named `fileSource` in provenance): each applies after the
+    /// flags and the environment, before derived values and defaults.
+    public static func resolve(flags: Flags, environment: [String: String], file: Flags = Flags(),
+                               fileSource: String = "config file") throws(ConfigurationError) -> SQSConfiguration {
         func nonEmpty(_ value: String?) -> String? {
             guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
             return value
         }
-        let chain = CredentialChain(environment: environment, profile: nonEmpty(flags.profile))
-        let profile = Provenanced(chain.profile, from: chain.profileSource)
+        let selected = CredentialChain.selectProfile(
+            flag: nonEmpty(flags.profile), environment: environment, fileProfile: nonEmpty(file.profile), fileSource: fileSource)
+        let profile = Provenanced(selected.name, from: selected.source)
+        let files = SharedConfigFiles(environment: environment)
+        let endpoints = ServiceEndpoints(environment: environment, files: files, profile: selected.name)
 
         let queue: Provenanced<QueueReference>
         if let url = nonEmpty(flags.queueURL) {
@@ -64,9 +72,13 @@ public struct SQSConfiguration: Sendable {
             queue = Provenanced(.name(name), from: "--queue")
         } else if let name = nonEmpty(environment["TIMELINE_QUEUE"]) {
             queue = Provenanced(.name(name), from: "TIMELINE_QUEUE")
+        } else if let url = nonEmpty(file.queueURL) {
+            queue = Provenanced(.url(url), from: fileSource)
+        } else if let name = nonEmpty(file.queueName) {
+            queue = Provenanced(.name(name), from: fileSource)
         } else {
             throw ConfigurationError(
-                "No queue given. Looked at --queue-url, TIMELINE_QUEUE_URL, --queue and TIMELINE_QUEUE.\n"
+                "No queue given. Looked at --queue-url, TIMELINE_QUEUE_URL, --queue, TIMELINE_QUEUE and \(fileSource).\n"
                 + "Fix: pass --queue-url https://sqs.REGION.amazonaws.com/ACCOUNT/NAME (or --queue NAME), or export TIMELINE_QUEUE_URL.")
         }
         var queueURL: URL?
@@ -79,6 +91,23 @@ public struct SQSConfiguration: Sendable {
             queueURL = url
         }
 
+        // The endpoint a user set (flag, then the standard overrides) comes before the region: a local
+        // endpoint needs no real region.
+        var configuredEndpoint: Provenanced<URL>?
+        if let text = nonEmpty(flags.endpointURL) {
+            configuredEndpoint = Provenanced(try ServiceEndpoints.validated(text, source: "--endpoint-url"), from: "--endpoint-url")
+        } else {
+            // flag > environment > config file > the AWS profile's own endpoint settings
+            let standard = try endpoints.configuredEndpoint(for: .sqs)
+            if let standard, standard.source.hasPrefix("AWS_ENDPOINT_URL") {
+                configuredEndpoint = standard
+            } else if let text = nonEmpty(file.endpointURL) {
+                configuredEndpoint = Provenanced(try ServiceEndpoints.validated(text, source: fileSource), from: fileSource)
+            } else {
+                configuredEndpoint = standard
+            }
+        }
+
         let region: Provenanced<String>
         if let value = nonEmpty(flags.region) {
             region = Provenanced(value, from: "--region")
@@ -86,33 +115,36 @@ public struct SQSConfiguration: Sendable {
             region = Provenanced(value, from: "AWS_REGION")
         } else if let value = nonEmpty(environment["AWS_DEFAULT_REGION"]) {
             region = Provenanced(value, from: "AWS_DEFAULT_REGION")
+        } else if let value = nonEmpty(file.region) {
+            region = Provenanced(value, from: fileSource)
         } else if let value = queueURL.flatMap(regionFromQueueHost) {
             // Before the profile's default region: a queue URL names the region the queue lives in.
             region = Provenanced(value, from: "queue URL host")
-        } else if let value = chain.profileRegion() {
-            region = Provenanced(value.region, from: "profile \"\(chain.profile)\" in \(value.path)")
+        } else if let value = CredentialChain.profileRegion(files: files, profile: selected.name) {
+            region = Provenanced(value.region, from: "profile \"\(selected.name)\" in \(value.path)")
+        } else if let local = (configuredEndpoint?.value ?? queueURL).flatMap({ ServiceEndpoints.isLocal($0) ? $0 : nil }) {
+            // As publish_event.py: a local server accepts any region.
+            region = Provenanced(Self.localDefaultRegion, from: "default for the local endpoint \(local.host ?? "")")
         } else {
-            let files = SharedConfigFiles(environment: environment)
             throw ConfigurationError(
-                "No AWS region. Looked at --region, AWS_REGION, AWS_DEFAULT_REGION, the queue URL's host, "
-                + "and `region` of profile \"\(chain.profile)\" in \(files.configPath).\n"
+                "No AWS region. Looked at --region, AWS_REGION, AWS_DEFAULT_REGION, \(fileSource), the queue URL's host, "
+                + "and `region` of profile \"\(selected.name)\" in \(files.configPath).\n"
                 + "Fix: pass --region REGION (e.g. us-east-1) or export AWS_REGION=REGION.")
         }
 
         let endpoint: Provenanced<URL>
-        if let text = nonEmpty(flags.endpointURL) {
-            endpoint = Provenanced(try endpointURL(text, source: "--endpoint-url"), from: "--endpoint-url")
-        } else if let text = nonEmpty(environment["AWS_ENDPOINT_URL_SQS"]) {
-            endpoint = Provenanced(try endpointURL(text, source: "AWS_ENDPOINT_URL_SQS"), from: "AWS_ENDPOINT_URL_SQS")
-        } else if let text = nonEmpty(environment["AWS_ENDPOINT_URL"]) {
-            endpoint = Provenanced(try endpointURL(text, source: "AWS_ENDPOINT_URL"), from: "AWS_ENDPOINT_URL")
+        if let configuredEndpoint {
+            endpoint = configuredEndpoint
         } else if let queueURL, let origin = origin(of: queueURL) {
             endpoint = Provenanced(origin, from: "queue URL")
         } else {
-            let suffix = region.value.hasPrefix("cn-") ? "amazonaws.com.cn" : "amazonaws.com"
-            endpoint = Provenanced(URL(string: "https://sqs.\(region.value).\(suffix)")!, from: "region \(region.value)")
+            endpoint = Provenanced(AWSService.sqs.defaultEndpoint(region: region.value), from: "region \(region.value)")
         }
-        return SQSConfiguration(region: region, queue: queue, endpoint: endpoint, profile: profile, credentials: chain)
+        let chain = CredentialChain(
+            environment: environment, profile: nonEmpty(flags.profile), fileProfile: nonEmpty(file.profile),
+            fileSource: fileSource, region: region.value)
+        return SQSConfiguration(
+            region: region, queue: queue, endpoint: endpoint, profile: profile, credentials: chain, endpoints: endpoints)
     }
 
     /// A client for the resolved endpoint, region and credentials.
@@ -147,14 +179,8 @@ public struct SQSConfiguration: Sendable {
         return URL(string: "\(scheme)://\(hostPart)\(url.port.map { ":\($0)" } ?? "")")
     }
 
-    static func endpointURL(_ text: String, source: String) throws(ConfigurationError) -> URL {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", url.host?.isEmpty == false
-        else {
-            throw ConfigurationError("The endpoint from \(source) is not an http(s) URL: \(text)")
-        }
-        return url
-    }
+    /// The region used for a local endpoint when none is set (as `publish_event.py`).
+    public static let localDefaultRegion = "us-east-1"
 }
 
 /// A setting is missing or malformed; the message says where it looked and how to fix it.

@@ -1,7 +1,8 @@
 import Foundation
+import TimelineCore
 
 /// A failed SQS call, classified so the poller knows whether to retry, stop, or report.
-public struct SQSError: Error, Sendable, CustomStringConvertible {
+public struct SQSError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable {
         /// Throttling (HTTP 429 or a throttling code): retry with backoff.
         case throttled
@@ -21,21 +22,33 @@ public struct SQSError: Error, Sendable, CustomStringConvertible {
 
     public var kind: Kind
     /// The AWS error code (`QueueDoesNotExist`, `SignatureDoesNotMatch`, ...), or `HTTP 500` and
-    /// the like when the server sent none.
-    public var code: String
-    public var message: String
+    /// the like when the server sent none. Safe for a terminal (sanitized when the error is made).
+    public private(set) var code: String
+    /// The server's (or transport's) message, safe for a terminal and at most 500 characters.
+    public private(set) var message: String
     /// HTTP status; nil when no response arrived.
     public var httpStatus: Int?
     /// The transport failure behind a `.network` or `.cancelled` error.
     public var transport: TransportError?
+    /// Endpoint clock minus local clock (seconds), from the answer's `Date` header, when it was read
+    /// because the error may come from a wrong clock (`RequestExpired`, `SignatureDoesNotMatch`).
+    public var clockSkew: TimeInterval?
 
+    /// `code` and `message` come from the network: they are sanitized here, where they enter, so no
+    /// caller can print them raw.
     public init(kind: Kind, code: String, message: String, httpStatus: Int? = nil, transport: TransportError? = nil) {
         self.kind = kind
-        self.code = code
-        self.message = message
+        self.code = String(DisplayText.sanitize(code).prefix(100))
+        self.message = String(DisplayText.sanitize(message).prefix(500))
         self.httpStatus = httpStatus
         self.transport = transport
     }
+
+    /// A clock skew beyond this makes AWS refuse signatures (it allows 5 minutes).
+    public static let clockSkewLimit: TimeInterval = 300
+
+    /// True when the endpoint's clock differs from the local one by more than AWS allows.
+    public var isClockSkewed: Bool { clockSkew.map { abs($0) > Self.clockSkewLimit } ?? false }
 
     /// Whether the same call may succeed later (throttling, 5xx, retryable network failures).
     public var isRetryable: Bool {
@@ -48,6 +61,11 @@ public struct SQSError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         var text = "\(code)"
+        if let clockSkew, isClockSkewed {
+            let minutes = Int((abs(clockSkew) / 60).rounded())
+            text += " (this computer's clock is \(minutes) min \(clockSkew > 0 ? "behind" : "ahead of") the endpoint's"
+                + " Date header: set the clock right, e.g. enable NTP with `timedatectl set-ntp true`)"
+        }
         if !message.isEmpty { text += ": \(message)" }
         if let httpStatus { text += " (HTTP \(httpStatus))" }
         return text
@@ -60,7 +78,11 @@ extension SQSError {
         "AccessDenied", "AccessDeniedException", "UnrecognizedClientException", "MissingAuthenticationToken",
         "MissingAuthenticationTokenException", "IncompleteSignature", "IncompleteSignatureException",
         "InvalidSecurity", "AuthFailure", "InvalidAccessKeyId", "RequestExpired", "KMS.AccessDeniedException",
-        "CredentialsUnavailable",
+        "CredentialsUnavailable", "InvalidSignatureException", "RequestTimeTooSkewed",
+    ]
+    /// Auth codes meaning "valid credentials, but not allowed" (the rest mean the credentials were refused).
+    public static let accessDeniedCodes: Set<String> = [
+        "AccessDenied", "AccessDeniedException", "KMS.AccessDeniedException",
     ]
     static let queueMissingCodes: Set<String> = [
         "QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue", "NonExistentQueue",

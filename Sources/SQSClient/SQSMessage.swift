@@ -1,3 +1,4 @@
+import TimelineCore
 /// One message received from SQS.
 public struct SQSMessage: Sendable, Equatable {
     public var messageID: String
@@ -30,10 +31,11 @@ public struct BatchFailure: Sendable, Equatable {
     /// True when the request was at fault (retrying the same entry will not help).
     public var senderFault: Bool
 
+    /// `code` and `message` come from the network: sanitized here for the terminal.
     public init(id: String, code: String, message: String, senderFault: Bool) {
         self.id = id
-        self.code = code
-        self.message = message
+        self.code = DisplayText.sanitize(code)
+        self.message = DisplayText.sanitize(message)
         self.senderFault = senderFault
     }
 }

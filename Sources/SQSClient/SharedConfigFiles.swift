@@ -7,6 +7,9 @@ public struct SharedConfigFiles: Sendable {
     public var configPath: String
     public var credentialsFile: INIFile?
     public var configFile: INIFile?
+    /// Why a file that exists could not be read (nil when it was read or does not exist).
+    public var credentialsUnreadable: String?
+    public var configUnreadable: String?
 
     /// Paths from `environment`, `~` expanded against `HOME` (from `environment`, then the process).
     public init(environment: [String: String]) {
@@ -16,8 +19,29 @@ public struct SharedConfigFiles: Sendable {
         }
         credentialsPath = expand(environment["AWS_SHARED_CREDENTIALS_FILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "~/.aws/credentials")
         configPath = expand(environment["AWS_CONFIG_FILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "~/.aws/config")
-        credentialsFile = INIFile.load(path: credentialsPath)
-        configFile = INIFile.load(path: configPath)
+        switch INIFile.read(path: credentialsPath) {
+        case .loaded(let file): credentialsFile = file
+        case .missing: break
+        case .unreadable(let reason): credentialsUnreadable = reason
+        }
+        switch INIFile.read(path: configPath) {
+        case .loaded(let file): configFile = file
+        case .missing: break
+        case .unreadable(let reason): configUnreadable = reason
+        }
+    }
+
+    /// `[sso-session NAME]` of the config file.
+    public func ssoSession(_ name: String) -> [String: String]? {
+        configFile?.sections["sso-session \(name)"]
+    }
+
+    /// One line per file that exists but cannot be read, for error messages.
+    public var unreadableNotes: [String] {
+        var notes: [String] = []
+        if let reason = credentialsUnreadable { notes.append("\(credentialsPath) exists but cannot be read (\(reason))") }
+        if let reason = configUnreadable { notes.append("\(configPath) exists but cannot be read (\(reason))") }
+        return notes
     }
 
     /// The profile's settings in the credentials file (`[NAME]`).

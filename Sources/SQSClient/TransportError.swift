@@ -1,5 +1,6 @@
+import TimelineCore
 /// A failure below HTTP: the request got no complete response.
-public struct TransportError: Error, Sendable, CustomStringConvertible {
+public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable {
         /// Name resolution failed.
         case dns
@@ -24,12 +25,13 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     public var kind: Kind
     /// libcurl's CURLcode (0 when not from curl).
     public var code: Int
-    public var message: String
+    /// Safe for a terminal (sanitized when the error is made: it may quote a host name or a server).
+    public private(set) var message: String
 
     public init(kind: Kind, code: Int = 0, message: String) {
         self.kind = kind
         self.code = code
-        self.message = message
+        self.message = DisplayText.sanitize(message)
     }
 
     /// Whether trying again later may succeed.

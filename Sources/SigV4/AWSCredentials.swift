@@ -10,11 +10,14 @@ public struct AWSCredentials: Sendable, Equatable {
     public var expiration: Date?
     /// Human-readable origin, e.g. `environment variables` or `profile "dev" in ~/.aws/credentials`.
     public var source: String
+    /// Who the keys act as when the provider says (a role ARN, an account), for `doctor`; not secret.
+    public var identity: String?
 
     public init(
         accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil,
-        expiration: Date? = nil, source: String = "explicit"
+        expiration: Date? = nil, source: String = "explicit", identity: String? = nil
     ) {
+        self.identity = identity
         self.accessKeyID = accessKeyID
         self.secretAccessKey = secretAccessKey
         self.sessionToken = sessionToken
@@ -34,6 +37,7 @@ extension AWSCredentials: CustomStringConvertible, CustomDebugStringConvertible 
         var text = "AWSCredentials(accessKeyID: \(maskedAccessKeyID), secretAccessKey: ****"
         if sessionToken != nil { text += ", sessionToken: ****" }
         if let expiration { text += ", expiration: \(ISO8601DateFormatter().string(from: expiration))" }
+        if let identity { text += ", identity: \(identity)" }
         return text + ", source: \(source))"
     }
 

@@ -16,6 +16,19 @@ public enum Digest {
         return Array(out.prefix(32))
     }
 
+    /// SHA-1 of `data` (20 bytes): only for file names the AWS CLI derives with it (SSO token cache).
+    public static func sha1<D: ContiguousBytes>(_ data: D) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let ok = data.withUnsafeBytes { input in
+            out.withUnsafeMutableBufferPointer { output in
+                EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, EVP_sha1(), nil)
+            }
+        }
+        precondition(ok == 1 && length == 20, "EVP_Digest(SHA-1) failed")
+        return Array(out.prefix(20))
+    }
+
     /// HMAC-SHA256 of `data` under `key` (32 bytes).
     public static func hmacSHA256<K: ContiguousBytes, D: ContiguousBytes>(key: K, _ data: D) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))

@@ -8,8 +8,9 @@ final class CursesScreen {
     private var previous: Screen?
     private(set) var active = false
 
-    /// Starts curses on the controlling terminal. `color: false` honours NO_COLOR / --no-color.
-    init(color: Bool) {
+    /// Starts curses on the controlling terminal. `color: false` honours NO_COLOR / --no-color; `light`
+    /// picks colours for a light background.
+    init(color: Bool, light: Bool = false) {
         setlocale(LC_ALL, "")
         initscr()
         raw()
@@ -27,7 +28,7 @@ final class CursesScreen {
             use_default_colors()
             depth = tl_colors() >= 256 ? .full : .eight
         }
-        palette = Palette(depth: depth)
+        palette = Palette(depth: depth, light: light)
         active = true
         TerminalRestore.register { endwin() }
     }

@@ -1,7 +1,7 @@
 import CNCursesW
 import TimelineUI
 
-/// Maps semantic colour roles to ncurses colours: 256-colour, 8-colour fallback, or none (NO_COLOR).
+/// Maps the palette (`RoleColor`) to ncurses colour pairs: 256-colour, 8-colour fallback, or none (NO_COLOR).
 struct Palette {
     enum Depth { case none, eight, full }
     let depth: Depth
@@ -10,55 +10,32 @@ struct Palette {
 
     private struct PairKey: Hashable { var fg: ColorRole?; var bg: ColorRole? }
 
-    init(depth: Depth) { self.depth = depth }
+    /// Light-background colours (`LightTheme`) in 256-colour mode.
+    let light: Bool
 
-    /// Foreground colour number for a role (-1: terminal default).
+    init(depth: Depth, light: Bool = false) {
+        self.depth = depth
+        self.light = light
+    }
+
+    /// Foreground colour number for a role (-1: terminal default), from the one palette (`RoleColor`), or
+    /// `LightTheme`'s on a light background in 256-colour mode.
     private func fgColor(_ role: ColorRole) -> Int16 {
-        switch depth {
-        case .none: return -1
-        case .full:
-            switch role {
-            case .info: return 39
-            case .inProgress: return 220
-            case .success: return 78
-            case .warning: return 208
-            case .error: return 203
-            case .accent: return 81
-            case .muted: return 245
-            case .highlight: return 213
-            case .border: return 240
-            case .selection, .headerBar, .statusBar: return -1
-            }
-        case .eight:
-            switch role {
-            case .info: return Int16(COLOR_BLUE)
-            case .inProgress: return Int16(COLOR_YELLOW)
-            case .success: return Int16(COLOR_GREEN)
-            case .warning: return Int16(COLOR_MAGENTA)  // distinct from in_progress yellow without orange
-            case .error: return Int16(COLOR_RED)
-            case .accent: return Int16(COLOR_CYAN)
-            case .muted, .border: return Int16(COLOR_WHITE)
-            case .highlight: return Int16(COLOR_MAGENTA)
-            case .selection, .headerBar, .statusBar: return -1
-            }
-        }
+        if light, depth == .full { return LightTheme.foreground(role) ?? -1 }
+        return number(role.foreground)
     }
 
     private func bgColor(_ role: ColorRole) -> Int16 {
+        if light, depth == .full { return LightTheme.background(role) ?? -1 }
+        return number(role.background)
+    }
+
+    private func number(_ color: RoleColor?) -> Int16 {
+        guard let color else { return -1 }
         switch depth {
         case .none: return -1
-        case .full:
-            switch role {
-            case .selection: return 238
-            case .headerBar, .statusBar: return 235
-            default: return fgColor(role)
-            }
-        case .eight:
-            switch role {
-            case .selection: return Int16(COLOR_BLUE)
-            case .headerBar, .statusBar: return Int16(COLOR_BLACK)
-            default: return fgColor(role)
-            }
+        case .full: return color.xterm256
+        case .eight: return color.basic.rawValue
         }
     }
 

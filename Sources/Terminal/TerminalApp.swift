@@ -16,10 +16,11 @@ public enum TerminalApp {
 
     /// Runs until the user quits or a termination signal arrives; the terminal is restored on return.
     /// `databasePath`: watched for other processes' writes. Commits in this process (the in-process
-    /// poller) are reported with `controller.checkForChangesNow()`.
-    public static func run(controller: TimelineController, color: Bool, databasePath: String? = nil,
+    /// poller) are reported with `controller.checkForChangesNow()`. `light`: colours for a light background.
+    public static func run(controller: TimelineController, color: Bool, light: Bool = false,
+                           databasePath: String? = nil,
                            clock: @escaping () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000) }) {
-        let curses = CursesScreen(color: color)
+        let curses = CursesScreen(color: color, light: light)
         defer { curses.end() }
         let wakePipe = WakePipe()
         let watcher = databasePath.flatMap(StoreWatcher.init)

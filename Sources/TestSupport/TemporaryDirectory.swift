@@ -30,9 +30,13 @@ public final class TemporaryDirectory: @unchecked Sendable {
         return file.path
     }
 
-    /// An environment with only HOME (this directory), PATH and `extra`.
+    /// An environment with only HOME (this directory), PATH, instance metadata switched off (tests that
+    /// want it set AWS_EC2_METADATA_DISABLED back) and `extra`.
     public func environment(_ extra: [String: String] = [:]) -> [String: String] {
-        var environment = ["HOME": path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        var environment = [
+            "HOME": path, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "AWS_EC2_METADATA_DISABLED": "true",
+        ]
         for (key, value) in extra { environment[key] = value }
         return environment
     }

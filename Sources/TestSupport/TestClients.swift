@@ -30,3 +30,23 @@ public final class Locked<Value>: @unchecked Sendable {
     public func withValue<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
     public var current: Value { lock.withLock { value } }
 }
+
+/// An `HTTPTransport` that records every request (method, URL, headers, body) and passes it on.
+public final class RecordingTransport: HTTPTransport, @unchecked Sendable {
+    private let inner: any HTTPTransport
+    private let recorded = Locked<[HTTPRequest]>([])
+
+    public init(_ inner: any HTTPTransport = CurlTransport()) { self.inner = inner }
+
+    public var requests: [HTTPRequest] { recorded.current }
+
+    /// Bodies (as text) of the requests whose body contains `Action=<action>`.
+    public func bodies(action: String) -> [String] {
+        requests.map { String(decoding: $0.body, as: UTF8.self) }.filter { $0.contains("Action=\(action)&") }
+    }
+
+    public func send(_ request: HTTPRequest, timeout: TimeInterval, cancel: CancellationToken?) throws(TransportError) -> HTTPResponse {
+        recorded.withValue { $0.append(request) }
+        return try inner.send(request, timeout: timeout, cancel: cancel)
+    }
+}

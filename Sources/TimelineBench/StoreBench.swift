@@ -93,7 +93,8 @@ private struct StoreBench {
         let counts = try repeatTimed { _ = try store.statusCounts(matching: everything) }
         report(String(format: "status counts: %.3f ms", counts.millis))
 
-        for text in ["deploy", "migration", "zebra-rare"] {
+        // The last two: negation (a term excluded through its match set).
+        for text in ["deploy", "migration", "zebra-rare", "-deploy", "migration -deploy"] {
             let query = TimelineQuery.parse(text)
             var matches = 0
             let window = try repeatTimed { _ = try store.rows(matching: query, olderThan: nil, limit: 60) }
@@ -127,12 +128,12 @@ private struct StoreBench {
 }
 
 /// Prints one line unbuffered, so figures appear as they are measured (also through a pipe).
-private func report(_ line: String) {
+func report(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
 /// User + system CPU time of this process (wall time on a shared machine says little on its own).
-private func processCPUSeconds() -> Double {
+func processCPUSeconds() -> Double {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }

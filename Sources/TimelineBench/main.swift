@@ -14,7 +14,7 @@ let environment = ProcessInfo.processInfo.environment
 let isTUIChild = environment["TIMELINE_TUI_BENCH_CHILD"] != nil
 // The other parts are the Python benches that `make bench` runs after this one: drain and latency
 // (bench/sqs_benches.py), onscreen, idle, coldstart and cjk (bench/terminal_benches.py).
-let knownParts: Set<String> = ["tui", "store", "drain", "latency", "onscreen", "idle", "coldstart", "cjk"]
+let knownParts: Set<String> = ["tui", "store", "json", "drain", "latency", "onscreen", "idle", "coldstart", "cjk"]
 let selected: Set<String> = environment["TIMELINE_BENCH_ONLY"]
     .map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }) } ?? knownParts
 
@@ -28,7 +28,8 @@ if !unknown.isEmpty {
         "TimelineBench: unknown part(s) \(unknown.sorted().joined(separator: ", ")) in TIMELINE_BENCH_ONLY (known: \(knownParts.sorted().joined(separator: ", ")))\n".utf8))
     exit(2)
 }
-if selected.isDisjoint(with: ["tui", "store"]) { exit(0) }
-print("timeline bench: " + ["tui", "store"].filter(selected.contains).joined(separator: ", "))
+if selected.isDisjoint(with: ["tui", "store", "json"]) { exit(0) }
+print("timeline bench: " + ["tui", "store", "json"].filter(selected.contains).joined(separator: ", "))
 if selected.contains("tui") { runTUIBench() }
 if selected.contains("store") { runStoreBench() }
+if selected.contains("json") { runResponseJSONBench() }

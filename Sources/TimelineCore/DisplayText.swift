@@ -48,8 +48,7 @@ public enum DisplayText {
             case 0x0D: out += "\\r"
             case 0x09: out += "\\t"
             default:
-                if isRemoved(scalar) || scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-                    || isLineBreak(scalar.value) || isUnassignedOrNoncharacter(scalar) {
+                if TerminalSafety.isUnsafe(scalar) {
                     out += "\\u" + ReasonText.hex4(scalar.value)
                 } else {
                     out.unicodeScalars.append(scalar)
@@ -76,7 +75,7 @@ public enum DisplayText {
                 column += spaces
                 continue
             }
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || isRemoved(scalar) { continue }
+            if TerminalSafety.isControl(scalar) || isRemoved(scalar) { continue }
             if isUnassignedOrNoncharacter(scalar) {
                 out.append("\u{FFFD}")
                 column += 1

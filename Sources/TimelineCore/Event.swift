@@ -16,11 +16,13 @@ public struct Event: Sendable, Equatable, Hashable {
     public var progress: Double?
     /// The payload exactly as received (unknown fields survive here).
     public var rawJSON: String
+    /// How the queue delivered it (not part of the payload; nil when not from a queue).
+    public var delivery: QueueDelivery?
 
     public init(
         id: String, agentID: String, taskID: String, title: String, body: String = "",
         status: Status, category: String? = nil, timestampMicros: Int64, progress: Double? = nil,
-        rawJSON: String
+        rawJSON: String, delivery: QueueDelivery? = nil
     ) {
         self.id = id
         self.agentID = agentID
@@ -32,6 +34,7 @@ public struct Event: Sendable, Equatable, Hashable {
         self.timestampMicros = timestampMicros
         self.progress = progress
         self.rawJSON = rawJSON
+        self.delivery = delivery
     }
 
     /// The event time as a `Date`.

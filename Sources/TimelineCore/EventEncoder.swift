@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// Writes event payloads as compact JSON (for `timeline publish` and tests). Feed the result to
 /// `EventParser.parse` to validate it with the same rules as ingest.
 public enum EventEncoder {
@@ -25,28 +27,12 @@ public enum EventEncoder {
              body: event.body.isEmpty ? nil : event.body, category: event.category, progress: event.progress)
     }
 
-    /// A JSON string literal: `"`, `\` and control characters escaped, everything else as UTF-8.
-    public static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar.value {
-            case 0x22: out += "\\\""
-            case 0x5C: out += "\\\\"
-            case 0x0A: out += "\\n"
-            case 0x0D: out += "\\r"
-            case 0x09: out += "\\t"
-            case 0x00..<0x20, 0x7F: out += "\\u" + ReasonText.hex4(scalar.value).lowercased()
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal (`JSONWriter`'s escapes).
+    public static func quoted(_ s: String) -> String { JSONWriter.quoted(s) }
 
     /// A JSON number: integers without a fraction (`42`), others in Swift's shortest form (`42.5`).
     /// Non-finite values become strings so the parser rejects them with its usual reason.
     static func number(_ value: Double) -> String {
-        guard value.isFinite else { return quoted("\(value)") }
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return "\(value)"
+        JSONWriter.number(value) ?? quoted("\(value)")
     }
 }

@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// Why a message was refused, in one human-readable sentence.
 public struct EventRejection: Error, Sendable, Equatable, CustomStringConvertible {
     public var reason: String
@@ -32,7 +34,7 @@ public enum EventParser {
                 "message is not valid UTF-8 (byte 0x\(ReasonText.hex2(bytes[offset])) at offset \(offset))"))
         }
         let read = bytes.withUnsafeBufferPointer { buffer -> Result<(JSONDocument, DuplicateKey?), JSONSyntaxError> in
-            var reader = StrictJSONReader(buffer)
+            var reader = JSONReader(buffer)
             do throws(JSONSyntaxError) {
                 let document = try reader.readDocument()
                 return .success((document, reader.firstDuplicate))

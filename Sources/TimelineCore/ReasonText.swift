@@ -14,8 +14,8 @@ enum ReasonText {
             switch scalar.value {
             case 0x5C: out += "\\\\"
             case 0x22: out += "\\\""
-            case 0x00..<0x20, 0x7F...0x9F: out += "\\u" + hex4(scalar.value)
-            default: out.unicodeScalars.append(scalar)
+            default:
+                if TerminalSafety.isControl(scalar) { out += "\\u" + hex4(scalar.value) } else { out.unicodeScalars.append(scalar) }
             }
         }
         return out + "\""

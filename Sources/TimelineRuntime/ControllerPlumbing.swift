@@ -9,7 +9,7 @@ enum EffectKind: Hashable {
         case .loadWindow: self = .window
         case .loadCounts: self = .counts
         case .loadHistory: self = .history
-        case .findMatch, .quit: self = .find
+        case .findMatch, .quit, .setMark, .saveView, .rememberView, .exportHistory: self = .find
         }
     }
 }

@@ -14,7 +14,7 @@ public enum EffectExecutor {
                 let events = try reader.history(taskID: taskID, limit: 500)
                 return .historyLoaded(HistoryResult(taskID: taskID, row: row, events: events))
             case .findMatch(let request): return .matchFound(try findMatch(request, reader))
-            case .quit: return nil
+            case .quit, .setMark, .saveView, .rememberView, .exportHistory: return nil  // not reads: ActionExecutor
             }
         } catch {
             return .loadFailed("store: \(error)")

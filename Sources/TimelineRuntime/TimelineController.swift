@@ -29,6 +29,9 @@ public final class TimelineController: @unchecked Sendable {
     private var checkPending = Atomic()
     private let immediateCheckQueued = Atomic()
     private let pollerStatus: (@Sendable () -> PollerStatusView)?
+    /// Marks, views and exports, run in order on their own queue (never superseded).
+    private let actions: TimelineActions?
+    private let actionQueue = DispatchQueue(label: "timeline.ui.actions")
     /// How often other connections' writes are looked for by default.
     public static let changeCheckMicros: Int64 = 200_000
     /// How often `pollBackground` looks for other connections' writes. An event-driven loop that is told
@@ -37,8 +40,10 @@ public final class TimelineController: @unchecked Sendable {
 
     /// `countDebounce`: how long counts for a new query wait, so a burst of keystrokes is counted once.
     public init(state: AppState, makeReader: @escaping @Sendable () throws -> TimelineReading,
-                pollerStatus: (@Sendable () -> PollerStatusView)? = nil, countDebounce: Double = 0.12) {
+                pollerStatus: (@Sendable () -> PollerStatusView)? = nil, countDebounce: Double = 0.12,
+                actions: TimelineActions? = nil) {
         self.state = state
+        self.actions = actions
         countThrottle = CountThrottle(debounceSeconds: countDebounce)
         fast = Lane(label: "timeline.ui.fast", makeReader: makeReader)
         slow = Lane(label: "timeline.ui.slow", makeReader: makeReader)
@@ -94,6 +99,7 @@ public final class TimelineController: @unchecked Sendable {
         let deadline = DispatchTime.now() + timeout
         repeat {
             guard fast.waitUntilIdle(deadline), slow.waitUntilIdle(deadline) else { break }
+            actionQueue.sync {}  // actions are short writes: wait for them outright
             if !drain() && inbox.isEmpty && tickets.idle { return }
         } while DispatchTime.now() < deadline
         throw SettleTimeout(seconds: timeout)
@@ -131,6 +137,13 @@ public final class TimelineController: @unchecked Sendable {
     private func run(_ effects: [Effect], countsAfterWindow: Bool = false) {
         for effect in effects {
             if effect == .quit { continue }
+            if ActionExecutor.isAction(effect) {
+                guard let actions else { continue }
+                actionQueue.async { [inbox] in
+                    if let input = ActionExecutor.run(effect, with: actions) { inbox.put(input) }
+                }
+                continue
+            }
             let kind = EffectKind(effect)
             let ticket = tickets.issue(kind)
             let lane = kind == .counts ? slow : fast

@@ -1,3 +1,4 @@
+import Foundation
 import TimelineCore
 
 /// A `TimelineQuery` turned into SQL conditions over `timeline t` (and `events e` when text must be read).
@@ -29,7 +30,8 @@ struct FilterSQL {
     /// True when the indexed terms are the whole filter: a count is then the size of `matchSet`.
     var isOnlyIndexedTerms: Bool { matchSet != nil && conditions.count == 1 }
 
-    init(_ query: TimelineQuery, tokenizer: SearchTokenizer, textTest: TextTest = .fullTextIndex) {
+    init(_ query: TimelineQuery, tokenizer: SearchTokenizer, textTest: TextTest = .fullTextIndex,
+         nowMicros: Int64 = Int64(Date().timeIntervalSince1970 * 1_000_000)) {
         var indexedTerms: [String] = []
         for term in query.terms where !term.isEmpty {
             if textTest == .fullTextIndex, tokenizer == .trigram, term.unicodeScalars.count >= 3 {
@@ -59,6 +61,54 @@ struct FilterSQL {
         addSubstring(column: "t.agent_id", any: query.agents)
         addSubstring(column: "t.category", any: query.categories)
         addSubstring(column: "t.task_id", any: query.tasks)
+        addExclusions(query, useIndex: textTest == .fullTextIndex && tokenizer == .trigram)
+        if let marked = query.marked {
+            conditions.append("t.task_id \(marked ? "IN" : "NOT IN") (SELECT task_id FROM marks)")
+        }
+        if let since = query.since {
+            conditions.append("t.ts_us >= ?")
+            values.append(.integer(since.micros(now: nowMicros)))
+        }
+        if let until = query.until {
+            conditions.append("t.ts_us <= ?")
+            values.append(.integer(until.micros(now: nowMicros)))
+        }
+    }
+
+    /// Negated parts (`-word`, `-"phrase"`, `-status:x`, `-agent:x`, …). A negated term of 3+ characters
+    /// excludes its match set (the index plus rows waiting for it), so the cost follows its matches;
+    /// shorter ones test each row's text.
+    private mutating func addExclusions(_ query: TimelineQuery, useIndex: Bool) {
+        for term in query.excludedTerms where !term.isEmpty {
+            if useIndex, term.unicodeScalars.count >= 3 {
+                let waiting = "SELECT w.row_id FROM timeline w JOIN events we ON we.seq = w.seq"
+                    + " WHERE w.indexed_seq IS NOT w.seq AND " + Self.anyTextColumn(of: "we", t: "w", contains: term)
+                conditions.append("""
+                    t.row_id NOT IN (SELECT rowid FROM search WHERE search MATCH ?
+                        AND rowid NOT IN (SELECT row_id FROM timeline WHERE indexed_seq IS NOT seq)
+                    UNION ALL \(waiting))
+                    """)
+                values.append(.text(Self.phrase(term)))
+                values += Self.containsValues(term, count: 5)
+            } else {
+                // IFNULL: a NULL category must not turn "contains nowhere" into "unknown".
+                conditions.append("NOT IFNULL(" + Self.anyTextColumn(of: "e", t: "t", contains: term) + ", 0)")
+                values += Self.containsValues(term, count: 5)
+                needsEvents = true
+            }
+        }
+        if !query.excludedStatuses.isEmpty {
+            let statuses = query.excludedStatuses.map(\.rawValue).sorted()
+            conditions.append("t.status NOT IN (" + statuses.map { _ in "?" }.joined(separator: ", ") + ")")
+            values += statuses.map { .text($0) }
+        }
+        for (column, needles) in [("t.agent_id", query.excludedAgents), ("IFNULL(t.category, '')", query.excludedCategories),
+                                  ("t.task_id", query.excludedTasks)] {
+            for needle in needles where !needle.isEmpty {
+                conditions.append("NOT " + Self.contains(column: column, term: needle))
+                values += Self.containsValues(needle, count: 1)
+            }
+        }
     }
 
     /// An FTS5 string (phrase) for `text`.

@@ -29,8 +29,9 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The database was locked by another connection for longer than the busy timeout.
     public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
 
+    /// What it means and what to do first (see `explanation`), then the SQL involved.
     public var description: String {
-        var text = "SQLite error \(code) (extended \(extendedCode)): \(message)"
+        var text = explanation
         if let sql { text += " [in: \(sql.prefix(200))]" }
         return text
     }

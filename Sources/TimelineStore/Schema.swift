@@ -23,6 +23,8 @@ enum Schema {
         Migration(version: 1, apply: createVersion1),
         Migration(version: 2, apply: deferSearchIndexing),
         Migration(version: 3, apply: compactEventIndexes),
+        Migration(version: 4, apply: keepQueueDelivery),
+        Migration(version: 5, apply: addMarks),
     ]
 
     static var latestVersion: Int64 { migrations.last?.version ?? 0 }
@@ -162,6 +164,27 @@ enum Schema {
             ALTER TABLE events_v3 RENAME TO events;
             CREATE INDEX events_id_key ON events (id_key);
             CREATE INDEX events_task_order ON events (task_row, ts_us);
+            """)
+    }
+
+    /// Version 4: how SQS delivered each event: `sent_us` (the message's `SentTimestamp`, for the queue
+    /// delay) and `receive_count` (`ApproximateReceiveCount`; 3 or more is flagged). NULL for events
+    /// stored before, and for imports.
+    private static func keepQueueDelivery(_ db: Database) throws {
+        try db.execute("""
+            ALTER TABLE events ADD COLUMN sent_us INTEGER;
+            ALTER TABLE events ADD COLUMN receive_count INTEGER;
+            """)
+    }
+
+    /// Version 5 (marks): tasks the user marked (`m` in the TUI, `export --marked`), by task id so a mark
+    /// outlives renumbering; `prune` removes the marks of tasks it deletes whole.
+    private static func addMarks(_ db: Database) throws {
+        try db.execute("""
+            CREATE TABLE marks (
+                task_id   TEXT PRIMARY KEY,
+                marked_us INTEGER NOT NULL
+            ) WITHOUT ROWID;
             """)
     }
 }

@@ -116,8 +116,8 @@ private struct BatchWriter {
         self.receivedMicros = receivedMicros
         insertEvent = try db.cached("""
             INSERT INTO events (id, agent_id, task_id, title, body, status, category, ts_us, progress,
-                                raw_json, message_id, received_us, id_key, task_row)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+                                raw_json, message_id, received_us, id_key, task_row, sent_us, receive_count)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
             """)
         // The id_key index finds candidates; the full id decides (keys of different ids may collide).
         findStored = try db.cached("SELECT 1 FROM events WHERE id_key = ?1 AND id = ?2 LIMIT 1")
@@ -143,6 +143,8 @@ private struct BatchWriter {
         try insertEvent.bind(receivedMicros, at: 12)
         try insertEvent.bind(idKey, at: 13)
         try insertEvent.bind(rowID, at: 14)
+        try insertEvent.bind(event.delivery?.sentMicros, at: 15)
+        try insertEvent.bind(event.delivery?.receiveCount.map(Int64.init), at: 16)
         try insertEvent.run()
         let seq = db.lastInsertRowID
 

@@ -5,11 +5,11 @@ extension TimelineStore: TimelineReading {
     /// Columns of a timeline row: the winning event joined with its task's row.
     private static let rowColumns = """
         e.seq, e.id, e.agent_id, e.task_id, e.title, e.body, e.status, e.category, e.ts_us, e.progress,
-        e.raw_json, e.received_us, t.event_count
+        e.raw_json, e.received_us, e.sent_us, e.receive_count, t.event_count
         """
     private static let eventColumns = """
         e.seq, e.id, e.agent_id, e.task_id, e.title, e.body, e.status, e.category, e.ts_us, e.progress,
-        e.raw_json, e.received_us
+        e.raw_json, e.received_us, e.sent_us, e.receive_count
         """
 
     public func rows(matching query: TimelineQuery, olderThan key: RowKey?, limit: Int) throws -> [TimelineRow] {
@@ -175,16 +175,18 @@ extension TimelineStore: TimelineReading {
         var rows: [TimelineRow] = []
         while try statement.step() == .row {
             rows.append(TimelineRow(event: Self.event(from: statement), seq: statement.int64(0),
-                                    eventCount: statement.int(12), receivedMicros: statement.int64(11)))
+                                    eventCount: statement.int(14), receivedMicros: statement.int64(11)))
         }
         return rows
     }
 
-    /// Decodes `eventColumns` (columns 0…11).
+    /// Decodes `eventColumns` (columns 0…13).
     static func event(from s: Statement) -> Event {
-        Event(id: s.string(1), agentID: s.string(2), taskID: s.string(3), title: s.string(4), body: s.string(5),
-              status: Status(rawValue: s.string(6)) ?? .info, category: s.optionalString(7),
-              timestampMicros: s.int64(8), progress: s.optionalDouble(9), rawJSON: s.string(10))
+        let sent = s.optionalInt64(12), count = s.optionalInt64(13)
+        return Event(id: s.string(1), agentID: s.string(2), taskID: s.string(3), title: s.string(4), body: s.string(5),
+                     status: Status(rawValue: s.string(6)) ?? .info, category: s.optionalString(7),
+                     timestampMicros: s.int64(8), progress: s.optionalDouble(9), rawJSON: s.string(10),
+                     delivery: sent == nil && count == nil ? nil : QueueDelivery(sentMicros: sent, receiveCount: count.map { Int($0) }))
     }
 }
 

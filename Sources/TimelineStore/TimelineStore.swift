@@ -8,6 +8,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case schemaTooNew(found: Int64, supported: Int64)
     /// A read-only open of a file whose schema has not been created or migrated yet.
     case schemaNotReady(found: Int64, needed: Int64)
+    /// An SQLite file made by something else (it has tables but not timeline's): never touched.
+    case notATimelineDatabase(path: String, tables: [String])
 
     public var description: String {
         switch self {
@@ -15,6 +17,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "database schema version \(found) is newer than this timeline understands (\(supported)); upgrade timeline"
         case .schemaNotReady(let found, let needed):
             "database schema version \(found) needs migrating to \(needed); open it once read-write (e.g. timeline import)"
+        case .notATimelineDatabase(let path, let tables):
+            "\(path) is an SQLite database of another program (tables: \(tables.prefix(5).joined(separator: ", "))"
+                + "\(tables.count > 5 ? ", …" : "")), not a timeline database; it was left untouched. "
+                + "Choose another file with --db or TIMELINE_DB"
         }
     }
 }
@@ -52,6 +58,7 @@ public final class TimelineStore: @unchecked Sendable {
         try db.execute("PRAGMA mmap_size = 0")
         // A WAL that a bulk import grew is cut back to 64 MiB once a checkpoint lets it restart.
         try db.execute("PRAGMA journal_size_limit = 67108864")
+        try Self.refuseForeignDatabase(db)
         let found = try db.userVersion()
         if found > Schema.latestVersion {
             throw StoreError.schemaTooNew(found: found, supported: Schema.latestVersion)
@@ -71,6 +78,20 @@ public final class TimelineStore: @unchecked Sendable {
         }
         let tokenizer = try db.scalarString("SELECT value FROM meta WHERE key = 'search_tokenizer'")
         searchTokenizer = tokenizer.flatMap(SearchTokenizer.init(rawValue:)) ?? .unicode61
+    }
+
+    /// Throws unless the file is empty (new) or holds timeline's schema; reads only, so a foreign file is
+    /// never modified (checked before any write: WAL mode, page size, migrations).
+    static func refuseForeignDatabase(_ db: Database) throws {
+        let statement = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        var tables: [String] = []
+        while try statement.step() == .row { tables.append(statement.optionalString(0) ?? "") }
+        if tables.isEmpty { return }
+        let marked = tables.contains("meta")
+            && (try? db.scalarString("SELECT value FROM meta WHERE key = 'search_tokenizer'")) != nil
+        if !marked || !tables.contains("events") {
+            throw StoreError.notATimelineDatabase(path: db.path, tables: tables)
+        }
     }
 
     /// `PRAGMA cache_size` of writable connections (negative: KiB).

@@ -19,6 +19,16 @@ public struct SearchState: Sendable, Equatable {
     public init() {}
 }
 
+/// A named query: a view of the config file.
+public struct NamedQuery: Sendable, Equatable {
+    public var name: String
+    public var query: String
+    public init(name: String, query: String) {
+        self.name = name
+        self.query = query
+    }
+}
+
 /// The detail view of one task: its current row, history and scroll offset.
 public struct DetailState: Sendable, Equatable {
     public var taskID: String
@@ -26,6 +36,10 @@ public struct DetailState: Sendable, Equatable {
     public var history: [Event] = []
     public var loaded = false
     public var scroll = 0
+    /// Long body and raw payload shown whole (`z`); folded to their first screen otherwise.
+    public var expanded = false
+    /// The expanded texts' wrapped lines (see `DetailFold`).
+    var unfolded: DetailFold.Unfolded?
     public init(taskID: String, row: TimelineRow?) {
         self.taskID = taskID
         self.row = row
@@ -74,6 +88,18 @@ public struct AppState: Sendable, Equatable {
     public var counts = Counts()
     public var detail: DetailState?
     public var helpOpen = false
+    /// Task ids marked with `m` (kept in the database; loaded at start).
+    public var marks: Set<String> = []
+    /// Named views (config file and `:save`), in name order.
+    public var views: [NamedQuery] = []
+    /// The view last applied (`:view`, the picker, restored at start); shown in the header.
+    public var activeView: String?
+    /// The `:` command line while it is open (`:save NAME`, `:view NAME`).
+    public var commandLine: String?
+    /// The `v` view picker while it is open: the selected index in `views`.
+    public var viewPicker: Int?
+    /// A one-line message in the status bar (export written, view saved, a command's error).
+    public var notice: String?
     public var absoluteTime = false
     /// Zone for absolute times (the local zone; tests fix it).
     public var timeZone: TimeZone = .current

@@ -51,12 +51,22 @@ enum DetailLayout {
         }
         field("Event id", e.id, label)
         field("Received", Times.absolute(row.receivedMicros, s), label)
+        if let delivery = e.delivery {
+            field("Queue", QueueText.describe(delivery, receivedMicros: row.receivedMicros),
+                  delivery.isFlagged ? Style(fg: .warning, bold: true) : label)
+        }
         out.append(StyledLine())
         out.append(StyledLine([("Body", Style(fg: .accent, bold: true))]))
+        let unfolded = d.unfolded.flatMap { $0.eventID == e.id && $0.width == width ? $0 : nil }
+        let screen = visibleLines(s)
         if e.body.isEmpty {
             out.append(StyledLine([("(empty)", label)]))
         } else {
-            for line in TextWidth.wrapUntrusted(e.body, to: width) { out.append(StyledLine([(line, .plain)])) }
+            // Folded, the body fills the rest of the first screen and its `z: expand` note is the last line.
+            let firstScreen = max(3, screen - out.count - 1)
+            let body = DetailFold.lines(e.body, width: width, screen: firstScreen, expanded: d.expanded, cached: unfolded?.body)
+            for line in body.lines { out.append(StyledLine([(line, .plain)])) }
+            if let hidden = body.hiddenBytes { out.append(StyledLine([(DetailFold.note(hiddenBytes: hidden), Style(fg: .accent))])) }
         }
         out.append(StyledLine())
         let count = d.loaded ? d.history.count : row.eventCount
@@ -76,7 +86,9 @@ enum DetailLayout {
         }
         out.append(StyledLine())
         out.append(StyledLine([("Raw payload", Style(fg: .accent, bold: true)), (" · unknown fields kept", label)]))
-        for line in TextWidth.wrapUntrusted(e.rawJSON, to: width) { out.append(StyledLine([(line, label)])) }
+        let raw = DetailFold.lines(e.rawJSON, width: width, screen: screen, expanded: d.expanded, cached: unfolded?.raw)
+        for line in raw.lines { out.append(StyledLine([(line, label)])) }
+        if let hidden = raw.hiddenBytes { out.append(StyledLine([(DetailFold.note(hiddenBytes: hidden), Style(fg: .accent))])) }
         return out
     }
 }

@@ -123,5 +123,13 @@ public enum Effect: Sendable, Equatable {
     case loadCounts(CountsRequest)
     case loadHistory(taskID: String)
     case findMatch(MatchRequest)
+    /// Store a task's mark (`m`).
+    case setMark(taskID: String, marked: Bool)
+    /// Write a named view to the config file (`:save NAME`).
+    case saveView(NamedQuery)
+    /// Remember the view in use, restored at the next start.
+    case rememberView(name: String?)
+    /// Write the task's history as Markdown to a file in the current directory (`x`).
+    case exportHistory(taskID: String)
     case quit
 }

@@ -40,13 +40,21 @@ extension AppState {
 
 /// Does a row satisfy a query? Mirrors the store's rules (substring, case-insensitive) for highlighting.
 public enum QueryMatcher {
-    public static func matches(_ row: TimelineRow, _ q: TimelineQuery) -> Bool {
+    public static func matches(_ row: TimelineRow, _ q: TimelineQuery, nowMicros: Int64, marks: Set<String> = []) -> Bool {
         let e = row.event
+        if let marked = q.marked, marks.contains(e.taskID) != marked { return false }
         if !q.statuses.isEmpty && !q.statuses.contains(e.status) { return false }
+        if q.excludedStatuses.contains(e.status) { return false }
         if !q.agents.isEmpty && !q.agents.contains(where: { contains(e.agentID, $0) }) { return false }
         if !q.categories.isEmpty && !q.categories.contains(where: { contains(e.category ?? "", $0) }) { return false }
         if !q.tasks.isEmpty && !q.tasks.contains(where: { contains(e.taskID, $0) }) { return false }
+        if q.excludedAgents.contains(where: { contains(e.agentID, $0) }) { return false }
+        if q.excludedCategories.contains(where: { contains(e.category ?? "", $0) }) { return false }
+        if q.excludedTasks.contains(where: { contains(e.taskID, $0) }) { return false }
+        if let since = q.since, e.timestampMicros < since.micros(now: nowMicros) { return false }
+        if let until = q.until, e.timestampMicros > until.micros(now: nowMicros) { return false }
         let fields = [e.title, e.body, e.agentID, e.taskID, e.category ?? ""]
+        if q.excludedTerms.contains(where: { term in fields.contains { contains($0, term) } }) { return false }
         return q.terms.allSatisfy { term in fields.contains { contains($0, term) } }
     }
 

@@ -32,4 +32,6 @@ public enum Input: Sendable, Equatable {
     case pollerStatus(PollerStatusView)
     /// A store read failed; shown in the status bar.
     case loadFailed(String)
+    /// An action (mark, save view, export) finished: what happened, for the status bar (nil: nothing to say).
+    case actionFinished(String?)
 }

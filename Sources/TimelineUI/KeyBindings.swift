@@ -19,22 +19,31 @@ public enum KeyBindings {
         ("1 2 3 4 5", "status filter on/off"),
         ("0", "clear status filter"),
         ("status: task:", "and agent: category:"),
+        ("since: is:", "since:15m is:marked"),
     ])
     public static let view: Section = ("View", [
         ("⏎ l →", "open task detail"),
         ("Esc h ←", "close detail"),
         ("J K", "scroll detail pane"),
+        ("z", "expand/fold long text"),
         ("t", "relative/absolute time"),
         ("?", "this help"),
         ("q Ctrl-c", "quit"),
+    ])
+    public static let marks: Section = ("Marks and views", [
+        ("m", "mark / unmark task (*)"),
+        ("'", "next marked task"),
+        ("x", "export task to ./…md"),
+        ("v", "pick a named view"),
+        (":", ":save / :view NAME"),
     ])
     public static let glyphs: Section = ("Glyphs", [
         ("● ◐ ✓ ▲ ✗", "info run ok warn error"),
         ("⠋ ◌", "live / stale (10 min)"),
     ])
 
-    /// Two columns: movement and view keys, then search keys and glyphs.
-    public static let columns: [[Section]] = [[move, view], [search, glyphs]]
+    /// Two columns: movement and view keys and glyphs, then search keys, marks and views.
+    public static let columns: [[Section]] = [[move, view, glyphs], [search, marks]]
 }
 
 /// Draws the help overlay as a centered box (two columns when wide enough, else one).

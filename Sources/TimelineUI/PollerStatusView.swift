@@ -2,6 +2,8 @@
 /// Ingest poller's status into this plain value, so TimelineUI never depends on Ingest.
 public struct PollerStatusView: Sendable, Equatable {
     public enum State: Sendable, Equatable {
+        /// No request has succeeded yet.
+        case connecting
         /// Connected, waiting on a long poll.
         case connected
         /// Messages are arriving.
@@ -24,15 +26,18 @@ public struct PollerStatusView: Sendable, Equatable {
     /// Events stored and messages rejected since start.
     public var storedCount: Int
     public var rejectedCount: Int
+    /// Messages received 3 times or more since start (flagged in the status bar).
+    public var receivedManyTimes: Int
 
     public init(state: State, queueName: String? = nil, queueURL: String? = nil, lastReceiveMicros: Int64? = nil,
-                storedCount: Int = 0, rejectedCount: Int = 0) {
+                storedCount: Int = 0, rejectedCount: Int = 0, receivedManyTimes: Int = 0) {
         self.state = state
         self.queueName = queueName
         self.queueURL = queueURL
         self.lastReceiveMicros = lastReceiveMicros
         self.storedCount = storedCount
         self.rejectedCount = rejectedCount
+        self.receivedManyTimes = receivedManyTimes
     }
 
     public static let disabled = PollerStatusView(state: .disabled)

@@ -15,6 +15,7 @@ public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
         s.width = max(1, width)
         s.height = max(1, height)
         s.selectedLine = min(s.selectedLine, s.listHeight - 1)
+        DetailFold.refresh(&s)
         return [windowEffect(&s)].compactMap { $0 }
     case .tick(let now):
         s.nowMicros = now
@@ -38,6 +39,7 @@ public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
         d.row = result.row ?? d.row
         d.loaded = true
         s.detail = d
+        DetailFold.refresh(&s)
         return []
     case .matchFound(let result): return applyMatch(&s, result)
     case .pollerStatus(let status):
@@ -45,6 +47,9 @@ public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
         return []
     case .loadFailed(let message):
         s.lastError = message
+        return []
+    case .actionFinished(let message):
+        s.notice = message
         return []
     }
 }

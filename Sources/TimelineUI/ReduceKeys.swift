@@ -13,6 +13,9 @@ func reduceKey(_ s: inout AppState, _ key: Key) -> [Effect] {
         return []
     }
     if s.search.promptOpen { return reducePromptKey(&s, key) }
+    if s.commandLine != nil { return reduceCommandKey(&s, key) }
+    if s.viewPicker != nil { return reducePickerKey(&s, key) }
+    s.notice = nil
     if s.detail != nil && !s.splitDetail { return reduceDetailKey(&s, key, pendingG: wasPendingG) }
     return reduceListKey(&s, key, pendingG: wasPendingG)
 }
@@ -48,6 +51,7 @@ func reduceListKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect] 
         return []
     case .char("J"): return scrollDetail(&s, by: 1)
     case .char("K"): return scrollDetail(&s, by: -1)
+    case .char("z"): return DetailFold.toggle(&s)
     case .char("/"):
         s.search.promptOpen = true
         return []
@@ -71,6 +75,13 @@ func reduceListKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect] 
         return listQueryChanged(&s)
     case .char("t"):
         s.absoluteTime.toggle()
+        return []
+    case .char("m"): return toggleMark(&s)
+    case .char("'"): return jumpToNextMark(&s)
+    case .char("x"): return exportSelected(&s)
+    case .char("v"): return openViewPicker(&s)
+    case .char(":"):
+        s.commandLine = ""
         return []
     case .char("?"):
         s.helpOpen = true
@@ -100,9 +111,11 @@ func reduceDetailKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect
         s.pendingG = true
         return []
     case .char("G"), .end: return scrollDetail(&s, by: Int.max / 2)
+    case .char("z"): return DetailFold.toggle(&s)
     case .escape, .enter, .char("q"), .left, .char("h"):
         s.detail = nil
         return []
+    case .char("x"): return exportSelected(&s)
     case .char("t"):
         s.absoluteTime.toggle()
         return []

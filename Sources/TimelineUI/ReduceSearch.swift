@@ -44,15 +44,16 @@ func searchChanged(_ s: inout AppState) -> [Effect] {
     s.search.query = parsed
     s.search.matchCount = nil
     s.search.notice = nil
-    if s.search.kind == .filter { return listQueryChanged(&s) }
+    let leftView = leaveViewIfEdited(&s)
+    if s.search.kind == .filter { return listQueryChanged(&s) + leftView }
     // Highlight: the list keeps every task; stay put if the selection matches, else find one.
     s.generation += 1
     var effects = [windowEffect(&s), countsEffect(s)].compactMap { $0 }
-    if let q = s.matchQuery, let row = s.selectedRow, !QueryMatcher.matches(row, q),
+    if let q = s.matchQuery, let row = s.selectedRow, !QueryMatcher.matches(row, q, nowMicros: s.nowMicros, marks: s.marks),
        let find = findEffect(s, query: q, olderFirst: true) {
         effects.append(find)
     }
-    return effects
+    return effects + leftView
 }
 
 /// The listed rows changed (filter text or status toggles): start again at the newest match.

@@ -16,6 +16,7 @@ public func render(_ state: AppState, width: Int, height: Int) -> Screen {
         }
     }
     renderStatusBar(s, into: &screen)
+    if s.viewPicker != nil { renderViewPicker(s, into: &screen) }
     if s.helpOpen { renderHelp(s, into: &screen) }
     return screen
 }

@@ -20,6 +20,10 @@ func renderHeader(_ state: AppState, into screen: inout Screen) {
         guard x + TextWidth.of(text) < screen.width else { break }
         x += screen.put(text, x: x, y: 0, style: style) + 2
     }
+    if let view = state.activeView, !state.search.text.isEmpty {
+        x += screen.put("[\(TextWidth.safe(view))] ", x: x, y: 0, style: Style(fg: .accent, bg: .headerBar, bold: true),
+                        limit: max(0, screen.width - x - 1))
+    }
     if !state.search.text.isEmpty {
         let label = state.search.kind == .filter ? "filter: " : "highlight: "
         let text = label + TextWidth.safe(state.search.text)
@@ -35,6 +39,7 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
     let bar = Style(bg: .statusBar)
     screen.fill(y: y, width: screen.width, style: bar)
     if state.search.promptOpen { return renderPrompt(state, into: &screen, y: y) }
+    if let line = state.commandLine { return renderCommandLine(line, into: &screen, y: y) }
 
     var left: [(String, Style)] = []
     let modeStyle = Style(fg: state.mode == .follow ? .success : .warning, bg: .statusBar, bold: true, reverse: true)
@@ -47,8 +52,16 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
     }
     if let error = state.lastError {
         left.append((" " + TextWidth.safe(error), Style(fg: .error, bg: .statusBar, bold: true)))
+    } else if let notice = state.notice {
+        // An action's result (export path, saved view) takes the poller's place until the next key.
+        left.append((" " + TextWidth.safe(notice), Style(fg: .highlight, bg: .statusBar, bold: true)))
     } else {
         left.append((" " + PollerText.describe(state.poller, nowMicros: state.nowMicros), PollerText.style(state.poller)))
+    }
+    if state.poller.receivedManyTimes > 0 {
+        let n = state.poller.receivedManyTimes
+        left.append((" ⚠ \(n) message\(n == 1 ? "" : "s") received \(QueueDelivery.flaggedReceiveCount)+ times (see doctor) ",
+                     Style(fg: .warning, bg: .statusBar, bold: true)))
     }
     if let notice = state.search.notice { left.append(("  " + notice, Style(fg: .highlight, bg: .statusBar))) }
 
@@ -83,7 +96,10 @@ func renderPrompt(_ state: AppState, into screen: inout Screen, y: Int) {
     let s = state.search
     let info: String = {
         var parts = [s.kind == .filter ? "filter" : "highlight"]
-        if let n = s.matchCount { parts.append("\(Thousands.format(n)) match\(n == 1 ? "" : "es")") }
+        if let problem = s.query.problems.first {
+            // A malformed qualifier matches nothing: say why instead of "0 matches".
+            parts.append(TextWidth.safe(problem))
+        } else if let n = s.matchCount { parts.append("\(Thousands.format(n)) match\(n == 1 ? "" : "es")") }
         parts.append("Tab: \(s.kind == .filter ? "highlight" : "filter")")
         parts.append("⏎ keep  Esc clear")
         return parts.joined(separator: " · ") + " "
@@ -121,6 +137,7 @@ enum PollerText {
             return age == "now" ? " · last receive now" : " · last receive \(age) ago"
         } ?? ""
         switch p.state {
+        case .connecting: return "◌ connecting…"
         case .connected: return "● connected" + last
         case .receiving: return "● receiving" + last
         case .backingOff(let until, let reason):
@@ -136,7 +153,7 @@ enum PollerText {
         case .connected, .receiving: Style(fg: .success, bg: .statusBar)
         case .backingOff: Style(fg: .warning, bg: .statusBar, bold: true)
         case .stopped: Style(fg: .error, bg: .statusBar, bold: true)
-        case .disabled: Style(fg: .muted, bg: .statusBar)
+        case .connecting, .disabled: Style(fg: .muted, bg: .statusBar)
         }
     }
 }

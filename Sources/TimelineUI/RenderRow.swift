@@ -11,7 +11,11 @@ func renderRow(_ row: TimelineRow, into screen: inout Screen, x: Int, y: Int, la
     let glyph = StatusGlyph.glyph(for: row, nowMicros: state.nowMicros)
     screen.put(String(glyph), x: x + 1, y: y, style: statusStyle)
     // Highlight mode: a bar in the first column marks every matching task (even when the match is in the body).
-    if let q = state.matchQuery, QueryMatcher.matches(row, q) {
+    let highlighted = state.matchQuery.map { QueryMatcher.matches(row, $0, nowMicros: state.nowMicros, marks: state.marks) } ?? false
+    if state.marks.contains(row.taskID) {
+        // A marked task (m): a star in the first column (in the highlight colour when it also matches).
+        screen.put("*", x: x, y: y, style: Style(fg: highlighted ? .highlight : .accent, bg: base.bg, bold: true))
+    } else if highlighted {
         screen.put("▌", x: x, y: y, style: Style(fg: .highlight, bg: base.bg, bold: true))
     }
 

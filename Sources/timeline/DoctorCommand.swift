@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import SQSClient
+import TimelineConfig
+import TimelineCore
 import TimelineStore
 
 /// `timeline doctor`: where each setting came from, whether the queue answers, clock skew, the database.
@@ -21,7 +23,9 @@ struct DoctorCommand: ParsableCommand {
             if ok == false { failures += 1 }
             print("\(mark) \(name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(text)")
         }
+        checkConfigFile(line)
         checkDatabase(line)
+        checkHistory(line)
         let configuration: SQSConfiguration
         do {
             configuration = try queue.configuration()
@@ -36,8 +40,10 @@ struct DoctorCommand: ParsableCommand {
             let credentials = try configuration.credentials.credentials()
             let token = credentials.sessionToken == nil ? "" : ", with session token"
             line(true, "credentials", "\(credentials.maskedAccessKeyID)  (from \(credentials.source)\(token))")
+            line(nil, "identity", CredentialsReport.identity(of: credentials, configuration: configuration))
+            line(nil, "expires", CredentialsReport.expiry(of: credentials))
         } catch {
-            line(false, "credentials", error.message)
+            line(false, "credentials", DisplayText.sanitize(error.message))
         }
         let client = configuration.makeClient()
         do {
@@ -49,6 +55,7 @@ struct DoctorCommand: ParsableCommand {
             line(true, "queue answers", "\(a["ApproximateNumberOfMessages"] ?? "?") waiting, "
                 + "\(a["ApproximateNumberOfMessagesNotVisible"] ?? "?") in flight, "
                 + "\(a["ApproximateNumberOfMessagesDelayed"] ?? "?") delayed")
+            explainQueue(client: client, queueURL: url.value, line)
         } catch {
             line(false, "queue", SQSErrorHint.describe(error))
         }
@@ -60,11 +67,26 @@ struct DoctorCommand: ParsableCommand {
         } catch {
             line(false, "clock", "could not compare: \(SQSErrorHint.describe(error))")
         }
+        if let path = try? store.resolvedPath(), FileManager.default.fileExists(atPath: path), let opened = try? TimelineStore(path: path, readOnly: true),
+           let item = QueueAttributesReport.redeliveredLine(opened) {
+            line(nil, item.name, item.text)
+        }
         if failures > 0 { throw ExitCode(1) }
     }
 
+    /// What the queue's own attributes say (retention, visibility, size, dead letters, FIFO, encryption).
+    private func explainQueue(client: SQSClient, queueURL: String, _ line: (Bool?, String, String) -> Void) {
+        do {
+            let attributes = try client.getQueueAttributes(queueURL: queueURL)
+            let lines = QueueAttributesReport.explain(attributes) { QueueAttributesReport.depth(ofQueueARN: $0, client: client) }
+            for item in lines { line(nil, item.name, DisplayText.sanitize(item.text)) }
+        } catch {
+            line(nil, "attributes", "could not be read: \(SQSErrorHint.describe(error))")
+        }
+    }
+
     private func checkDatabase(_ line: (Bool?, String, String) -> Void) {
-        let path = store.resolvedPath()
+        guard let path = try? store.resolvedPath() else { return }
         guard FileManager.default.fileExists(atPath: path) else {
             line(nil, "database", "\(path)  (not created yet; `timeline poll` or `timeline tui` creates it)")
             return
@@ -75,6 +97,37 @@ struct DoctorCommand: ParsableCommand {
                 + "\(stats.tasks) tasks, \(stats.rejected) rejected")
         } catch {
             line(false, "database", "\(path): \(error)")
+        }
+    }
+
+    /// The config file: where, and whether it is valid.
+    private func checkConfigFile(_ line: (Bool?, String, String) -> Void) {
+        do {
+            let file = try UserConfig.file()
+            line(file.exists ? true : nil, "config file", file.exists
+                ? "\(file.path)  (\(file.values.count) settings, \(file.views.count) views; `timeline config` shows each)"
+                : "\(file.path)  (none; optional)")
+        } catch {
+            line(false, "config file", "\(error)")
+        }
+    }
+
+    /// The stored history: oldest event and the retention that prunes it.
+    private func checkHistory(_ line: (Bool?, String, String) -> Void) {
+        guard let path = try? store.resolvedPath(), FileManager.default.fileExists(atPath: path),
+              let timeline = try? TimelineStore(path: path, readOnly: true)
+        else { return }
+        let retention = (try? RetentionOption.setting(flag: nil)) ?? Setting(nil, from: "not set")
+        let kept = retention.value.map { "retention \($0) (from \(retention.source))" } ?? "no retention: kept forever (set `retention` or run `timeline prune`)"
+        do {
+            guard let oldest = try timeline.oldestEventMicros() else {
+                line(nil, "history", "no events yet; \(kept)")
+                return
+            }
+            let age = TimeFormat.relative(fromMicros: oldest, nowMicros: TimeFormat.nowMicros())
+            line(nil, "history", "oldest event \(TimeFormat.absolute(micros: oldest, utc: true)) UTC (\(age) ago); \(kept)")
+        } catch {
+            line(false, "history", "\(error)")
         }
     }
 }

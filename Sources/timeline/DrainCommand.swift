@@ -14,14 +14,15 @@ struct DrainCommand: ParsableCommand {
     @OptionGroup var queue: QueueOptions
     @OptionGroup var store: StoreOptions
 
-    @Option(help: "Long polls in flight at once per queue.")
-    var concurrency = 4
+    @OptionGroup var polling: PollingOptions<DrainPolling>
 
-    @Flag(help: "Never delete messages.")
-    var peek = false
+    @Option(help: ArgumentHelp(
+        "Exit 1 after this long without a successful request (or with the database failing).",
+        valueName: "seconds"))
+    var giveUpAfter: Double = 30
 
     func validate() throws {
-        guard (1...32).contains(concurrency) else { throw ValidationError("--concurrency must be 1 to 32") }
+        guard giveUpAfter > 0 else { throw ValidationError("--give-up-after must be positive") }
     }
 
     func run() throws {
@@ -32,24 +33,36 @@ struct DrainCommand: ParsableCommand {
         do {
             let databasePath = try store.openForWriting().path
             let launcher = try PollerLauncher(options: queue)
-            let total = launcher.queueURLs.reduce(0) { sum, url in sum + Self.approximateDepth(launcher.client, url) }
+            let depthTimeout = min(giveUpAfter, SQSClient.shortCallTimeout)
+            let total = launcher.queueURLs.reduce(0) { sum, url in
+                sum + Self.approximateDepth(launcher.client, url, timeout: depthTimeout)
+            }
             // A short wait: an empty answer comes back quickly, and the queue attributes confirm emptiness.
             let poller = launcher.poller(
-                databasePath: databasePath, concurrency: concurrency, waitSeconds: 1, peek: peek, stopWhenEmpty: true)
-            let watcher = SignalWatcher { _ in poller.requestStop(reason: "interrupted") }
+                databasePath: databasePath, concurrency: polling.concurrency, waitSeconds: 1, peek: polling.peek,
+                stopWhenEmpty: true, giveUpAfter: giveUpAfter, storeGiveUpAfter: giveUpAfter)
+            let watcher = SignalWatcher { _ in poller.requestStop(reason: .interrupted) }
             let started = Date()
             poller.start()
             var bar = ProgressBar(total: total > 0 ? Int64(total) : nil)
+            var lastFault: PollerFault?
             while !poller.waitUntilStopped(deadline: Date().addingTimeInterval(0.2)) {
-                bar.update(done: Int64(poller.status.received), detail: Self.counts(poller.status))
+                let status = poller.status
+                // The cause of a wait is shown as it happens, once per new cause, like `poll -v`.
+                if case .backingOff(_, let fault) = status.state, fault != lastFault {
+                    lastFault = fault
+                    bar.clear()
+                    standardError("retrying: \(PollerMessages.describe(fault))")
+                }
+                bar.update(done: Int64(status.received), detail: Self.counts(status))
             }
             bar.clear()
             withExtendedLifetime(watcher) {}
             let status = poller.status
             let seconds = Date().timeIntervalSince(started)
             print(String(format: "drained in %.1fs: ", seconds) + Self.counts(status) + ", deleted \(status.deleted)")
-            if case .stopped(let reason) = status.state, reason != "queue drained" {
-                throw CommandFailure(reason)
+            if let reason = status.stopReason, PollerMessages.exitCode(reason) != 0 {
+                throw CommandFailure(PollerMessages.describe(reason), exitCode: PollerMessages.exitCode(reason))
             }
         }
     }
@@ -59,9 +72,10 @@ struct DrainCommand: ParsableCommand {
     }
 
     /// Visible + in-flight messages (0 when the queue cannot say).
-    static func approximateDepth(_ client: SQSClient, _ queueURL: String) -> Int {
+    static func approximateDepth(_ client: SQSClient, _ queueURL: String, timeout: TimeInterval) -> Int {
         guard let attributes = try? client.getQueueAttributes(
-            queueURL: queueURL, names: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"])
+            queueURL: queueURL, names: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
+            timeout: timeout)
         else { return 0 }
         return (Int(attributes["ApproximateNumberOfMessages"] ?? "") ?? 0)
             + (Int(attributes["ApproximateNumberOfMessagesNotVisible"] ?? "") ?? 0)

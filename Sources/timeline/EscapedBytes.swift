@@ -1,6 +1,8 @@
+import TimelineCore
+
 /// Shows arbitrary bytes (a rejected message body, a reason) on one line: printable text as is, backslash
-/// doubled, C0 controls and DEL as `\xNN`, C1 and bidi/format controls as `\u{…}`, bytes that are not
-/// valid UTF-8 as `\xNN`.
+/// doubled, C0 controls and DEL as `\xNN`, other characters unsafe for a terminal (`TerminalSafety`) as
+/// `\u{…}`, bytes that are not valid UTF-8 as `\xNN`.
 enum EscapedBytes {
     static func escape(_ bytes: [UInt8]) -> String {
         var out = ""
@@ -24,9 +26,9 @@ enum EscapedBytes {
         switch scalar.value {
         case 0x5C: return "\\\\"
         case 0x00...0x1F, 0x7F: return hex(UInt8(scalar.value))
-        case 0x80...0x9F, 0x061C, 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x2069, 0xFEFF, 0xFFF9...0xFFFB:
+        default:
+            guard TerminalSafety.isUnsafe(scalar) else { return String(scalar) }
             return "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-        default: return String(scalar)
         }
     }
 

@@ -12,6 +12,8 @@ struct EventTable {
     private static let timeWidth = 19
     private static let statusWidth = 11
     private static let idWidth = 20
+    /// Widest title (with its category) when the output is not a terminal.
+    static let pipedTitleWidth = 160
 
     var header: String {
         var columns = [pad("TIME", Self.timeWidth), pad("STATUS", Self.statusWidth), pad("AGENT", Self.idWidth)]
@@ -24,7 +26,7 @@ struct EventTable {
     func row(_ event: Event, suffix: String = "") -> String {
         let status = TerminalStyle.paint(pad(event.status.rawValue, Self.statusWidth),
                                          TerminalStyle.color(of: event.status), enabled: color)
-        var prefix = localTime(event.timestampMicros) + " " + status + " " + DisplayText.fit(event.agentID, toWidth: Self.idWidth) + " "
+        var prefix = TimeFormat.absolute(micros: event.timestampMicros, utc: false) + " " + status + " " + DisplayText.fit(event.agentID, toWidth: Self.idWidth) + " "
         var used = Self.timeWidth + 1 + Self.statusWidth + 1 + Self.idWidth + 1
         if showTask {
             prefix += DisplayText.fit(event.taskID, toWidth: Self.idWidth) + " "
@@ -35,12 +37,11 @@ struct EventTable {
         var tail = ""
         if let category = event.category, !category.isEmpty { tail += " #" + DisplayText.sanitize(category) }
         tail += suffix
-        if let width {
-            let room = max(10, width - used)
-            if DisplayText.width(of: title + tail) > room {
-                title = DisplayText.truncate(title + tail, toWidth: room)
-                tail = ""
-            }
+        // Table rows stay one readable line even in a pipe: a long title is cut (`--json` keeps it whole).
+        let room = width.map { max(10, $0 - used) } ?? Self.pipedTitleWidth
+        if DisplayText.width(of: title + tail) > room {
+            title = DisplayText.truncate(title + tail, toWidth: room)
+            tail = ""
         }
         return prefix + title + TerminalStyle.paint(tail, TerminalStyle.dim, enabled: color && !tail.isEmpty)
     }

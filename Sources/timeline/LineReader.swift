@@ -3,7 +3,8 @@ import Foundation
 /// Reads a file descriptor as lines of raw bytes split on `\n` (a trailing `\r` is kept: JSON allows it).
 ///
 /// Bytes need not be UTF-8. A line longer than `maxLineBytes` yields its first `maxLineBytes` bytes with
-/// `fullLength` telling the real size, so one giant line cannot exhaust memory.
+/// `fullLength` telling the real size, so one giant line cannot exhaust memory. A UTF-8 byte-order mark at
+/// the very start of the input is skipped (editors on Windows write one; JSON forbids it inside a value).
 struct LineReader {
     struct Line {
         var number: Int
@@ -41,17 +42,25 @@ struct LineReader {
                 if let newline {
                     start = newline + 1
                     lineNumber += 1
-                    return Line(number: lineNumber, bytes: line, fullLength: fullLength)
+                    return Self.withoutByteOrderMark(Line(number: lineNumber, bytes: line, fullLength: fullLength))
                 }
                 start = end
             }
             if atEOF {
                 if fullLength == 0 { return nil }
                 lineNumber += 1
-                return Line(number: lineNumber, bytes: line, fullLength: fullLength)
+                return Self.withoutByteOrderMark(Line(number: lineNumber, bytes: line, fullLength: fullLength))
             }
             try fill()
         }
+    }
+
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// The first line without a leading UTF-8 byte-order mark; other lines unchanged.
+    private static func withoutByteOrderMark(_ line: Line) -> Line {
+        guard line.number == 1, line.bytes.starts(with: byteOrderMark) else { return line }
+        return Line(number: 1, bytes: Array(line.bytes.dropFirst(3)), fullLength: line.fullLength - 3)
     }
 
     private mutating func fill() throws {

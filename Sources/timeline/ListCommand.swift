@@ -7,9 +7,21 @@ import TimelineStore
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "Print the timeline: one row per task, newest first.")
+        abstract: "Print the timeline: one row per task, newest first.",
+        discussion: """
+            QUERY uses the search syntax of the TUI's `/`: free text (every word must occur in the title, body, \
+            agent, task or category, case-insensitive), "quoted phrases", status:error,warning, agent:TEXT, \
+            category:TEXT, task:TEXT, since:15m / since:2026-11-20 / until:…, and a leading - to exclude \
+            (-agent:heartbeat, -"dry run"). Quote the query for the shell: timeline list 'deploy -"dry run"'.
+            """)
 
     @OptionGroup var store: StoreOptions
+
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The query (words are joined with spaces).", valueName: "query"))
+    var queryWords: [String] = []
+
+    @Option(help: ArgumentHelp("A named view from the config file ([views.NAME]); QUERY, if any, is added to it.", valueName: "name"))
+    var view: String?
 
     @Flag(help: "JSON lines (one object per task: the current event's fields plus event_count), for jq.")
     var json = false
@@ -21,7 +33,7 @@ struct ListCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only agents whose id contains this text (case-insensitive).", valueName: "text"))
     var agent: String?
 
-    @Option(help: ArgumentHelp("Search text: substrings of title, body, agent, task or category; may hold status:, agent:, category:, task: qualifiers.", valueName: "text"))
+    @Option(help: ArgumentHelp("Search text, like QUERY.", valueName: "text"))
     var search: String?
 
     @Option(help: "Print at most this many rows.")
@@ -32,11 +44,21 @@ struct ListCommand: ParsableCommand {
         for text in statusTexts.flatMap({ $0.split(separator: ",") }) where Status(rawValue: text.lowercased()) == nil {
             throw ValidationError("Unknown status \"\(text)\": use one of \(Status.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
+        try QueryWords.validate(queryWords)
+        if let problem = TimelineQuery.parse(queryText(viewQuery: "")).problems.first {
+            throw ValidationError("Query: \(DisplayText.sanitize(problem)).")
+        }
+    }
+
+    /// The query text: the view's, the arguments and `--search`, joined.
+    func queryText(viewQuery: String) -> String {
+        // `--` (which ends options for the shell user) reaches the words with `.allUnrecognized`: drop it.
+        ([viewQuery] + queryWords.filter { $0 != "--" } + [search ?? ""]).filter { !$0.isEmpty }.joined(separator: " ")
     }
 
     /// The filter these options describe.
-    var query: TimelineQuery {
-        var query = TimelineQuery.parse(search ?? "")
+    func query() throws -> TimelineQuery {
+        var query = TimelineQuery.parse(queryText(viewQuery: try NamedView.query(view)))
         for text in statusTexts.flatMap({ $0.split(separator: ",") }) {
             if let status = Status(rawValue: text.lowercased()) { query.statuses.insert(status) }
         }
@@ -45,8 +67,12 @@ struct ListCommand: ParsableCommand {
     }
 
     func run() throws {
+        try reportingFailures(list)
+    }
+
+    private func list() throws {
+        let query = try self.query()
         guard let timeline = try store.openForReading() else { return }
-        let query = self.query
         if !query.terms.isEmpty, timeline.searchTokenizer != .trigram {
             standardError("Note: this SQLite has no trigram tokenizer, so search scans every row with LIKE (slower on big histories).")
         }

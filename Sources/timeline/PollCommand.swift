@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Ingest
+import SQSClient
 
 /// `timeline poll`: headless ingest into the database, for a service manager.
 struct PollCommand: ParsableCommand {
@@ -16,17 +17,19 @@ struct PollCommand: ParsableCommand {
     @OptionGroup var queue: QueueOptions
     @OptionGroup var store: StoreOptions
 
-    @Option(help: "Long polls in flight at once per queue.")
-    var concurrency = 2
-
-    @Flag(help: "Never delete messages (they come back after the visibility timeout; duplicates are ignored).")
-    var peek = false
+    @OptionGroup var polling: PollingOptions<ViewerPolling>
 
     @Flag(name: .shortAndLong, help: "One line per received batch.")
     var verbose = false
 
+    @Option(help: ArgumentHelp(
+        "Exit 1 when the database has failed to store events for this long (full disk, read-only file…); "
+            + "until then receiving pauses and the failed batch is retried.", valueName: "seconds"))
+    var storeGiveUpAfter: Double = 600
+    @OptionGroup var retention: RetentionOption
+
     func validate() throws {
-        guard (1...32).contains(concurrency) else { throw ValidationError("--concurrency must be 1 to 32") }
+        guard storeGiveUpAfter > 0 else { throw ValidationError("--store-give-up-after must be positive") }
     }
 
     func run() throws {
@@ -37,13 +40,24 @@ struct PollCommand: ParsableCommand {
         do {
             let databasePath = try store.openForWriting().path
             let launcher = try PollerLauncher(options: queue)
-            let logBatch: @Sendable (BatchReport) -> Void = { batch in standardError(Self.describe(batch)) }
-            let onBatch = verbose ? logBatch : nil
+            // Store failures are always logged (the cause matters); stored batches only with -v.
+            let verbose = verbose
+            let onBatch: @Sendable (BatchOutcome) -> Void = { outcome in
+                if case .stored = outcome, !verbose { return }
+                standardError(Self.timestamped(PollerMessages.describe(outcome)))
+            }
             let poller = launcher.poller(
-                databasePath: databasePath, concurrency: concurrency, peek: peek, onBatch: onBatch)
-            let watcher = SignalWatcher { _ in poller.requestStop(reason: "interrupted") }
+                databasePath: databasePath, concurrency: polling.concurrency, peek: polling.peek,
+                storeGiveUpAfter: storeGiveUpAfter, onBatch: onBatch)
+            let watcher = SignalWatcher { _ in
+                HelperRegistry.shared.terminateAll()  // a credential helper must not hold up the exit
+                poller.requestStop(reason: .interrupted)
+            }
             standardError("polling \(launcher.queueURLs.joined(separator: ", ")) into \(databasePath)")
             poller.start()
+            let retentionTimer = RetentionTimer.start(databasePath: databasePath, keepSeconds: try retention.seconds(),
+                                                      log: { standardError(Self.timestamped($0)) })
+            defer { retentionTimer?.stop() }
             var nextSummary = Date().addingTimeInterval(60)
             var lastState = poller.status.state
             // -v also samples the state a few times a second to log backoff and recovery as they happen.
@@ -54,23 +68,16 @@ struct PollCommand: ParsableCommand {
                 }
                 lastState = poller.status.state
                 if Date() >= nextSummary {
-                    standardError(Self.timestamped(poller.status.summary))
+                    standardError(Self.timestamped(PollerMessages.summary(poller.status)))
                     nextSummary = Date().addingTimeInterval(60)
                 }
             }
             withExtendedLifetime(watcher) {}
-            standardError(Self.timestamped(poller.status.summary))
-            if case .stopped(let reason) = poller.status.state, reason != "interrupted" {
-                throw CommandFailure(reason)
+            standardError(Self.timestamped(PollerMessages.summary(poller.status)))
+            if let reason = poller.status.stopReason, PollerMessages.exitCode(reason) != 0 {
+                throw CommandFailure(PollerMessages.describe(reason), exitCode: PollerMessages.exitCode(reason))
             }
         }
-    }
-
-    static func describe(_ batch: BatchReport) -> String {
-        var line = timestamped("batch from \(PollerLauncher.queueName(batch.queueURL)): received \(batch.received), "
-            + "stored \(batch.stored), duplicates \(batch.duplicates), rejected \(batch.rejected), deleted \(batch.deleted)")
-        for reason in batch.rejectReasons { line += "\n  rejected: \(reason)" }
-        return line
     }
 
     /// A line for `-v` when polling starts backing off (or for a new reason) or recovers; nil otherwise.
@@ -78,10 +85,12 @@ struct PollCommand: ParsableCommand {
         switch (old, new) {
         case (.backingOff, .receiving):
             return "recovered: receiving again"
-        case (_, .backingOff(let until, let reason)):
-            if case .backingOff(_, let previous) = old, previous == reason { return nil }
+        case (.connecting, .receiving):
+            return "connected: receiving"
+        case (_, .backingOff(let until, let fault)):
+            if case .backingOff(_, let previous) = old, previous == fault { return nil }
             let seconds = String(format: "%.1f", max(0, until.timeIntervalSinceNow))
-            return "backing off \(seconds)s: \(reason)"
+            return "backing off \(seconds)s: \(PollerMessages.describe(fault))"
         default:
             return nil
         }

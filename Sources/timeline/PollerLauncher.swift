@@ -10,22 +10,24 @@ struct PollerLauncher {
     let queueURLs: [String]
 
     /// Resolves settings; a queue name is looked up with GetQueueUrl (a network call).
-    init(options: QueueOptions) throws {
-        configuration = try options.configuration()
+    /// `configuration`: already resolved (e.g. credentials fetched before the TUI draws), else from `options`.
+    init(options: QueueOptions, configuration resolved: SQSConfiguration? = nil) throws {
+        configuration = try resolved ?? options.configuration()
         client = configuration.makeClient()
         let first = try configuration.queueURL(using: client).value
-        queueURLs = [first] + options.extraQueueURLs
+        queueURLs = [first] + (try options.extraQueueURLs(after: configuration))
     }
 
     func poller(
         databasePath: String, concurrency: Int, waitSeconds: Int = 20, peek: Bool, stopWhenEmpty: Bool = false,
-        onBatch: (@Sendable (BatchReport) -> Void)? = nil, onCommit: (@Sendable () -> Void)? = nil
+        giveUpAfter: TimeInterval? = nil, storeGiveUpAfter: TimeInterval? = nil,
+        onBatch: (@Sendable (BatchOutcome) -> Void)? = nil, onCommit: (@Sendable () -> Void)? = nil
     ) -> Poller {
         Poller(
             client: client,
             configuration: PollerConfiguration(
                 queueURLs: queueURLs, concurrency: concurrency, waitSeconds: waitSeconds, peek: peek,
-                stopWhenEmpty: stopWhenEmpty),
+                stopWhenEmpty: stopWhenEmpty, giveUpAfter: giveUpAfter, storeGiveUpAfter: storeGiveUpAfter),
             makeStore: { try TimelineStore(path: databasePath) },
             onBatch: onBatch, onCommit: onCommit)
     }

@@ -26,22 +26,41 @@ struct PublishCommand: ParsableCommand {
     @Option(help: "ISO 8601 with Z or an offset (default: now, UTC).") var timestamp: String?
     @Flag(help: "Read one whole event (JSON) from stdin instead of the flags.") var json = false
 
+    @Option(name: .customLong("topic-arn"), help: ArgumentHelp(
+        "Publish to this SNS topic instead of a queue (default: $TIMELINE_TOPIC_ARN unless a queue flag is given).",
+        valueName: "arn"))
+    var topicARN: String?
+
     @OptionGroup var queue: QueueOptions
 
     func run() throws {
+        let environment = ProcessInfo.processInfo.environment
         let payload: String
-        switch makePayload(environment: ProcessInfo.processInfo.environment) {
+        switch makePayload(environment: environment) {
         case .success(let text): payload = text
         case .failure(let rejection):
             standardError("invalid event: \(rejection.reason)")
             throw ExitCode(2)
         }
+        // Validated above: parsing again cannot fail; it yields the ids FIFO destinations need.
+        guard case .success(let event) = EventParser.parse(payload) else { throw ExitCode(2) }
         try reportingFailures {
+            if let topic = TopicTarget.topicARN(flag: topicARN, queue: queue, environment: environment) {
+                let client = try TopicTarget.client(topicARN: topic, queue: queue, environment: environment)
+                let fifo = FIFOKeys.isFIFO(topic)
+                print(try client.publish(
+                    topicARN: topic, message: payload, groupID: fifo ? FIFOKeys.key(event.taskID) : nil,
+                    deduplicationID: fifo ? FIFOKeys.key(event.id) : nil))
+                return
+            }
             let configuration = try queue.configuration()
             let client = configuration.makeClient()
             let queueURL = try configuration.queueURL(using: client).value
+            let fifo = FIFOKeys.isFIFO(queueURL)
             do {
-                print(try client.sendMessage(queueURL: queueURL, body: payload))
+                print(try client.sendMessage(
+                    queueURL: queueURL, body: payload, groupID: fifo ? FIFOKeys.key(event.taskID) : nil,
+                    deduplicationID: fifo ? FIFOKeys.key(event.id) : nil))
             } catch let error as SQSError {
                 throw CommandFailure(SQSErrorHint.describe(error, queueURL: queueURL))
             }

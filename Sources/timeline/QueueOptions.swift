@@ -27,20 +27,30 @@ struct QueueOptions: ParsableArguments {
     @Option(help: ArgumentHelp("AWS profile (default: $AWS_PROFILE, else default).", valueName: "name"))
     var profile: String?
 
-    /// Resolves every setting from flags, environment and the AWS files; one clear error otherwise.
+    /// Resolves every setting from flags, environment, the config file and the AWS files; one clear error otherwise.
     func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SQSConfiguration {
+        let file = try UserConfig.file()
         do {
             return try SQSConfiguration.resolve(
                 flags: .init(region: region, queueURL: queueURLs.first, queueName: queueName,
                              endpointURL: endpointURL, profile: profile),
-                environment: environment)
+                environment: environment,
+                file: .init(region: file.string("region"), queueURL: (file.values["queue_urls"] ?? file.values["queue_url"])?.first,
+                            queueName: file.string("queue"), endpointURL: file.string("endpoint_url"),
+                            profile: file.string("profile")),
+                fileSource: "config file \(file.path)")
         } catch {
             throw CommandFailure(error.message)
         }
     }
 
-    /// Queue URLs beyond the first (`--queue-url` repeated).
-    var extraQueueURLs: [String] { Array(queueURLs.dropFirst()) }
+    /// Queue URLs beyond the first: `--queue-url` repeated, else (when no flag or environment names a queue)
+    /// the rest of the config file's `queue_urls`.
+    func extraQueueURLs(after configuration: SQSConfiguration) throws -> [String] {
+        if !queueURLs.isEmpty { return Array(queueURLs.dropFirst()) }
+        guard configuration.queue.source.hasPrefix("config file") else { return [] }
+        return Array((try UserConfig.file().values["queue_urls"] ?? []).dropFirst())
+    }
 }
 
 /// A command failed for a reason the user can fix: printed as `error: …` and exit code 1.
@@ -67,18 +77,9 @@ func reportingFailures(_ body: () throws -> Void) throws {
     }
 }
 
-/// One-line descriptions of SQS errors with a hint that fixes them (never a secret).
+/// One-line descriptions of SQS errors with a hint that fixes them (see `PollerMessages`).
 enum SQSErrorHint {
     static func describe(_ error: SQSError, queueURL: String? = nil) -> String {
-        switch error.kind {
-        case .auth, .queueMissing:
-            return StopReason.explain(error, queueURL: queueURL ?? "the queue")
-        case .network:
-            return "\(error.description). Is the endpoint reachable? (check --endpoint-url, proxies, the network)"
-        case .throttled, .server:
-            return "\(error.description). AWS is busy or failing; try again"
-        case .cancelled, .client:
-            return error.description
-        }
+        PollerMessages.describe(error, queueURL: queueURL)
     }
 }

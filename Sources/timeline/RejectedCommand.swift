@@ -38,7 +38,7 @@ struct RejectedCommand: ParsableCommand {
             if json {
                 var object: [String: Any] = [
                     "seq": message.seq, "reason": message.reason,
-                    "received_at": EventJSONLine.isoTimestamp(message.receivedMicros),
+                    "received_at": TimeFormat.iso8601(micros: message.receivedMicros),
                     "message_id": message.messageID ?? NSNull(),
                 ]
                 if let text = String(validating: bytes, as: UTF8.self) {
@@ -52,7 +52,7 @@ struct RejectedCommand: ParsableCommand {
             var body = EscapedBytes.escape(bytes)
             if bodyChars > 0, body.count > bodyChars { body = String(body.prefix(bodyChars)) + "… (\(bytes.count) bytes)" }
             let where_ = message.messageID.map { " message " + EscapedBytes.escape($0) } ?? ""
-            print(TerminalStyle.paint("#\(message.seq) \(localTime(message.receivedMicros))\(where_)", TerminalStyle.dim, enabled: color))
+            print(TerminalStyle.paint("#\(message.seq) \(TimeFormat.absolute(micros: message.receivedMicros, utc: false))\(where_)", TerminalStyle.dim, enabled: color))
             print("  reason: " + TerminalStyle.paint(EscapedBytes.escape(message.reason), TerminalStyle.color(of: .error), enabled: color))
             print("  body:   " + body)
         }

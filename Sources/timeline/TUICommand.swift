@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import SQSClient
 import Terminal
+import TimelineConfig
 import TimelineCore
 import TimelineRuntime
 import TimelineStore
@@ -20,11 +22,7 @@ struct TUICommand: ParsableCommand {
     @OptionGroup var queue: QueueOptions
     @OptionGroup var store: StoreOptions
 
-    @Option(help: "Long polls in flight at once per queue.")
-    var concurrency = 2
-
-    @Flag(help: "Never delete messages (for a queue shared by several viewers).")
-    var peek = false
+    @OptionGroup var polling: PollingOptions<ViewerPolling>
 
     @Flag(name: .customLong("no-poll"), help: "Do not poll SQS; view a database fed by `timeline poll` or `timeline import`.")
     var noPoll = false
@@ -32,7 +30,16 @@ struct TUICommand: ParsableCommand {
     @Flag(name: .customLong("no-color"), help: "No colours (bold and reverse video remain).")
     var noColor = false
 
+    @OptionGroup var theme: ThemeOption
+
+    @Option(help: ArgumentHelp("Times as relative ages or absolute clock times: relative or absolute (t toggles; default: $TIMELINE_TIME, else `time` in the config file, else relative).", valueName: "display"))
+    var time: String?
+    @OptionGroup var retention: RetentionOption
+
     func validate() throws {
+        if let time, time != "relative", time != "absolute" {
+            throw ValidationError("--time must be relative or absolute, not \"\(time)\".")
+        }
         guard isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("timeline tui needs a terminal (stdin and stdout must be a TTY); try `timeline list`")
         }
@@ -41,24 +48,58 @@ struct TUICommand: ParsableCommand {
     func run() throws {
         // Open once read-write up front: creates/migrates the file (0600) and fails early with a clear message.
         let path = try store.openForWriting().path
+        let prepared = noPoll ? nil : Self.credentialsNeedingATerminal(queue)
+        TerminalMFAPrompt.block("the TUI owns the terminal; quit and start `timeline tui` again to enter it")
         // The poller reports each commit to the controller, which exists only once the poller's status can
         // be read: the box connects them.
         let commits = CommitRelay()
         let poller = noPoll
-            ? nil : TUIPollerHook.start(databasePath: path, options: queue, concurrency: concurrency, peek: peek,
-                                        onCommit: { commits.controller?.checkForChangesNow() })
+            ? nil : TUIPollerHook.start(
+                databasePath: path, options: queue, concurrency: polling.concurrency, peek: polling.peek,
+                configuration: prepared, onCommit: { commits.controller?.checkForChangesNow() })
         defer { poller?.stop() }
-        let state = AppState(width: 80, height: 24, nowMicros: Int64(Date().timeIntervalSince1970 * 1_000_000))
+        // Retention in the TUI logs nothing (stderr would draw over the screen).
+        let retentionTimer = RetentionTimer.start(databasePath: path, keepSeconds: try retention.seconds(), log: nil)
+        defer { retentionTimer?.stop() }
+        var state = AppState(width: 80, height: 24, nowMicros: Int64(Date().timeIntervalSince1970 * 1_000_000))
+        state.absoluteTime = try Self.timeSetting(flag: time).value == "absolute"
         var status: (@Sendable () -> PollerStatusView)?
         if let poller {
             status = { poller.status }
         }
+        try restoreMarksAndViews(&state, databasePath: path)
+        let actions = try TUIActions(databasePath: path, configPath: try UserConfig.file().path)
         let makeReader: @Sendable () throws -> TimelineReading = { try TimelineStore(path: path) }
-        let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status)
+        let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status, actions: actions)
         commits.controller = controller
         let env = ProcessInfo.processInfo.environment
         let color = !noColor && (env["NO_COLOR"] ?? "").isEmpty
-        TerminalApp.run(controller: controller, color: color, databasePath: path)
+        TerminalApp.run(controller: controller, color: color, light: try theme.chosen() == .light,
+                        databasePath: path)
+    }
+
+    /// The `time` setting: flag > TIMELINE_TIME > config file > relative.
+    static func timeSetting(flag: String?) throws -> Setting {
+        try UserConfig.resolver().resolve("time", flag: flag, flagName: "--time", environmentNames: ["TIMELINE_TIME"],
+                                          fallback: "relative")
+    }
+
+    /// Marks from the database, views from the config file, and the last view used (applied again).
+    private func restoreMarksAndViews(_ state: inout AppState, databasePath: String) throws {
+        let store = try TimelineStore(path: databasePath)
+        state.marks = Set(try store.markedTaskIDs())
+        state.views = try UserConfig.file().views.map { NamedQuery(name: $0.name, query: $0.query) }
+        if let name = try store.setting(TUIActions.lastViewKey), let view = state.views.first(where: { $0.name == name }) {
+            _ = applyView(&state, view)  // the first loads (controller.start) use the view's query
+        }
+    }
+
+    /// A profile with `mfa_serial` asks for its code on the terminal: do that before the screen is drawn
+    /// and hand the resolved settings (credentials cached) to the poller. Nil otherwise (nothing waits).
+    static func credentialsNeedingATerminal(_ options: QueueOptions) -> SQSConfiguration? {
+        guard let configuration = try? options.configuration(), configuration.credentials.asksForMFACode else { return nil }
+        _ = try? configuration.credentials.credentials()  // a failure shows in the status bar via the poller
+        return configuration
     }
 }
 

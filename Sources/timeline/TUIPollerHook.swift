@@ -17,12 +17,13 @@ final class TUIPollerHook: @unchecked Sendable {
     /// batch is committed (the TUI looks at the store at once instead of at its next check).
     static func start(
         databasePath: String, options: QueueOptions, concurrency: Int, peek: Bool,
+        configuration: SQSConfiguration? = nil,
         onCommit: @escaping @Sendable () -> Void
     ) -> TUIPollerHook {
         let hook = TUIPollerHook()
         let thread = Thread {
             do {
-                let launcher = try PollerLauncher(options: options)
+                let launcher = try PollerLauncher(options: options, configuration: configuration)
                 let poller = launcher.poller(databasePath: databasePath, concurrency: concurrency, peek: peek,
                                              onCommit: onCommit)
                 let shouldStart: Bool = hook.lock.withLock {
@@ -50,7 +51,7 @@ final class TUIPollerHook: @unchecked Sendable {
         if let failure {
             return PollerStatusView(state: .stopped(reason: failure), queueName: name, queueURL: queueURL)
         }
-        guard let poller else { return PollerStatusView(state: .connected, queueName: name, queueURL: queueURL) }
+        guard let poller else { return PollerStatusView(state: .connecting, queueName: name, queueURL: queueURL) }
         return Self.view(of: poller.status, queueName: name, queueURL: queueURL)
     }
 
@@ -60,6 +61,7 @@ final class TUIPollerHook: @unchecked Sendable {
             stopped = true
             return self.poller
         }
+        HelperRegistry.shared.terminateAll()  // a credential helper must not hold up quitting
         poller?.stop(timeout: 5)
     }
 
@@ -67,15 +69,16 @@ final class TUIPollerHook: @unchecked Sendable {
         func micros(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970 * 1_000_000) }
         let state: PollerStatusView.State
         switch status.state {
-        case .connecting: state = .connected
+        case .connecting: state = .connecting
         case .receiving:
             let recent = status.lastStored.map { Date().timeIntervalSince($0) < 5 } ?? false
             state = recent ? .receiving : .connected
-        case .backingOff(let until, let reason): state = .backingOff(untilMicros: micros(until), reason: reason)
-        case .stopped(let reason): state = .stopped(reason: reason)
+        case .backingOff(let until, let fault):
+            state = .backingOff(untilMicros: micros(until), reason: PollerMessages.describe(fault))
+        case .stopped(let reason): state = .stopped(reason: PollerMessages.describe(reason))
         }
         return PollerStatusView(
             state: state, queueName: queueName, queueURL: queueURL, lastReceiveMicros: status.lastReceive.map(micros),
-            storedCount: status.stored, rejectedCount: status.rejected)
+            storedCount: status.stored, rejectedCount: status.rejected, receivedManyTimes: status.receivedManyTimes)
     }
 }

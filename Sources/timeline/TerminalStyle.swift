@@ -1,5 +1,6 @@
 import Foundation
 import TimelineCore
+import TimelineUI
 
 /// Whether output goes to a terminal, and the colours of the plain-text commands.
 enum TerminalStyle {
@@ -20,16 +21,10 @@ enum TerminalStyle {
         return Int(size.ws_col)
     }
 
-    /// SGR colour of a status: info blue, in_progress yellow, success green, warning orange (256-colour
-    /// 208), error red.
+    /// SGR colour of a status: its colour in the one palette (`RoleColor`), as the TUI draws it.
     static func color(of status: Status) -> String {
-        switch status {
-        case .info: "\u{1B}[34m"
-        case .inProgress: "\u{1B}[33m"
-        case .success: "\u{1B}[32m"
-        case .warning: "\u{1B}[38;5;208m"
-        case .error: "\u{1B}[31m"
-        }
+        guard let color = status.colorRole.foreground else { return "" }
+        return "\u{1B}[38;5;\(color.xterm256)m"
     }
 
     static let reset = "\u{1B}[0m"

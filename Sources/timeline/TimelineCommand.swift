@@ -7,7 +7,8 @@ struct TimelineCommand: ParsableCommand {
         abstract: "A live, searchable timeline of what background AI agents are doing.",
         subcommands: [
             TUICommand.self, PollCommand.self, DrainCommand.self, PublishCommand.self, DoctorCommand.self,
-            ImportCommand.self, ListCommand.self, HistoryCommand.self, RejectedCommand.self,
+            ImportCommand.self, ListCommand.self, HistoryCommand.self, RejectedCommand.self, SetupCommand.self,
+            ConfigCommand.self, ExportCommand.self, PruneCommand.self, MarkCommand.self,
         ]
     )
 }

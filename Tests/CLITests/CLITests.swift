@@ -234,4 +234,20 @@ struct CLITests {
         #expect(result.stderr.contains("No database"))
         #expect(!FileManager.default.fileExists(atPath: binary.directory.file("none.db")))
     }
+
+    /// One rule for `--concurrency` in every polling command (`tui` used to accept any value), checked
+    /// before anything is opened: exit 64 with the same message; drain keeps its own default of 4.
+    @Test(arguments: ["tui", "poll", "drain"])
+    func concurrencyOutOfRangeIsRefusedByEveryPollingCommand(_ command: String) throws {
+        let binary = try TimelineBinary()
+        let db = binary.directory.file("never.db")
+        for value in ["0", "33"] {
+            let result = try binary.run([command, "--concurrency", value, "--db", db, "--queue-url", "http://127.0.0.1:9/q"])
+            #expect(result.status == 64, "\(command) --concurrency \(value): \(result.stderr)")
+            #expect(result.stderr.contains("--concurrency must be 1 to 32"), "\(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: db))
+        let help = try binary.run([command, "--help"])
+        #expect(help.stdout.contains("(default: \(command == "drain" ? 4 : 2))"), "\(help.stdout)")
+    }
 }

@@ -13,13 +13,13 @@ final class PollerTestKit {
     let directory: TemporaryDirectory
     let dbPath: String
 
-    init(prefix: String = "poller") throws {
+    init(prefix: String = "poller", visibilityTimeout: Int = 5) throws {
         server = try MotoServer.shared
         client = TestClients.client(endpoint: server.endpoint)
         // A short visibility timeout: a receive abandoned mid-flight (endpoint killed) hides its messages
         // only briefly before they are redelivered.
         queueURL = try client.createQueue(
-            name: "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())", attributes: ["VisibilityTimeout": "5"])
+            name: "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())", attributes: ["VisibilityTimeout": "\(visibilityTimeout)"])
         directory = try TemporaryDirectory(prefix: prefix)
         dbPath = directory.file("timeline.db")
     }
@@ -27,16 +27,17 @@ final class PollerTestKit {
     /// A poller on this queue and database, through `endpoint` (e.g. a fault proxy) when given.
     func poller(
         endpoint: URL? = nil, waitSeconds: Int = 2, concurrency: Int = 2, peek: Bool = false,
-        stopWhenEmpty: Bool = false, queueURL: String? = nil
+        stopWhenEmpty: Bool = false, queueURL: String? = nil, dbPath: String? = nil,
+        onBatch: (@Sendable (BatchOutcome) -> Void)? = nil
     ) -> Poller {
         let pollClient = endpoint.map { TestClients.client(endpoint: $0) } ?? client
-        let path = dbPath
+        let path = dbPath ?? self.dbPath
         return Poller(
             client: pollClient,
             configuration: PollerConfiguration(
                 queueURLs: [queueURL ?? self.queueURL], concurrency: concurrency, waitSeconds: waitSeconds,
                 peek: peek, stopWhenEmpty: stopWhenEmpty),
-            makeStore: { try TimelineStore(path: path) })
+            makeStore: { try TimelineStore(path: path) }, onBatch: onBatch)
     }
 
     func store() throws -> TimelineStore { try TimelineStore(path: dbPath) }

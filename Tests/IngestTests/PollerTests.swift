@@ -153,12 +153,12 @@ import TimelineStore
         let poller = kit.poller(queueURL: missing)
         poller.start()
         #expect(poller.waitUntilStopped(deadline: Date().addingTimeInterval(20)))
-        guard case .stopped(let reason) = poller.status.state else {
-            Issue.record("expected stopped, got \(poller.status.state)")
+        guard case .stopped(.queueMissing(let queueURL, let error)) = poller.status.state else {
+            Issue.record("expected stopped on a missing queue, got \(poller.status.state)")
             return
         }
-        #expect(reason.contains("does not exist"))
-        #expect(reason.contains(missing))
+        #expect(queueURL == missing)
+        #expect(error.kind == .queueMissing)
     }
 
     @Test func drainStopsByItselfOnceTheQueueIsEmpty() throws {
@@ -167,7 +167,7 @@ import TimelineStore
         let poller = kit.poller(waitSeconds: 1, stopWhenEmpty: true)
         poller.start()
         #expect(poller.waitUntilStopped(deadline: Date().addingTimeInterval(60)))
-        #expect(poller.status.state == .stopped(reason: "queue drained"))
+        #expect(poller.status.state == .stopped(.drained))
         #expect(poller.status.deleted == 30)
         #expect(try kit.store().count(matching: TimelineQuery()) == 7)
     }

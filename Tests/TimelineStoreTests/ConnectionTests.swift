@@ -204,6 +204,36 @@ struct MigrationTests {
         #expect(try store.stats().events == 5)
     }
 
+    @Test func version3FileMigratesToQueueDelivery() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("v3.db")
+        do {
+            let db = try Database(path: path, mode: .readWriteCreate)
+            try db.execute("PRAGMA journal_mode = WAL")
+            try db.registerEventIDKey()
+            try Schema.migrate(db, upTo: 3)
+            #expect(try db.userVersion() == 3)
+            try db.execute("""
+                INSERT INTO events (seq, id_key, task_row, id, agent_id, task_id, title, body, status, category, ts_us,
+                                    progress, raw_json, message_id, received_us)
+                VALUES (1, tl_id_key('before'), 1, 'before', 'a', 'T', 'old', '', 'info', NULL, 1000000, NULL, '{}', 'm0', 5);
+                INSERT INTO timeline (row_id, task_id, seq, ts_us, status, agent_id, category, event_count, indexed_seq)
+                VALUES (1, 'T', 1, 1000000, 'info', 'a', NULL, 1, NULL);
+                """)
+        }
+        let store = try TimelineStore(path: path)
+        #expect(try store.db.userVersion() == Schema.latestVersion)
+        // Events stored before have no delivery; new ones keep theirs.
+        #expect(try store.history(taskID: "T", limit: 5).first?.delivery == nil)
+        var event = makeEvent("after", task: "T", second: 2)
+        event.delivery = QueueDelivery(sentMicros: 1_000_000, receiveCount: 3)
+        #expect(try store.ingest([.event(event, messageID: "m")]) == [.replaced])
+        let row = try #require(try store.row(taskID: "T"))
+        #expect(row.event.delivery == QueueDelivery(sentMicros: 1_000_000, receiveCount: 3))
+        #expect(row.event.delivery?.isFlagged == true)
+        #expect(try store.history(taskID: "T", limit: 5).map(\.delivery) == [event.delivery, nil])
+    }
+
     @Test func eventsWhoseIDKeysCollideAreBothKept() throws {
         let fixture = try StoreFixture()
         let store = fixture.store

@@ -11,13 +11,15 @@ final class InMemoryTimeline: TimelineReading {
     private(set) var rows: [TimelineRow]
     private var histories: [String: [Event]]
     private var token: Int64 = 0
+    /// Marked task ids (for `is:marked`).
+    var marks: Set<String> = []
 
     init(_ rows: [TimelineRow], histories: [String: [Event]] = [:]) {
         self.rows = rows.sorted { $0.key > $1.key }
         self.histories = histories
     }
 
-    private func listed(_ q: TimelineQuery) -> [TimelineRow] { rows.filter { QueryMatcher.matches($0, q) } }
+    private func listed(_ q: TimelineQuery) -> [TimelineRow] { rows.filter { QueryMatcher.matches($0, q, nowMicros: fixedNow, marks: marks) } }
 
     func rows(matching query: TimelineQuery, olderThan key: RowKey?, limit: Int) throws -> [TimelineRow] {
         Array(listed(query).filter { key == nil || $0.key < key! }.prefix(limit))
@@ -76,6 +78,10 @@ struct SyncDriver {
         var pending = effects
         while !pending.isEmpty {
             let effect = pending.removeFirst()
+            // Marks are written by the runtime's actions; the in-memory store keeps them for is:marked.
+            if case .setMark(let task, let marked) = effect {
+                if marked { store.marks.insert(task) } else { store.marks.remove(task) }
+            }
             if let result = EffectExecutor.run(effect, on: store) { pending += reduce(&state, result) }
         }
     }

@@ -21,6 +21,11 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
     var notice: String?
     var quit = false
     var rows: Int
+    var marks: [String] = []
+    var commandLine: String?
+    var picker: Int?
+    var view: String?
+    var appNotice: String?
 
     init(_ s: AppState) {
         mode = s.mode
@@ -38,19 +43,26 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
         notice = s.search.notice
         quit = s.quitRequested
         rows = s.window.count
+        marks = s.marks.sorted()
+        commandLine = s.commandLine
+        picker = s.viewPicker
+        view = s.activeView
+        appNotice = s.notice
     }
 
     var description: String {
         "\(mode.rawValue) sel=\(selected ?? "-")@\(line) detail=\(detail ?? "-")+\(detailScroll) help=\(help) "
             + "prompt=\(prompt) search=\(search.debugDescription)/\(kind) statuses=\(statuses) abs=\(absoluteTime) "
-            + "g=\(pendingG) notice=\(notice ?? "-") quit=\(quit) rows=\(rows)"
+            + "g=\(pendingG) notice=\(notice ?? "-") quit=\(quit) rows=\(rows) marks=\(marks) "
+            + "command=\(commandLine ?? "-") picker=\(picker.map(String.init) ?? "-") view=\(view ?? "-") app=\(appNotice ?? "-")"
     }
 }
 
 /// An effect in a line: what it loads and from where (generations and margins left out).
 func summary(_ effect: Effect) -> String {
     func query(_ q: TimelineQuery) -> String {
-        (q.terms + Status.allCases.filter(q.statuses.contains).map { "status:\($0.rawValue)" }).joined(separator: " ")
+        (q.terms + Status.allCases.filter(q.statuses.contains).map { "status:\($0.rawValue)" }
+            + (q.marked == true ? ["is:marked"] : [])).joined(separator: " ")
     }
     switch effect {
     case .loadWindow(let r):
@@ -63,6 +75,10 @@ func summary(_ effect: Effect) -> String {
     case .loadHistory(let task): return "history \(task)"
     case .findMatch(let r): return "find \(r.olderFirst ? "older" : "newer") \(query(r.query))"
     case .quit: return "quit"
+    case .setMark(let task, let marked): return "\(marked ? "mark" : "unmark") \(task)"
+    case .saveView(let view): return "save view \(view.name)"
+    case .rememberView(let name): return "remember view \(name ?? "-")"
+    case .exportHistory(let task): return "export \(task)"
     }
 }
 
@@ -100,6 +116,9 @@ struct Start: CustomStringConvertible, Sendable {
         $0.press(.char("/")); $0.type("needle"); $0.press(.tab, .enter)
     }
     static let detail = Start(description: "full-screen detail of T40") { $0.press(.enter) }
+    static let expandedDetail = Start(description: "full-screen detail of T40, long text expanded") {
+        $0.press(.enter, .char("z"))
+    }
     static let detailScrolled = Start(description: "detail of T40 scrolled 10") {
         $0.press(.enter); for _ in 0..<10 { $0.press(.char("j")) }
     }
@@ -107,6 +126,28 @@ struct Start: CustomStringConvertible, Sendable {
     static let help = Start(description: "help open") { $0.press(.char("?")) }
     static let pendingG = Start(description: "BROWSE on T38, g pressed") { $0.press(.char("j"), .char("j"), .char("g")) }
     static let errorsOnly = Start(description: "status filter error") { $0.press(.char("5")) }
+    static let marked = Start(description: "T40 marked") { $0.press(.char("m")) }
+    static let markedBelow = Start(description: "T36 marked, FOLLOW") {
+        $0.press(.char("j"), .char("j"), .char("j"), .char("j"), .char("m"), .char("f"))
+    }
+    static let views = Start(description: "two views") {
+        $0.state.views = [NamedQuery(name: "errors", query: "status:error"), NamedQuery(name: "needles", query: "needle")]
+    }
+    static let picker = Start(description: "view picker open") {
+        $0.state.views = [NamedQuery(name: "errors", query: "status:error"), NamedQuery(name: "needles", query: "needle")]
+        $0.press(.char("v"))
+    }
+    static let command = Start(description: "command line \"view needles\"") {
+        $0.state.views = [NamedQuery(name: "errors", query: "status:error"), NamedQuery(name: "needles", query: "needle")]
+        $0.press(.char(":")); $0.type("view needles")
+    }
+    static let viewApplied = Start(description: "view \"needles\" applied") {
+        $0.state.views = [NamedQuery(name: "errors", query: "status:error"), NamedQuery(name: "needles", query: "needle")]
+        $0.press(.char(":")); $0.type("view needles"); $0.press(.enter)
+    }
+    static let saveCommand = Start(description: "filter \"needle\", command line \"save n\"") {
+        $0.press(.char("/")); $0.type("needle"); $0.press(.enter, .char(":")); $0.type("save n")
+    }
 }
 
 /// One row of the table: from `start`, `input` returns `effects`; once they are answered the view differs
@@ -148,7 +189,7 @@ let bindingTable: [BindingCase] = [
     at(.pendingG, key(.char("g")), ["window newest", "counts"]) {
         $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.pendingG = false
     },
-    at(.pendingG, key(.char("x")), []) { $0.pendingG = false },
+    at(.pendingG, key(.char("z")), []) { $0.pendingG = false },
     at(.follow, key(.char("e")), ["find older status:error"]) { $0.mode = .browse; $0.selected = "T36"; $0.line = 4 },
     at(.follow, key(.char("w")), ["find older status:warning"]) { $0.mode = .browse; $0.selected = "T35"; $0.line = 5 },
     at(.browse, .mouse(.wheelDown(x: 5, y: 5)), []) { $0.selected = "T34"; $0.line = 6 },
@@ -213,8 +254,11 @@ let bindingTable: [BindingCase] = [
     at(.detailScrolled, key(.pageUp), []) { $0.detailScroll = 1 },
     at(.detail, key(.ctrl("d")), []) { $0.detailScroll = 4 },
     at(.detailScrolled, key(.ctrl("u")), []) { $0.detailScroll = 6 },
-    at(.detail, key(.char("G")), []) { $0.detailScroll = 66 },  // 76 lines, 10 visible
-    at(.detail, key(.end), []) { $0.detailScroll = 66 },
+    at(.detail, key(.char("G")), []) { $0.detailScroll = 10 },  // the long body folded to its first screen
+    at(.detail, key(.end), []) { $0.detailScroll = 10 },
+    at(.detail, key(.char("z")), []) { _ in },  // expands in place: the scroll position stays
+    at(.expandedDetail, key(.char("G")), []) { $0.detailScroll = 66 },  // 76 lines, 10 visible
+    at(.expandedDetail, key(.char("z")), []) { _ in },  // folds again
     at(.detailScrolled, key(.home), []) { $0.detailScroll = 0 },
     at(.detailScrolled, key(.char("g")), []) { $0.pendingG = true },
     at(.detail, key(.char("t")), []) { $0.absoluteTime = true },
@@ -231,7 +275,34 @@ let bindingTable: [BindingCase] = [
     at(.follow, key(.char("q")), ["quit"]) { $0.quit = true },
     at(.detail, key(.ctrl("c")), ["quit"]) { $0.quit = true },
     at(.prompt, key(.ctrl("c")), ["quit"]) { $0.quit = true },
-    at(.follow, key(.char("x")), []) { _ in },  // unbound
+    at(.follow, key(.char("z")), []) { _ in },  // unbound
+
+    // Marks and views
+    at(.follow, key(.char("m")), ["mark T40"]) { $0.marks = ["T40"] },
+    at(.marked, key(.char("m")), ["unmark T40"]) { $0.marks = [] },
+    at(.follow, key(.char("'")), []) { $0.appNotice = "no marked tasks: m marks the selected one" },
+    at(.markedBelow, key(.char("'")), ["find older is:marked"]) { $0.mode = .browse; $0.selected = "T36"; $0.line = 4 },
+    at(.follow, key(.char("x")), ["export T40"]) { $0.appNotice = "exporting…" },
+    at(.detail, key(.char("x")), ["export T40"]) { $0.appNotice = "exporting…" },
+    at(.follow, key(.char("v")), []) {
+        $0.appNotice = "no views yet: search with /, then :save NAME (or add [views.NAME] to the config file)"
+    },
+    at(.views, key(.char("v")), []) { $0.picker = 0 },
+    at(.picker, key(.char("j")), []) { $0.picker = 1 },
+    at(.picker, key(.escape), []) { $0.picker = nil },
+    at(.picker, key(.enter), ["window newest", "counts", "remember view errors"]) {
+        $0.picker = nil; $0.view = "errors"; $0.search = "status:error"; $0.rows = 10
+    },
+    at(.follow, key(.char(":")), []) { $0.commandLine = "" },
+    at(.command, key(.enter), ["window newest", "counts", "remember view needles"]) {
+        $0.commandLine = nil; $0.view = "needles"; $0.search = "needle"; $0.rows = 8
+    },
+    at(.command, key(.escape), []) { $0.commandLine = nil },
+    at(.viewApplied, key(.escape), ["window newest", "counts", "remember view -"]) { $0.view = nil; $0.search = ""; $0.rows = 11 },
+    at(.viewApplied, key(.tab), ["window newest", "counts"]) { $0.kind = .highlight; $0.rows = 22 },
+    at(.saveCommand, key(.enter), ["save view n", "remember view n"]) {
+        $0.commandLine = nil; $0.view = "n"; $0.appNotice = "saving view n…"
+    },
 
     // Not keys: size, time and the store
     at(.browse, .resize(width: 100, height: 30), ["window around T37"]) { $0.rows = 40 },

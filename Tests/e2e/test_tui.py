@@ -227,3 +227,23 @@ def test_help_overlay_and_detail(env):
     assert "first line of the body" in screen and "second line" in screen
     tui.keys("Escape")
     tui.wait_for(lambda s: "History" not in s and "task with details" in s)
+
+
+def test_a_900_kb_body_is_folded_then_expanded_with_z(env):
+    feed, start = env
+    body = "".join(f"body line {i:05d}\n" for i in range(57_000)) + "the very end " * 20
+    assert len(body.encode()) > 900_000
+    feed(event("T-big", "huge report", "success", body=body))
+    tui = start(width=100, height=30)
+    tui.wait_for(lambda s: "huge report" in s)
+    tui.keys("Enter")
+    screen = tui.wait_for(lambda s: "z: expand" in s)
+    assert "body line 00000" in screen and "KB more" in screen
+    tui.keys("z")
+    tui.wait_for(lambda s: "z: expand" not in s)
+    tui.keys("G")
+    tui.wait_for(lambda s: "the very end" in s, timeout=15)
+    tui.keys("g", "g")
+    tui.wait_for(lambda s: "body line 00000" in s)
+    tui.keys("z")
+    tui.wait_for(lambda s: "z: expand" in s)

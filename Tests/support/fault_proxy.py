@@ -9,7 +9,8 @@ Forwards every request to an upstream SQS endpoint (moto) unchanged, except whil
                                            #  "receives_in_flight": R}  (ReceiveMessage calls held upstream now)
 
 `throttle` answers 400 ThrottlingException (AWS JSON 1.0 shape), `server_error` 500 InternalError,
-`html_error` a 502 with an HTML body, `drop` closes the connection without an answer. A fault with
+`html_error` a 502 with an HTML body, `drop` closes the connection without an answer, `blackhole` reads the
+request and never answers (the connection stays open, silent, until the mode is disarmed). A fault with
 "count" answers that many requests and then disarms; without "count" it stays armed.
 Usage: fault_proxy.py PORT UPSTREAM_URL  (prints "ready" on stdout when listening)
 """
@@ -18,11 +19,17 @@ import json
 import socket
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlparse
 
 state_lock = threading.Lock()
 state = {"mode": "pass", "remaining": None, "faults_served": 0, "forwarded": 0, "receives_in_flight": 0}
+
+
+def current_mode():
+    with state_lock:
+        return state["mode"]
 
 
 def take_fault():
@@ -83,6 +90,10 @@ class Handler(BaseHTTPRequestHandler):
                                          "message": "We encountered an internal error."}))
         elif fault == "html_error":
             self._reply(502, "<html><body><h1>502 Bad Gateway</h1></body></html>", "text/html")
+        elif fault == "blackhole":
+            while current_mode() == "blackhole":
+                time.sleep(0.1)
+            self.close_connection = True
         elif fault == "drop":
             self.close_connection = True
             try:

@@ -1,21 +1,45 @@
-import TestSupport
 import Foundation
 
-/// A tiny HTTP/1.1 server on 127.0.0.1 for transport tests: counts connections, records request
-/// heads, and answers each request as the handler says (respond, hang, or drop the connection).
-final class LoopbackHTTPServer: @unchecked Sendable {
-    enum Action {
+/// A tiny HTTP/1.1 server on 127.0.0.1 for transport tests and the fake AWS endpoints: counts
+/// connections, records request heads, and answers each request as the handler says (respond,
+/// hang, or drop the connection).
+public final class LoopbackHTTPServer: @unchecked Sendable {
+    public enum Action {
         case respond(status: Int, headers: [(String, String)], body: String)
         case hang(seconds: Double)
         case drop
     }
 
-    struct Request {
-        var head: String
-        var body: Data
+    public struct Request: Sendable {
+        public var head: String
+        public var body: Data
+
+        /// `GET`, `PUT`, …
+        public var method: String { String(head.prefix { $0 != " " }) }
+        /// The request target: path and query.
+        public var target: String {
+            let parts = head.prefix { $0 != "\r" && $0 != "\n" }.split(separator: " ")
+            return parts.count > 1 ? String(parts[1]) : ""
+        }
+        /// The path without the query.
+        public var path: String { String(target.prefix { $0 != "?" }) }
+        /// The value of the query parameter `name` (percent-decoded).
+        public func query(_ name: String) -> String? {
+            URLComponents(string: target)?.queryItems?.first { $0.name == name }?.value
+        }
+        /// The first header named `name` (case-insensitive).
+        public func header(_ name: String) -> String? {
+            for line in head.split(separator: "\r\n").dropFirst() {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                if line[..<colon].lowercased() == name.lowercased() {
+                    return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                }
+            }
+            return nil
+        }
     }
 
-    let port: Int
+    public let port: Int
     private let listener: Int32
     private let handler: @Sendable (Request) -> Action
     private let state = StateBox()
@@ -28,7 +52,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         var stopped = false
     }
 
-    init(handler: @escaping @Sendable (Request) -> Action) throws {
+    public init(handler: @escaping @Sendable (Request) -> Action) throws {
         self.handler = handler
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestSetupError("socket() failed") }
@@ -51,11 +75,11 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         Thread { [handler] in Self.acceptLoop(fd, state: state, handler: handler) }.start()
     }
 
-    var url: URL { URL(string: "http://127.0.0.1:\(port)/")! }
-    var connectionCount: Int { state.lock.withLock { state.connections } }
-    var requests: [Request] { state.lock.withLock { state.requests } }
+    public var url: URL { URL(string: "http://127.0.0.1:\(port)/")! }
+    public var connectionCount: Int { state.lock.withLock { state.connections } }
+    public var requests: [Request] { state.lock.withLock { state.requests } }
 
-    func stop() {
+    public func stop() {
         let sockets = state.lock.withLock { () -> [Int32] in
             state.stopped = true
             return state.sockets

@@ -1,0 +1,119 @@
+import Foundation
+import SigV4
+import TimelineCore
+
+/// AWS STS over the query protocol (form-encoded `POST /`, XML answers), signed by our SigV4 for
+/// service `sts` in `region` (`AssumeRoleWithWebIdentity` is unsigned, as in the SDKs).
+public struct STSClient: Sendable {
+    public let endpoint: URL
+    public let region: String
+    public let transport: any HTTPTransport
+    public static let timeout: TimeInterval = 30
+
+    public init(endpoint: URL, region: String, transport: any HTTPTransport = CurlTransport()) {
+        self.endpoint = endpoint
+        self.region = region
+        self.transport = transport
+    }
+
+    /// Parameters of `AssumeRole` beyond the role.
+    public struct AssumeRoleOptions: Sendable {
+        public var sessionName: String
+        public var externalID: String?
+        public var durationSeconds: Int?
+        public var mfaSerial: String?
+        public var mfaCode: String?
+
+        public init(sessionName: String, externalID: String? = nil, durationSeconds: Int? = nil, mfaSerial: String? = nil, mfaCode: String? = nil) {
+            self.sessionName = sessionName
+            self.externalID = externalID
+            self.durationSeconds = durationSeconds
+            self.mfaSerial = mfaSerial
+            self.mfaCode = mfaCode
+        }
+    }
+
+    /// `AssumeRole` with `source` credentials; `provider` names the result's origin.
+    public func assumeRole(
+        roleARN: String, options: AssumeRoleOptions, source: AWSCredentials, provider: String
+    ) throws(CredentialsError) -> AWSCredentials {
+        var parameters = [("RoleArn", roleARN), ("RoleSessionName", options.sessionName)]
+        if let externalID = options.externalID { parameters.append(("ExternalId", externalID)) }
+        if let duration = options.durationSeconds { parameters.append(("DurationSeconds", String(duration))) }
+        if let serial = options.mfaSerial, let code = options.mfaCode {
+            parameters += [("SerialNumber", serial), ("TokenCode", code)]
+        }
+        let xml = try call("AssumeRole", parameters, signWith: source, what: "assume role \(roleARN)")
+        return try Self.credentials(from: xml, provider: provider, what: "AssumeRole(\(roleARN))")
+    }
+
+    /// `AssumeRoleWithWebIdentity` with the OIDC token (unsigned).
+    public func assumeRoleWithWebIdentity(
+        roleARN: String, sessionName: String, token: String, durationSeconds: Int? = nil, provider: String
+    ) throws(CredentialsError) -> AWSCredentials {
+        var parameters = [("RoleArn", roleARN), ("RoleSessionName", sessionName), ("WebIdentityToken", token)]
+        if let durationSeconds { parameters.append(("DurationSeconds", String(durationSeconds))) }
+        let xml = try call("AssumeRoleWithWebIdentity", parameters, signWith: nil, what: "assume role \(roleARN) with a web identity token")
+        return try Self.credentials(from: xml, provider: provider, what: "AssumeRoleWithWebIdentity(\(roleARN))")
+    }
+
+    /// `GetCallerIdentity`: the ARN the credentials act as.
+    public func callerARN(_ credentials: AWSCredentials) throws(CredentialsError) -> String {
+        let xml = try call("GetCallerIdentity", [], signWith: credentials, what: "ask who the credentials are")
+        guard let arn = xml.text("GetCallerIdentityResult", "Arn") else {
+            throw CredentialsError("STS GetCallerIdentity answer has no Arn")
+        }
+        return DisplayText.sanitize(arn)
+    }
+
+    // MARK: - Protocol
+
+    func call(
+        _ action: String, _ parameters: [(String, String)], signWith credentials: AWSCredentials?, what: String
+    ) throws(CredentialsError) -> XMLTextReader {
+        let pairs = [("Action", action), ("Version", "2011-06-15")] + parameters
+        let body = Array(pairs.map { "\(URIEncoding.encode($0.0))=\(URIEncoding.encode($0.1))" }.joined(separator: "&").utf8)
+        var headers = [
+            HTTPHeader("Host", SQSClient.hostHeader(for: endpoint)),
+            HTTPHeader("Content-Type", "application/x-www-form-urlencoded; charset=utf-8"),
+        ]
+        if let credentials {
+            let path = endpoint.path.isEmpty ? "/" : endpoint.path
+            let signing = SigningRequest(method: "POST", path: path, query: endpoint.query ?? "", headers: headers, body: body)
+            headers += SigV4Signer.sign(
+                request: signing, credentials: credentials, region: region, service: AWSService.sts.signingName, date: Date())
+        }
+        let response: HTTPResponse
+        do {
+            response = try transport.send(HTTPRequest(method: "POST", url: endpoint, headers: headers, body: body), timeout: Self.timeout, cancel: HelperRegistry.shared.shutdown)
+        } catch {
+            throw CredentialsError("STS at \(endpoint.absoluteString) could not \(what): \(DisplayText.sanitize(error.description))")
+        }
+        let xml = XMLTextReader(response.text)
+        guard (200..<300).contains(response.status) else {
+            let code = xml?.text("Error", "Code").map(DisplayText.sanitize) ?? "HTTP \(response.status)"
+            let message = xml?.text("Error", "Message").map { DisplayText.sanitize(String($0.prefix(500))) } ?? ""
+            throw CredentialsError("STS could not \(what): \(code)\(message.isEmpty ? "" : ": \(message)")")
+        }
+        guard let xml else {
+            throw CredentialsError("STS answer to \(action) is not well-formed XML (HTTP \(response.status))")
+        }
+        return xml
+    }
+
+    static func credentials(from xml: XMLTextReader, provider: String, what: String) throws(CredentialsError) -> AWSCredentials {
+        guard let keyID = xml.text("Credentials", "AccessKeyId"), !keyID.isEmpty,
+              let secret = xml.text("Credentials", "SecretAccessKey"), !secret.isEmpty,
+              let token = xml.text("Credentials", "SessionToken"), !token.isEmpty,
+              let expirationText = xml.text("Credentials", "Expiration")
+        else {
+            throw CredentialsError("STS \(what) answer lacks AccessKeyId, SecretAccessKey, SessionToken or Expiration")
+        }
+        guard let expiration = CredentialProcess.parseISO8601(expirationText) else {
+            throw CredentialsError("STS \(what) answer has an Expiration that is not an ISO 8601 time")
+        }
+        return AWSCredentials(
+            accessKeyID: keyID, secretAccessKey: secret, sessionToken: token, expiration: expiration, source: provider,
+            identity: xml.text("AssumedRoleUser", "Arn").map(DisplayText.sanitize))
+    }
+}

@@ -1,0 +1,34 @@
+/// Durations as people type them: `90s`, `15m`, `2h`, `30d`, `1w`, combined (`1h30m`).
+/// One parser for query bounds (`since:15m`), `prune --older-than` and the `retention` setting.
+public enum DurationText {
+    /// Seconds per unit letter.
+    private static let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
+
+    /// The duration in seconds, or nil unless `text` is one or more `<number><unit>` parts (s, m, h, d, w).
+    public static func seconds(_ text: String) -> Int64? {
+        var total: Int64 = 0
+        var number: Int64?
+        var sawPart = false
+        for character in text.lowercased() {
+            if let digit = character.wholeNumberValue, character.isASCII {
+                let (times, o1) = (number ?? 0).multipliedReportingOverflow(by: 10)
+                let (plus, o2) = times.addingReportingOverflow(Int64(digit))
+                guard !o1, !o2, plus < 10_000_000_000 else { return nil }
+                number = plus
+            } else if let unit = units[character], let value = number {
+                let (part, o1) = value.multipliedReportingOverflow(by: unit)
+                let (sum, o2) = total.addingReportingOverflow(part)
+                guard !o1, !o2 else { return nil }
+                total = sum
+                number = nil
+                sawPart = true
+            } else {
+                return nil
+            }
+        }
+        return sawPart && number == nil ? total : nil
+    }
+
+    /// What the parser accepts, for error messages.
+    public static let help = "a number with a unit: s, m, h, d or w (e.g. 15m, 2h, 30d, 1h30m)"
+}

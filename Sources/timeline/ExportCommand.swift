@@ -1,0 +1,181 @@
+import ArgumentParser
+import Foundation
+import StrictJSON
+import TimelineCore
+import TimelineStore
+
+/// `timeline export`: tasks' full histories as JSON lines (re-importable), CSV or a Markdown report.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export the full history of tasks as JSON lines, CSV or a Markdown report.",
+        discussion: """
+            Covers every task matching QUERY (the search syntax of `timeline list`), narrowed by --task and \
+            --marked. JSON lines and CSV list the events in arrival order; Markdown task by task. JSON lines are the events exactly as received \
+            (unknown fields too): `timeline import FILE` stores them again, unchanged. Without --output the \
+            export goes to standard output (on a terminal, characters a terminal could act on are escaped). \
+            A file written with --output is created 0600 and replaced whole only when the export succeeds.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case jsonl, csv, markdown }
+
+    @OptionGroup var store: StoreOptions
+
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Only tasks matching this query.", valueName: "query"))
+    var queryWords: [String] = []
+
+    @Option(name: .customLong("task"), help: ArgumentHelp("Only this task (repeatable).", valueName: "id"))
+    var taskIDs: [String] = []
+
+    @Flag(help: "Only marked tasks (m in the TUI, or `timeline mark`).")
+    var marked = false
+
+    @Option(help: ArgumentHelp("jsonl, csv or markdown.", valueName: "format"))
+    var format: Format
+
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    var queryText: String { queryWords.filter { $0 != "--" }.joined(separator: " ") }
+
+    func validate() throws {
+        try QueryWords.validate(queryWords)
+        if let problem = TimelineQuery.parse(queryText).problems.first {
+            throw ValidationError("Query: \(DisplayText.sanitize(problem)).")
+        }
+    }
+
+    func run() throws {
+        try reportingFailures(export)
+    }
+
+    private func export() throws {
+        guard let timeline = try store.openForReading() else { throw ExitCode.failure }
+        let selection = ExportSelection(query: TimelineQuery.parse(queryText), taskIDs: taskIDs.isEmpty ? nil : taskIDs,
+                                        markedOnly: marked)
+        let sink = try ExportSink(path: output)
+        var writer = ExportWriter(format: format, terminal: output == nil && TerminalStyle.isTerminal(STDOUT_FILENO))
+        var events = 0
+        var tasks = Set<String>()
+        try sink.write(writer.header)
+        try timeline.forEachEvent(in: selection, groupedByTask: format == .markdown) { event, seq in
+            events += 1
+            tasks.insert(event.taskID)
+            if let text = try writer.add(event, seq: seq) { try sink.write(text) }
+        }
+        try sink.write(writer.finish())
+        try sink.commit()
+        if events == 0 { standardError("Nothing to export: no task matches.") }
+        if let output { standardError("Exported \(events) events of \(tasks.count) tasks to \(output).") }
+    }
+}
+
+/// Turns events, task by task, into the chosen format.
+struct ExportWriter {
+    let format: ExportCommand.Format
+    /// Writing to a terminal: escape what a terminal could act on.
+    let terminal: Bool
+    private var taskEvents: [(event: Event, seq: Int64)] = []
+    private var lastTaskID: String?
+    private var markdown = MarkdownReport.continuing()
+
+    init(format: ExportCommand.Format, terminal: Bool) {
+        self.format = format
+        self.terminal = terminal
+    }
+
+    static let csvColumns = ["id", "task_id", "agent_id", "status", "category", "title", "body", "progress", "timestamp", "seq"]
+
+    var header: String {
+        switch format {
+        case .csv: Self.csvColumns.joined(separator: ",") + "\r\n"
+        case .markdown: MarkdownReport().text
+        case .jsonl: ""
+        }
+    }
+
+    /// Text to write for one more event (nil: buffered).
+    mutating func add(_ event: Event, seq: Int64) throws -> String? {
+        let newTask = lastTaskID != event.taskID
+        lastTaskID = event.taskID
+        switch format {
+        case .jsonl:
+            return (terminal ? JSONWriter.escaping(json: event.rawJSON, TerminalSafety.isUnsafe) : event.rawJSON) + "\n"
+        case .csv:
+            let fields = [event.id, event.taskID, event.agentID, event.status.rawValue, event.category ?? "", event.title,
+                          event.body, event.progress.map(Self.number) ?? "", TimeFormat.iso8601(micros: event.timestampMicros),
+                          String(seq)]
+            return fields.map { Self.csvField(terminal ? DisplayText.sanitize($0) : $0) }.joined(separator: ",") + "\r\n"
+        case .markdown:
+            var flushed: String?
+            if newTask, !taskEvents.isEmpty { flushed = flushTask() }
+            taskEvents.append((event, seq))
+            return flushed
+        }
+    }
+
+    /// What is left to write at the end.
+    mutating func finish() -> String {
+        guard format == .markdown else { return "" }
+        return flushTask()
+    }
+
+    private mutating func flushTask() -> String {
+        markdown.addTask(taskEvents)
+        taskEvents = []
+        defer { markdown = MarkdownReport.continuing() }
+        return markdown.text
+    }
+
+    /// `40` for whole numbers, else `40.5`.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
+    /// RFC 4180: quoted when it holds a comma, quote or line break; quotes doubled.
+    static func csvField(_ value: String) -> String {
+        guard value.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// Standard output, or a file written beside its final path (0600) and renamed into place on success.
+final class ExportSink {
+    private let path: String?
+    private let temporary: String?
+    private let handle: FileHandle
+
+    init(path: String?) throws {
+        self.path = path
+        guard let path else {
+            temporary = nil
+            handle = FileHandle.standardOutput
+            return
+        }
+        let temporary = path + ".partial-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw CommandFailure("cannot write \(path): \(String(cString: strerror(errno))). Check the directory exists and is writable.")
+        }
+        self.temporary = temporary
+        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+    }
+
+    func write(_ text: String) throws {
+        guard !text.isEmpty else { return }
+        try handle.write(contentsOf: Data(text.utf8))
+    }
+
+    /// Moves the finished file into place.
+    func commit() throws {
+        guard let path, let temporary else { return }
+        try handle.synchronize()
+        guard rename(temporary, path) == 0 else {
+            throw CommandFailure("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    deinit {
+        if let temporary { unlink(temporary) }  // after a successful rename there is nothing left to remove
+    }
+}

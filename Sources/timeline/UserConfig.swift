@@ -1,0 +1,43 @@
+import Foundation
+import TimelineConfig
+
+/// The config file of this process (read once) and the precedence resolver over it.
+enum UserConfig {
+    private static let loaded: Result<ConfigFile, ConfigFileError> = {
+        let path = ConfigFile.defaultPath(environment: ProcessInfo.processInfo.environment)
+        return Result { () throws(ConfigFileError) in try ConfigFile.load(path: path) }
+    }()
+
+    /// The file's settings; an invalid file is a `CommandFailure` naming the line, the key and the fix.
+    static func file() throws -> ConfigFile {
+        switch loaded {
+        case .success(let file): return file
+        case .failure(let error): throw CommandFailure("invalid config file \(error)")
+        }
+    }
+
+    /// Flag > environment > file > default, over this process's environment and file.
+    static func resolver() throws -> Resolver {
+        Resolver(base: SettingResolver(environment: ProcessInfo.processInfo.environment, file: try file()))
+    }
+
+    /// `SettingResolver` whose errors are `CommandFailure`s.
+    struct Resolver {
+        let base: SettingResolver
+        func resolve(_ key: String, flag: String?, flagName: String, environmentNames: [String] = [],
+                     fallback: String? = nil) throws -> Setting {
+            do {
+                return try base.resolve(key, flag: flag, flagName: flagName, environmentNames: environmentNames, fallback: fallback)
+            } catch {
+                throw CommandFailure(error.description)
+            }
+        }
+    }
+
+    /// `~/x` → `$HOME/x` (paths in the config file may start with `~`).
+    static func expandingTilde(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        guard path == "~" || path.hasPrefix("~/") else { return path }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + path.dropFirst()
+    }
+}

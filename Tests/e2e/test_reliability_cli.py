@@ -1,0 +1,142 @@
+"""Bounded waits and storage failures through the real binary: `drain --give-up-after` against an endpoint
+that refuses or never answers, `poll --store-give-up-after` on a disk that fills up, `import` of a file
+with a UTF-8 byte-order mark."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import subprocess
+import tempfile
+import time
+import uuid
+
+import pytest
+
+from sqs_helpers import make_event, send
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def drain_args(endpoint: str, db: str, give_up: int) -> list[str]:
+    return ["drain", "--queue-url", f"{endpoint}/000000000000/q", "--endpoint-url", endpoint,
+            "--region", "us-east-1", "--db", db, "--give-up-after", str(give_up)]
+
+
+def test_drain_against_a_refused_endpoint_says_why_and_gives_up(run_timeline, db_path):
+    result = run_timeline(*drain_args(f"http://127.0.0.1:{closed_port()}", db_path, 2), timeout=60)
+    assert result.returncode == 1, result.stderr
+    assert "gave up after" in result.stderr and "without a successful request" in result.stderr, result.stderr
+    assert "Connection refused" in result.stderr or "connect" in result.stderr.lower(), result.stderr
+
+
+def test_drain_against_a_black_hole_times_out_says_so_and_gives_up(run_timeline, db_path):
+    # Accepts connections (the kernel's backlog) but never answers.
+    with socket.socket() as hole:
+        hole.bind(("127.0.0.1", 0))
+        hole.listen(64)
+        endpoint = f"http://127.0.0.1:{hole.getsockname()[1]}"
+        result = run_timeline(*drain_args(endpoint, db_path, 2), timeout=90)
+    assert result.returncode == 1, result.stderr
+    assert "gave up after" in result.stderr, result.stderr
+    assert "timed out" in result.stderr, result.stderr
+
+
+def test_import_accepts_a_utf8_byte_order_mark(run_timeline, db_path, tmp_path):
+    first = make_event("with a BOM before it", task_id="bom-1")
+    second = make_event("second line", task_id="bom-2")
+    path = tmp_path / "events.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + (json.dumps(first) + "\n" + json.dumps(second) + "\n").encode())
+    result = run_timeline("import", str(path), "--db", db_path)
+    assert result.returncode == 0, result.stderr
+    with sqlite3.connect(db_path) as db:
+        assert db.execute("SELECT count(*) FROM events").fetchone()[0] == 2
+        assert db.execute("SELECT count(*) FROM rejected").fetchone()[0] == 0
+
+
+class Tmpfs:
+    """A small tmpfs (needs root); `available()` says whether mounting works here."""
+
+    def __init__(self, size_kib: int):
+        self.path = tempfile.mkdtemp(prefix="timeline-e2e-tmpfs-")
+        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_kib}k", "tmpfs", self.path],
+                       check=True, capture_output=True)
+
+    @staticmethod
+    def available() -> bool:
+        try:
+            Tmpfs(64).unmount()
+            return True
+        except (subprocess.CalledProcessError, FileNotFoundError, PermissionError):
+            return False
+
+    def fill(self) -> str:
+        filler = os.path.join(self.path, "filler")
+        with open(filler, "wb") as out:
+            try:
+                while True:
+                    out.write(b"\0" * 65536)
+                    out.flush()
+            except OSError:
+                pass
+        return filler
+
+    def unmount(self) -> None:
+        subprocess.run(["umount", "-l", self.path], capture_output=True)
+        os.rmdir(self.path)
+
+
+needs_tmpfs = pytest.mark.skipif(not Tmpfs.available(),
+                                 reason="cannot mount a tmpfs here (needs root): full-disk test skipped")
+
+
+@needs_tmpfs
+def test_poll_on_a_disk_that_fills_holds_messages_says_why_and_exits_1(timeline_bin, e2e_env, queue, tmp_path):
+    disk = Tmpfs(2048)
+    try:
+        db = os.path.join(disk.path, "timeline.db")
+        log_path = tmp_path / "poll.log"
+        with open(log_path, "w") as log:
+            process = subprocess.Popen(
+                [timeline_bin, "poll", "-v", "--queue-url", queue.url, "--endpoint-url", queue.endpoint,
+                 "--region", queue.region, "--db", db, "--store-give-up-after", "4"],
+                env=e2e_env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.time() + 30
+            while "connected: receiving" not in log_path.read_text() and time.time() < deadline:
+                time.sleep(0.1)
+            assert "connected: receiving" in log_path.read_text(), log_path.read_text()
+            filler = disk.fill()
+            events = [make_event(f"full disk {i}", task_id=f"fd-{i}", body="y" * 1500) for i in range(8)]
+            for event in events:
+                send(queue, event)
+            code = process.wait(timeout=90)
+        finally:
+            if process.poll() is None:
+                process.kill()
+        log = log_path.read_text()
+        assert code == 1, log
+        assert "not stored, held and retried" in log, log
+        assert "gave up after" in log and "failing to store events" in log, log
+        assert "full" in log, log
+        # Space returns: everything is still in the queue and is stored once, with few receives.
+        os.remove(filler)
+        received = queue.client.receive_message(QueueUrl=queue.url, MaxNumberOfMessages=10, WaitTimeSeconds=1,
+                                                VisibilityTimeout=0, AttributeNames=["ApproximateReceiveCount"])
+        counts = [int(m["Attributes"]["ApproximateReceiveCount"]) for m in received.get("Messages", [])]
+        assert counts and max(counts) <= 3, counts  # at most: held once, handed back, and this peek
+        drained = subprocess.run(
+            [timeline_bin, "drain", "--queue-url", queue.url, "--endpoint-url", queue.endpoint,
+             "--region", queue.region, "--db", db], env=e2e_env, capture_output=True, text=True, timeout=120)
+        assert drained.returncode == 0, drained.stderr
+        with sqlite3.connect(db) as store:
+            ids = [row[0] for row in store.execute("SELECT id FROM events")]
+        assert sorted(ids) == sorted(event["id"] for event in events)
+    finally:
+        disk.unmount()

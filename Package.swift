@@ -32,12 +32,17 @@ let package = Package(
         // Runs TimelineUI's effects on background lanes against the store and feeds the results back.
         .target(name: "TimelineRuntime", dependencies: ["TimelineUI", "TimelineCore"]),
         .target(name: "Terminal", dependencies: ["TimelineUI", "TimelineRuntime", "CNCursesW"]),
+        // Human in the loop: sends replies (SQS or webhook) and keeps their outcome.
+        .target(name: "ReplyDelivery", dependencies: ["TimelineCore", "SQSClient"]),
+        // Issue 14: notifications (decisions and channels), read state watching, the fleet line.
+        .target(name: "Attention", dependencies: ["TimelineCore", "TimelineStore"]),
         // The config file: settings with provenance (flag > environment > file > default) and named views.
         .target(name: "TimelineConfig", dependencies: ["TimelineCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         .executableTarget(
             name: "timeline",
             dependencies: [
                 "TimelineCore", "TimelineStore", "SQSClient", "Ingest", "TimelineUI", "TimelineRuntime", "Terminal",
+                "ReplyDelivery", "Attention",
                 "StrictJSON",
                 "TimelineConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -65,6 +70,9 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["TimelineStore", "TimelineCore", "TestSupport"]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "TimelineStore", "SQSClient", "TimelineCore", "TestSupport"]),
         .testTarget(
+            name: "ReplyDeliveryTests",
+            dependencies: ["ReplyDelivery", "TimelineStore", "TimelineCore", "SQSClient", "TestSupport"]),
+        .testTarget(
             name: "TimelineUITests", dependencies: ["TimelineUI", "TimelineRuntime", "TimelineCore", "TestSupport"],
             exclude: ["Goldens"]  // read through #filePath, compared (and recorded) by the golden tests
         ),
@@ -74,5 +82,6 @@ let package = Package(
         ),
         .testTarget(name: "TerminalTests",
                     dependencies: ["Terminal", "TimelineUI", "CNCursesW", "TimelineCore", "TimelineStore", "TestSupport"]),
+        .testTarget(name: "AttentionTests", dependencies: ["Attention", "TimelineStore", "TimelineCore", "TestSupport"]),
     ]
 )

@@ -1,25 +1,24 @@
-"""Building event dicts: defaults (new UUID id, task_id = id, timestamp = now) and the timestamp format."""
+"""Building event dicts: defaults (new UUID id, task_id = id, timestamp = now); the one event builder."""
 
 from __future__ import annotations
 
 import uuid
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
+from event_timestamps import format_timestamp
 
-def format_timestamp(moment: datetime | None = None) -> str:
-    """UTC ISO 8601 with milliseconds and `Z`, e.g. 2026-11-22T03:26:12.123Z."""
-    moment = (moment or datetime.now(timezone.utc)).astimezone(timezone.utc)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+__all__ = ["new_event", "format_timestamp"]
 
 
 def new_event(title: Any, status: Any, agent_id: Any, *, task_id: Any = None, body: Any = None,
               category: Any = None, progress: Any = None, id: Any = None,  # noqa: A002 (payload name)
-              timestamp: Any = None) -> dict[str, Any]:
+              timestamp: Any = None, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """An event dict with defaults filled in: a new UUID id, task_id = id, timestamp = now.
 
     `timestamp` may be ISO 8601 text or an aware `datetime` (formatted in UTC).
     Fields given as None are left out (so a missing title is reported by validation, not here).
+    `extra` adds further fields (e.g. `actions`, `reply_to`); it never replaces one set above.
     """
     event_id = id if id is not None else str(uuid.uuid4())
     event: dict[str, Any] = {
@@ -33,7 +32,12 @@ def new_event(title: Any, status: Any, agent_id: Any, *, task_id: Any = None, bo
         "category": category,
         "progress": progress,
     }
-    return {key: value for key, value in event.items() if value is not None}
+    event = {key: value for key, value in event.items() if value is not None}
+    for key, value in (extra or {}).items():
+        if key in event:
+            raise ValueError(f"extra field {key!r} would replace the event's own {key!r}")
+        event[key] = value
+    return event
 
 
 def _timestamp_text(timestamp: Any) -> Any:

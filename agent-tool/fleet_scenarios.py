@@ -202,3 +202,41 @@ def malformed_message(rng: random.Random) -> tuple[str, str]:
     if kind == "missing-field":
         return kind, json.dumps({key: value for key, value in base.items() if key != "task_id"})
     return kind, json.dumps({**base, "progress": "50%"})
+
+
+@dataclass
+class Question:
+    """A question an agent asks a human (needs_input) and what it does with each answer."""
+
+    agent_id: str
+    category: str
+    title: str
+    body: str
+    actions: list[dict[str, str]]
+    # action id -> (status, title, body) of the event the agent sends once it has acted on the answer
+    outcomes: dict[str, tuple[str, str, str]]
+
+
+def questions(rng: random.Random) -> list[Question]:
+    """The questions of the demo, in the order they are asked (the first two are the issue's examples)."""
+    deploy = Question(
+        "deployer", "deploy", "Deploy billing v1.3 to prod?",
+        "Staging soak passed (24h, error rate 0.01%).\nChange: invoice rounding fix, 3 migrations.\n"
+        "Press i to jump here, then a digit to answer.",
+        [{"id": "deploy", "label": "Deploy", "style": "primary"},
+         {"id": "cancel", "label": "Cancel", "style": "danger"}],
+        {"deploy": ("success", "Deployed billing v1.3 to prod", "billing v1.3 is live on 6/6 pods."),
+         "cancel": ("info", "Deploy of billing v1.3 cancelled", "Nothing was changed in prod.")})
+    archive = Question(
+        "mail-triager", "email", "Archive 14 emails?",
+        "14 newsletters older than 30 days in the support inbox.",
+        [{"id": "yes", "label": "Yes"}, {"id": "no", "label": "No"}],
+        {"yes": ("success", "Archived 14 emails", "Support inbox: 14 newsletters archived."),
+         "no": ("info", "Kept 14 emails", "Nothing archived.")})
+    rotate = Question(
+        "security-scanner", "security", f"Rotate {rng.choice(['api', 'billing', 'search'])} database password?",
+        "The current password is 91 days old (policy: 90).",
+        [{"id": "rotate", "label": "Rotate now", "style": "primary"}, {"id": "later", "label": "Tomorrow"}],
+        {"rotate": ("success", "Database password rotated", "New secret stored; 4 services restarted."),
+         "later": ("info", "Password rotation postponed to tomorrow", "Reminder set.")})
+    return [deploy, archive, rotate]

@@ -10,9 +10,14 @@ Module:
     publish_event("Deployment started", "in_progress", "deployer", progress=10)
     with task("Deploy api", agent_id="deployer", category="deploy") as t:
         t.progress(40, "migrating")
+    reply = ask("Deploy billing v1.3 to prod?", [("deploy", "Deploy"), ("cancel", "Cancel")], agent_id="deployer")
+
+Ask a human from a shell (prints the chosen action id, or the text):
+    python publish_event.py --ask --title "Deploy billing v1.3 to prod?" --action deploy:Deploy --action cancel:Cancel
 
 Events are validated with the same rules as the viewer (timeline_event.validate) before they are sent.
-Exit codes: 0 sent (the SQS message id is printed), 2 invalid input, 1 AWS or network error.
+Exit codes: 0 sent (the SQS message id is printed), 2 invalid input, 1 AWS or network error;
+with --ask: 0 answered, 3 no answer before --timeout.
 """
 
 from __future__ import annotations
@@ -33,10 +38,12 @@ from fifo_keys import fifo_parameters  # noqa: E402
 from timeline_event import InvalidEvent, validate  # noqa: E402
 from event_builder import format_timestamp, new_event  # noqa: E402
 from long_task import Task  # noqa: E402
+from agent_reply import NoAnswer, Reply, ask, receive_messages  # noqa: E402
 
 __all__ = [
     "publish_event", "publish_json", "publish_to_topic", "send_raw_message", "new_event", "format_timestamp",
     "task", "Task", "InvalidEvent", "PublishError", "ConfigurationError", "make_client", "make_sns_client",
+    "ask", "receive_messages", "Reply", "NoAnswer",
 ]
 
 
@@ -170,11 +177,12 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="publish_event.py",
         description="Publish one timeline status event to an SQS queue and print its message id.",
-        epilog="Exit codes: 0 sent, 2 invalid input, 1 AWS or network error.",
+        epilog="Exit codes: 0 sent (or answered, with --ask), 2 invalid input, 1 AWS or network error, "
+               "3 no answer before --timeout (--ask).",
     )
     event = parser.add_argument_group("event (ignored with --json)")
     event.add_argument("--title", help="one-line summary (required)")
-    event.add_argument("--status", help="info, in_progress, success, warning or error (required)")
+    event.add_argument("--status", help="info, in_progress, success, warning, error or needs_input (required)")
     event.add_argument("--agent-id", default=os.environ.get("TIMELINE_AGENT_ID") or None,
                        help="which agent sends this (required; default: $TIMELINE_AGENT_ID)")
     event.add_argument("--task-id", help="events with the same task id update one timeline row "
@@ -185,6 +193,13 @@ def _parser() -> argparse.ArgumentParser:
     event.add_argument("--id", help="unique event id (default: a new UUID)")
     event.add_argument("--timestamp", help="ISO 8601 with Z or an offset (default: now, UTC)")
     parser.add_argument("--json", action="store_true", help="read one whole event (JSON) from stdin")
+    asking = parser.add_argument_group("asking a human (--ask)")
+    asking.add_argument("--ask", action="store_true",
+                        help="publish a needs_input question, wait for the answer, print the action id (or text)")
+    asking.add_argument("--action", dest="actions", action="append", default=[], metavar="ID:LABEL",
+                        help="a button, e.g. deploy:Deploy (repeatable, 1-6; none: a text reply is expected)")
+    asking.add_argument("--reply-queue-url", help="queue the answer comes back on (default: $TIMELINE_REPLY_QUEUE_URL)")
+    asking.add_argument("--timeout", type=float, default=600, help="seconds to wait for the answer (default 600)")
     parser.add_argument("--queue-url", help="queue URL (default: $TIMELINE_QUEUE_URL)")
     parser.add_argument("--topic-arn", help="publish to this SNS topic instead (fan-out to several viewers; "
                                             "default: $TIMELINE_TOPIC_ARN unless --queue-url is given)")
@@ -203,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the command; returns the exit code."""
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.ask:
+        return _ask_main(args)
     try:
         if args.json:
             given = [f"--{name.replace('_', '-')}" for name in _EVENT_FLAGS
@@ -238,6 +255,45 @@ def main(argv: list[str] | None = None) -> int:
         print(f"hint: {error.hint}", file=sys.stderr)
         return 1
     print(message_id)
+    return 0
+
+
+def _ask_main(args: argparse.Namespace) -> int:
+    """`--ask`: print the answer; 0 answered, 3 timeout, 2 invalid input, 1 AWS error."""
+    actions = []
+    for spec in args.actions:
+        action_id, colon, label = spec.partition(":")
+        if not colon:
+            print(f"invalid event: --action {spec!r} must be ID:LABEL, e.g. deploy:Deploy", file=sys.stderr)
+            return 2
+        actions.append((action_id, label))
+    if args.json or args.status or args.progress is not None:
+        print("invalid event: --ask cannot be combined with --json, --status or --progress", file=sys.stderr)
+        return 2
+    if not args.timeout > 0:
+        print("invalid event: --timeout must be more than 0 seconds", file=sys.stderr)
+        return 2
+    try:
+        queue_url = resolve_queue_url(args.queue_url)
+        client = make_client(queue_url, args.endpoint_url, args.region)
+        reply = ask(args.title, actions, agent_id=args.agent_id, body=args.body, task_id=args.task_id,
+                    category=args.category, reply_queue_url=args.reply_queue_url, timeout=args.timeout,
+                    queue_url=queue_url, endpoint_url=args.endpoint_url, client=client)
+    except InvalidEvent as error:
+        print(f"invalid event: {_one_line(error.reason)}", file=sys.stderr)
+        return 2
+    except ConfigurationError as error:
+        print(f"error: {error.code}: {error}", file=sys.stderr)
+        print(f"hint: {error.hint}", file=sys.stderr)
+        return 2 if error.code in ("NoQueueUrl", "NoReplyQueueUrl") else 1
+    except PublishError as error:
+        print(f"error: {error.code}: {_one_line(str(error))}", file=sys.stderr)
+        print(f"hint: {error.hint}", file=sys.stderr)
+        return 1
+    except NoAnswer as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 3
+    print(reply.action if reply.action is not None else reply.text)
     return 0
 
 

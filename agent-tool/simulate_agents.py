@@ -4,9 +4,12 @@
 Several agents (deployer, code-reviewer, test-runner, doc-writer, data-pipeline, security-scanner) each
 work through tasks: in_progress with rising progress, then success, warning or error; some bodies are
 long and multi-line, some titles CJK or emoji; now and then a deliberately malformed message is sent raw.
+With --reply-queue-url, some agents also ask a human ("Deploy billing v1.3 to prod? [Deploy] [Cancel]",
+"Archive 14 emails? [Yes] [No]"), act on the answer sent from the viewer, and acknowledge text messages.
 
     python simulate_agents.py --queue-url URL [--endpoint-url URL] [--rate 3] [--burst N]
                               [--count N | --duration S] [--seed N] [--malformed-rate 0.03]
+                              [--reply-queue-url URL] [--ask-every 40] [--questions N]
 
 Every message sent is logged on stdout, one line each:
     event <message-id> <agent> <status> [<progress>%] <title>
@@ -30,7 +33,10 @@ if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
 from aws_errors import PublishError  # noqa: E402
-from fleet_scenarios import PLANNERS, TaskPlan, malformed_message, one_off_note, plan_task  # noqa: E402
+from agent_reply import InvalidReply, parse_reply  # noqa: E402
+from event_builder import new_event  # noqa: E402
+from fleet_scenarios import (PLANNERS, Question, TaskPlan, malformed_message, one_off_note, plan_task,  # noqa: E402
+                             questions)
 from long_task import Task  # noqa: E402
 from publish_event import publish_dict, send_raw_message  # noqa: E402
 from sqs_connection import ConfigurationError, make_client, resolve_queue_url  # noqa: E402
@@ -114,6 +120,82 @@ class Fleet:
         self._reporter(TaskPlan(agent, "ops", note, [], "info", "")).finish("info")
 
 
+class Asker:
+    """Agents that ask a human: publishes questions (needs_input + actions + reply_to), checks the reply queue
+    without blocking, acts on answers (a follow-up event, then the outcome) and acknowledges text messages."""
+
+    def __init__(self, sqs: Any, reply_queue_url: str, send_event: Callable[[dict[str, Any]], str],
+                 log: Callable[[str], None], rng: random.Random, ask_every: float,
+                 clock: Callable[[], float] = time.monotonic, max_questions: int | None = None):
+        self.sqs = sqs
+        self.reply_queue_url = reply_queue_url
+        self._send = send_event
+        self._log = log
+        self.rng = rng
+        self.ask_every = ask_every
+        self.clock = clock
+        self.waiting: dict[str, tuple[Question, dict[str, Any]]] = {}  # question event id -> (question, event)
+        self.queue = questions(rng)
+        self.next_ask = clock()
+        self.answered = 0
+        self.asked = 0
+        self.max_questions = max_questions
+
+    def step(self) -> None:
+        """Ask the next question when due; take the replies that have arrived."""
+        if self.queue and (self.max_questions is None or self.asked < self.max_questions) and not any(q.agent_id == self.queue[0].agent_id for q, _ in self.waiting.values()) \
+                and self.clock() >= self.next_ask:
+            self._ask(self.queue.pop(0))
+            self.next_ask = self.clock() + (2 if len(self.waiting) < 2 else self.ask_every)
+        answer = self.sqs.receive_message(QueueUrl=self.reply_queue_url, MaxNumberOfMessages=10, WaitTimeSeconds=0)
+        for message in answer.get("Messages", []):
+            try:
+                reply = parse_reply(message["Body"])
+            except InvalidReply as error:
+                self._log(f"reply-ignored {error.reason}")
+                reply = None
+            self.sqs.delete_message(QueueUrl=self.reply_queue_url, ReceiptHandle=message["ReceiptHandle"])
+            if reply is not None:
+                self._take(reply)
+
+    def _event(self, question: Question, status: str, title: str, body: str, **extra: Any) -> dict[str, Any]:
+        return new_event(title, status, question.agent_id, category=question.category, body=body,
+                         task_id=f"ask-{question.agent_id}", extra=extra or None)
+
+    def _ask(self, question: Question) -> None:
+        event = self._event(question, "needs_input", question.title, question.body, actions=question.actions,
+                            reply_to=self.reply_queue_url)
+        message_id = self._send(event)
+        self.waiting[event["id"]] = (question, event)
+        self.asked += 1
+        self._log(f"ask {message_id} {question.agent_id} {question.title}")
+
+    def _take(self, reply: Any) -> None:
+        pending = self.waiting.pop(reply.in_reply_to, None)
+        if pending is not None:
+            question = pending[0]
+        elif reply.action is not None:  # a question asked before a restart: known by its agent and action
+            known = [q for q in questions(random.Random(0)) if q.agent_id == reply.agent_id and reply.action in q.outcomes]
+            if not known:
+                self._log(f"reply-ignored no question of {reply.agent_id} has action {reply.action}")
+                return
+            question = known[0]
+        else:  # a text message from the agents view
+            self._send(new_event(f"message from {reply.sender}: {reply.text[:200]}", "info", reply.agent_id,
+                                 task_id=reply.task_id, body="Noted; thanks."))
+            self._log(f"message {reply.agent_id} from {reply.sender}")
+            return
+        labels = {action["id"]: action["label"] for action in question.actions}
+        what = labels.get(reply.action, reply.action) if reply.action else f'"{reply.text[:60]}"'
+        self._send(self._event(question, "in_progress", f"answered: {what} by {reply.sender}", question.title))
+        status, title, body = question.outcomes.get(reply.action or "", ("info", f"Noted: {what}", question.title))
+        self._send(self._event(question, status, title, body))
+        self.answered += 1
+        self._log(f"answered {question.agent_id} {reply.action or 'text'} by {reply.sender}")
+        if not self.queue:  # ask again later, so the demo never runs out of questions
+            self.queue = questions(self.rng)
+
+
 class StopFlag:
     """Set by SIGTERM/SIGINT; the main loop checks it between messages and while pacing."""
 
@@ -147,6 +229,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, help="random seed, to repeat a run")
     parser.add_argument("--malformed-rate", type=float, default=0.03,
                         help="share of deliberately malformed messages (default 0.03)")
+    parser.add_argument("--reply-queue-url", help="ask humans questions; answers come back on this queue")
+    parser.add_argument("--ask-every", type=float, default=40.0,
+                        help="seconds between questions once two are waiting (default 40)")
+    parser.add_argument("--questions", type=int, help="ask at most this many questions (0: only take answers)")
     return parser
 
 
@@ -170,6 +256,11 @@ def main(argv: list[str] | None = None) -> int:
         send_raw=lambda body: send_raw_message(body, queue_url=queue_url, client=client),
         log=log, malformed_rate=args.malformed_rate,
     )
+    asker = None
+    if args.reply_queue_url:
+        asker = Asker(client, args.reply_queue_url,
+                      lambda event: publish_dict(event, queue_url=queue_url, client=client), log,
+                      random.Random(args.seed), args.ask_every, max_questions=args.questions)
     interval = 1.0 / args.rate if args.rate > 0 else 0.0
     started = time.monotonic()
     sent = 0
@@ -180,6 +271,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.duration is not None and time.monotonic() - started >= args.duration:
                 break
             began = time.monotonic()
+            if asker is not None and sent >= args.burst:
+                asker.step()
             fleet.step()
             sent += 1
             # jitter keeps the stream looking organic while the average rate holds

@@ -77,20 +77,24 @@ export AWS_EC2_METADATA_DISABLED=true
 unset AWS_SESSION_TOKEN AWS_SECURITY_TOKEN AWS_PROFILE AWS_DEFAULT_PROFILE AWS_ENDPOINT_URL AWS_ENDPOINT_URL_SQS \
       TIMELINE_QUEUE_URL TIMELINE_DB
 
-queue_url="$("$python" -c '
+# The events queue, and the queue the simulated agents take answers from (their reply_to).
+read -r queue_url reply_queue_url < <("$python" -c '
 import sys, boto3
 sqs = boto3.client("sqs", endpoint_url=sys.argv[1], region_name="us-east-1")
-print(sqs.create_queue(QueueName="timeline-demo")["QueueUrl"])' "$endpoint")"
-echo "demo: local SQS server $endpoint (pid $server_pid), queue $queue_url"
+print(sqs.create_queue(QueueName="timeline-demo")["QueueUrl"], sqs.create_queue(QueueName="agent-replies")["QueueUrl"])
+' "$endpoint")
+echo "demo: local SQS server $endpoint (pid $server_pid), queue $queue_url, reply queue $reply_queue_url"
 db="$workdir/demo.db"
 connection=(--queue-url "$queue_url" --endpoint-url "$endpoint" --region us-east-1)
-simulate=("$python" agent-tool/simulate_agents.py --queue-url "$queue_url" --endpoint-url "$endpoint")
+simulate=("$python" agent-tool/simulate_agents.py --queue-url "$queue_url" --endpoint-url "$endpoint"
+          --reply-queue-url "$reply_queue_url")
 
 # --- interactive: the live TUI -------------------------------------------------------------------------
 if [ -t 0 ] && [ -t 1 ]; then
   "${simulate[@]}" --burst 25 --rate 3 >"$workdir/simulator.log" 2>&1 &
   simulator_pid=$!
   echo "demo: simulated agents running (pid $simulator_pid, log $workdir/simulator.log); starting timeline tui"
+  echo "demo: some agents will ask you something: press i to jump to one, a digit to pick an answer, y to send"
   status=0
   "$bin" tui "${connection[@]}" --db "$db" || status=$?
   stopped="demo: stopped the simulated agents (pid $simulator_pid) and the local SQS server $endpoint"
@@ -113,6 +117,13 @@ echo "demo: $(tail -n 1 "$workdir/simulator.log")"
 "$bin" drain "${connection[@]}" --db "$db"
 echo
 "$bin" list --db "$db" --limit 25
+echo
+echo "demo: an agent asked a question; answering it as you would with i, 1, y in the TUI:"
+"$bin" reply ask-deployer --action deploy --db "$db" --endpoint-url "$endpoint" --region us-east-1
+"${simulate[@]}" --burst 0 --rate 0 --count 3 --seed 1 --malformed-rate 0 --questions 0 >"$workdir/simulator.log" 2>&1 \
+  || { echo "demo: the simulator failed:" >&2; cat "$workdir/simulator.log" >&2; exit 1; }
+"$bin" drain "${connection[@]}" --db "$db" >/dev/null
+"$bin" history ask-deployer --db "$db"
 echo
 echo "demo: rejected messages (the simulator sends a few malformed ones on purpose):"
 "$bin" rejected --db "$db"

@@ -29,7 +29,9 @@ public struct PollerConfiguration: Sendable {
         self.giveUpAfter = giveUpAfter
         self.storeGiveUpAfter = storeGiveUpAfter
         self.queueURLs = queueURLs
-        self.concurrency = max(1, concurrency)
+        // Callers validate user input (`PollingOptions.validate()`); a bad value here is a programming error.
+        precondition(concurrency >= 1, "PollerConfiguration: concurrency must be at least 1, got \(concurrency)")
+        self.concurrency = concurrency
         self.waitSeconds = min(20, max(0, waitSeconds))
         self.maxMessages = min(10, max(1, maxMessages))
         self.peek = peek

@@ -38,6 +38,29 @@ public enum JSONMember: Equatable, Sendable {
     }
 }
 
+/// A whole JSON value, for the fields whose contents are validated (`actions`).
+public indirect enum JSONValueTree {
+    case string(String)
+    /// A number, kept as its source text.
+    case number(String)
+    case bool(Bool)
+    case null
+    case object([(key: String, value: JSONValueTree)])
+    case array([JSONValueTree])
+
+    /// The kind of value in the words reasons use, as `JSONMember.kindDescription`.
+    public var kindDescription: String {
+        switch self {
+        case .string: return "a string"
+        case .number: return "a number"
+        case .bool: return "a boolean"
+        case .null: return "null"
+        case .object: return "an object"
+        case .array: return "an array"
+        }
+    }
+}
+
 /// A duplicate key: the key, and the top-level field it sits inside (nil when it is a top-level field).
 public struct DuplicateKey: Equatable, Sendable {
     public var key: String
@@ -326,6 +349,55 @@ public struct JSONReader {
             }
         }
         return validating ? String(validating: out, as: UTF8.self) : String(decoding: out, as: UTF8.self)
+    }
+
+    // MARK: - Trees (for the few fields that are containers: `actions`)
+
+    /// Reads one whole document as a tree. For documents `readDocument` has accepted (so nothing here
+    /// reports duplicates; the depth limit still holds).
+    public mutating func readTree(depth: Int = 0) throws(JSONSyntaxError) -> JSONValueTree {
+        skipWhitespace()
+        let byte = try peek()
+        guard byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") else {
+            switch try readValue(depth: depth, decode: true, insideField: nil) {
+            case .string(let s): return .string(s)
+            case .number(let n): return .number(n)
+            case .bool(let b): return .bool(b)
+            default: return .null
+            }
+        }
+        guard depth + 1 <= Self.maxDepth else {
+            throw JSONSyntaxError(message: "nesting deeper than \(Self.maxDepth) levels", offset: index)
+        }
+        index += 1
+        let isObject = byte == UInt8(ascii: "{")
+        let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        var members: [(key: String, value: JSONValueTree)] = []
+        var items: [JSONValueTree] = []
+        skipWhitespace()
+        if try peek() == close {
+            index += 1
+            return isObject ? .object([]) : .array([])
+        }
+        while true {
+            skipWhitespace()
+            if isObject {
+                guard try peek() == UInt8(ascii: "\"") else { throw expected("a key string") }
+                let key = try readString(decode: true)!
+                skipWhitespace()
+                guard try peek() == UInt8(ascii: ":") else { throw expected("':'") }
+                index += 1
+                members.append((key, try readTree(depth: depth + 1)))
+            } else {
+                items.append(try readTree(depth: depth + 1))
+            }
+            skipWhitespace()
+            let next = try peek()
+            if next == UInt8(ascii: ",") { index += 1; continue }
+            guard next == close else { throw expected(isObject ? "',' or '}'" : "',' or ']'") }
+            index += 1
+            return isObject ? .object(members) : .array(items)
+        }
     }
 
     // MARK: - Helpers

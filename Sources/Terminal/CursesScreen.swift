@@ -16,12 +16,11 @@ final class CursesScreen {
         raw()
         noecho()
         nonl()
-        keypad(tl_stdscr(), true)
-        wtimeout(tl_stdscr(), 50)
-        set_escdelay(25)
+        // Keys and mouse are read as bytes by `TerminalInput` and decoded by `InputDecoder`, whatever
+        // terminfo says: ncurses' own key translation stays off, and mouse reporting is switched on here.
+        keypad(tl_stdscr(), false)
         curs_set(0)
-        mousemask(tl_button1_pressed() | tl_button1_clicked() | tl_button4_pressed() | tl_button5_pressed(), nil)
-        mouseinterval(0)
+        MouseReporting.set(true)
         var depth = Palette.Depth.none
         if color && has_colors() {
             start_color()
@@ -30,13 +29,14 @@ final class CursesScreen {
         }
         palette = Palette(depth: depth, light: light)
         active = true
-        TerminalRestore.register { endwin() }
+        TerminalRestore.register { MouseReporting.set(false); endwin() }
     }
 
     /// Restores the terminal exactly (idempotent).
     func end() {
         guard active else { return }
         active = false
+        MouseReporting.set(false)
         endwin()
     }
 
@@ -57,25 +57,18 @@ final class CursesScreen {
         return true
     }
 
-    /// Reads one input within the 50 ms timeout (nil on timeout).
-    func read() -> RawInput? {
-        var ch: wint_t = 0
-        let rc = wget_wch(tl_stdscr(), &ch)
-        if rc == ERR { return nil }
-        if rc == KEY_CODE_YES {
-            let code = Int32(ch)
-            if code == KEY_RESIZE { return .resize }
-            if code == KEY_MOUSE {
-                var event = MEVENT()
-                guard getmouse(&event) == OK else { return .ignored }
-                let b = event.bstate
-                return .mouse(RawMouse(x: Int(event.x), y: Int(event.y),
-                                       button1: b & (tl_button1_pressed() | tl_button1_clicked()) != 0,
-                                       wheelUp: b & tl_button4_pressed() != 0, wheelDown: b & tl_button5_pressed() != 0))
-            }
-            return .key(.keyCode(code))
-        }
-        return .key(.character(UInt32(ch)))
+    /// Leaves curses, stops the process (Ctrl-Z: job control, as the shell's suspend would) and, once the
+    /// shell's `fg` continues it, takes the terminal back and repaints everything on the next draw.
+    func suspend() {
+        MouseReporting.set(false)
+        endwin()
+        let previous = signal(SIGTSTP, SIG_DFL)
+        raise(SIGTSTP)
+        signal(SIGTSTP, previous)
+        // Continued: the tty modes and screen are ours again on the next refresh.
+        reset_prog_mode()
+        MouseReporting.set(true)
+        invalidate()
     }
 
     /// Forgets what is on the terminal so the next draw repaints everything (after a resize).
@@ -98,29 +91,16 @@ final class CursesScreen {
     private func put(_ cell: Cell, x: Int, y: Int) {
         if cell.isContinuation { return }
         let (attr, pair) = palette.attributes(for: cell.style)
-        let scalars = cell.character.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
-        if add(scalars.prefix(5), attr: attr, pair: pair, x: x, y: y), Int(tl_wcwidth(scalars[0])) >= cell.width {
-            return
-        }
-        // setcchar takes one spacing character plus combining marks, and ncurses measures with libc's
-        // wcwidth. A cluster of several spacing characters (a flag is two regional indicators of width 1;
-        // ZWJ sequences) or one libc measures narrower than the cell is drawn as its leading spacing
-        // characters, each with its marks, while they fit; the rest of the cell is blanked so no stale
-        // character from an earlier frame stays visible.
+        let scalars = cell.character.unicodeScalars.map(\.value)
+        let plan = ClusterDrawing.plan(scalars, width: Int(cell.width)) { Int(tl_wcwidth(wchar_t(bitPattern: $0))) }
         var column = 0
-        var start = 0
-        while start < scalars.count {
-            var end = start + 1
-            while end < scalars.count && tl_wcwidth(scalars[end]) == 0 { end += 1 }
-            let width = max(1, Int(tl_wcwidth(scalars[start])))
-            guard column + width <= cell.width,
-                  add(scalars[start..<min(end, start + 5)], attr: attr, pair: pair, x: x + column, y: y)
-            else { break }
-            column += width
-            start = end
+        for piece in plan.pieces {
+            guard add(piece.map { wchar_t(bitPattern: $0) }[...], attr: attr, pair: pair, x: x + column, y: y) else { break }
+            column += Int(tl_wcwidth(wchar_t(bitPattern: piece[0])))
         }
+        // Blank the rest of the cell, so no stale character from an earlier frame stays visible.
         let space: ArraySlice<wchar_t> = [wchar_t(0x20)]
-        while column < cell.width {
+        while column < Int(cell.width) {
             _ = add(space, attr: attr, pair: pair, x: x + column, y: y)
             column += 1
         }

@@ -12,6 +12,7 @@ public enum LightTheme {
         case .success: 28
         case .warning: 166
         case .error: 160
+        case .needsInput: 164  // magenta, darker: a human is needed
         case .accent: 31
         case .muted: 242
         case .highlight: 127

@@ -3,10 +3,11 @@ import Foundation
 import TimelineRuntime
 import TimelineUI
 
-/// The interactive loop, event-driven: it sleeps in `poll(2)` (`EventWait`) until a key, a background
-/// result (the controller's wake handler), a write to the database (inotify on its WAL) or a signal,
-/// with a timeout only for the next tick (ten a second while something animates, else one a second for
-/// relative times). Then it feeds the controller and draws the diff.
+/// The interactive loop, event-driven: it sleeps in `poll(2)` (`EventWait`) until terminal input, a
+/// background result (the controller's wake handler), a write to the database (inotify on its WAL) or a
+/// signal, with a timeout only for the next tick (ten a second while something animates, else one a
+/// second for relative times and the side channel). Then it decodes the input bytes (`TerminalInput`),
+/// feeds the controller and draws the diff.
 public enum TerminalApp {
     /// How soon after a store write is noticed the store is looked at again: a write seen by inotify
     /// may land just before SQLite publishes the commit to readers.
@@ -17,17 +18,19 @@ public enum TerminalApp {
     /// Runs until the user quits or a termination signal arrives; the terminal is restored on return.
     /// `databasePath`: watched for other processes' writes. Commits in this process (the in-process
     /// poller) are reported with `controller.checkForChangesNow()`. `light`: colours for a light background.
+    /// `sideChannel`: notifications and the terminal title, written between frames.
     public static func run(controller: TimelineController, color: Bool, light: Bool = false,
-                           databasePath: String? = nil,
+                           databasePath: String? = nil, sideChannel: TerminalSideChannel? = nil,
                            clock: @escaping () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000) }) {
         let curses = CursesScreen(color: color, light: light)
+        let keyboard = TerminalInput()
         defer { curses.end() }
+        TerminalSideOutput.write(sideChannel?.startBytes() ?? [])
         let wakePipe = WakePipe()
         let watcher = databasePath.flatMap(StoreWatcher.init)
         let events = EventWait(wakePipe: wakePipe, storeWatcher: watcher)
         if let wakePipe { controller.setWakeHandler { wakePipe.signal() } }
         if watcher != nil { controller.changeCheckInterval = watchedChangeCheckMicros }
-        wtimeout(tl_stdscr(), 0)
         _ = curses.syncSizeWithTerminal()
         var size = curses.size
         controller.send(.resize(width: size.width, height: size.height))
@@ -39,23 +42,17 @@ public enum TerminalApp {
         var dirty = true
         var woken = EventWait.Woken(terminal: true)
         while running && TerminalRestore.terminationSignal == 0 {
-            if woken.terminal || woken.interrupted {
-                // Everything ncurses has now (a signal may have queued KEY_RESIZE).
-                while running, let input = curses.read() {
+            if woken.terminal {
+                // Everything already queued: a held key or a paste is applied whole.
+                for input in keyboard.read(timeoutMillis: 0) where running {
                     dirty = true
                     switch input {
-                    case .key(let raw):
-                        if let key = InputDecoder.decode(raw) { running = controller.send(key) }
-                    case .mouse(let raw):
-                        if let event = InputDecoder.decode(raw) { running = controller.send(event) }
-                    case .resize:
-                        size = curses.size
-                        curses.invalidate()
-                        controller.send(.resize(width: size.width, height: size.height))
-                    case .ignored:
-                        break
+                    case .key(.ctrl("l")): curses.invalidate()  // full repaint: clears what other programs wrote
+                    case .key(.ctrl("z")): curses.suspend()
+                    default: running = controller.send(input)
                     }
                 }
+                if keyboard.closed { running = false }
             }
             guard running else { break }
             let now = clock()
@@ -75,14 +72,17 @@ public enum TerminalApp {
             controller.pollBackground(nowMicros: now)
             wakePipe?.drain()
             if controller.drain() { dirty = true }
-            // ncurses learns of resizes from SIGWINCH; when that signal is blocked or ignored by whatever
-            // started us (seen under pytest+tmux), the tty size itself tells (one cheap ioctl per iteration).
-            if curses.syncSizeWithTerminal() || curses.size != size {
+            // Input is read without ncurses' getch (where it would report KEY_RESIZE), and SIGWINCH may be
+            // blocked by whatever started us (seen under pytest+tmux): the tty size itself tells (one cheap
+            // ioctl per iteration; a SIGWINCH that does arrive interrupts the wait at once).
+            _ = curses.syncSizeWithTerminal()
+            if curses.size != size {
                 size = curses.size
                 curses.invalidate()
                 controller.send(.resize(width: size.width, height: size.height))
                 dirty = true
             }
+            if sideChannel?.service(controller: controller, nowMicros: now) == true { dirty = true }
             if dirty {
                 curses.draw(render(controller.state, width: size.width, height: size.height))
                 dirty = false
@@ -92,6 +92,7 @@ public enum TerminalApp {
             woken = events.wait(timeoutMicros: timeout)
         }
         curses.end()
+        TerminalSideOutput.write(sideChannel?.exitBytes() ?? [])
         TerminalRestore.reraiseIfSignalled()
     }
 }

@@ -92,6 +92,12 @@ private struct StoreBench {
                      rowCount, middle.millis, up.millis, position.millis))
         let counts = try repeatTimed { _ = try store.statusCounts(matching: everything) }
         report(String(format: "status counts: %.3f ms", counts.millis))
+        // `timeline status` (issue 14): a fresh read-only connection and the fleet counts, as the command does.
+        let path = store.path
+        let status = try repeatTimed { _ = try TimelineStore(path: path, readOnly: true).fleetCounts() }
+        let fleet = try repeatTimed { _ = try store.fleetCounts() }
+        report(String(format: "timeline status (open read-only + fleet counts): %.3f ms; fleet counts alone %.3f ms",
+                     status.millis, fleet.millis))
 
         // The last two: negation (a term excluded through its match set).
         for text in ["deploy", "migration", "zebra-rare", "-deploy", "migration -deploy"] {

@@ -13,7 +13,8 @@ public struct EventRejection: Error, Sendable, Equatable, CustomStringConvertibl
 /// Checks, in order; the first failure is the reason:
 /// 1. the message: not empty, at most `EventLimits.messageBytes`, valid UTF-8, valid JSON (strict RFC 8259),
 ///    a JSON object, no duplicate keys (at any depth);
-/// 2. the fields, in the order id, agent_id, task_id, title, status, timestamp, body, category, progress:
+/// 2. the fields, in the order id, agent_id, task_id, title, status, timestamp, body, category, progress,
+///    actions, reply_to (`InteractionRules`):
 ///    present when required → right type → no NUL character → within its byte limit → not blank
 ///    (required fields) → a valid value (status, timestamp, progress).
 /// Values are kept as sent (not trimmed); a blank `category` counts as none. Unknown fields stay in `rawJSON`.
@@ -23,12 +24,26 @@ public enum EventParser {
 
     /// Parses one message body. Never throws or traps: bad input becomes an `EventRejection`.
     public static func parse(_ bytes: [UInt8]) -> Result<Event, EventRejection> {
+        switch checkedDocument(bytes) {
+        case .failure(let rejection): return .failure(rejection)
+        case .success(let members):
+            do throws(EventRejection) {
+                return .success(try buildEvent(members, rawJSON: String(decoding: bytes, as: UTF8.self)))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Rule 1 (the message): not empty, within the size limit, UTF-8, strict JSON, an object, no duplicate
+    /// keys. Returns the top-level members. Shared with `Reply.parse`.
+    static func checkedDocument(_ bytes: [UInt8]) -> Result<[(key: String, value: JSONMember)], EventRejection> {
         guard !bytes.isEmpty else { return .failure(EventRejection("message is empty")) }
         guard bytes.count <= EventLimits.messageBytes else {
             return .failure(EventRejection(
                 "message is \(bytes.count) bytes, larger than the \(EventLimits.messageBytes)-byte limit"))
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard String(validating: bytes, as: UTF8.self) != nil else {
             let offset = UTF8Check.firstInvalidOffset(bytes) ?? 0
             return .failure(EventRejection(
                 "message is not valid UTF-8 (byte 0x\(ReasonText.hex2(bytes[offset])) at offset \(offset))"))
@@ -54,16 +69,21 @@ public enum EventParser {
             }
             return .failure(EventRejection("duplicate field \(ReasonText.quote(duplicate.key))"))
         case .success((.object(let members), nil)):
-            do throws(EventRejection) {
-                return .success(try buildEvent(members, rawJSON: text))
-            } catch {
-                return .failure(error)
-            }
+            return .success(members)
         }
     }
 
     /// Convenience for a `String` body.
     public static func parse(_ text: String) -> Result<Event, EventRejection> { parse(Array(text.utf8)) }
+
+    /// The top-level members of an accepted payload as whole values (nil when it is not a JSON object).
+    static func members(_ bytes: [UInt8]) -> [(key: String, value: JSONValueTree)]? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var reader = JSONReader(buffer)
+            guard let tree = try? reader.readTree(), case .object(let members) = tree else { return nil }
+            return members
+        }
+    }
 
     // MARK: - Fields
 
@@ -105,6 +125,10 @@ public enum EventParser {
         var progress: Double?
         if let value = member("progress") {
             progress = try checkedProgress(value)
+        }
+        if member("actions") != nil || member("reply_to") != nil {
+            guard let tree = EventParser.members(Array(rawJSON.utf8)) else { throw EventRejection("message is not valid JSON") }
+            _ = try InteractionRules.interaction(tree)
         }
         return Event(id: id, agentID: agentID, taskID: taskID, title: title, body: body, status: status,
                      category: category, timestampMicros: micros, progress: progress, rawJSON: rawJSON)

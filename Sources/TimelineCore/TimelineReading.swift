@@ -1,3 +1,11 @@
+/// Storing what the user has looked at (issue 14's unread marks); `TimelineStore` implements it.
+public protocol ReadMarking: AnyObject {
+    /// The task is read up to its event with arrival sequence `seq`.
+    func markRead(taskID: String, seq: Int64) throws
+    /// Every task is read.
+    func markAllRead() throws
+}
+
 /// Read access to a timeline, newest first. `TimelineStore` implements it; the UI depends only on this.
 ///
 /// All windows are keyset windows (never OFFSET) so their cost does not grow with history size.

@@ -24,12 +24,22 @@ public struct TimelineRow: Sendable, Equatable, Hashable {
     public var eventCount: Int
     /// Local receive time of `event`, microseconds since the epoch.
     public var receivedMicros: Int64
+    /// True when the task's newest event arrived after the user last looked at the task (issue 14).
+    public var unread: Bool
+    /// Timestamp of the task's first (oldest) event: when it started (nil when not loaded).
+    public var firstMicros: Int64?
+    /// For a running task: its newest progress reports, newest first (for the ETA).
+    public var recentProgress: [ProgressPoint]
 
-    public init(event: Event, seq: Int64, eventCount: Int, receivedMicros: Int64) {
+    public init(event: Event, seq: Int64, eventCount: Int, receivedMicros: Int64, unread: Bool = false,
+                firstMicros: Int64? = nil, recentProgress: [ProgressPoint] = []) {
         self.event = event
         self.seq = seq
         self.eventCount = eventCount
         self.receivedMicros = receivedMicros
+        self.unread = unread
+        self.firstMicros = firstMicros
+        self.recentProgress = recentProgress
     }
 
     public var key: RowKey { RowKey(timestampMicros: event.timestampMicros, seq: seq) }

@@ -3,13 +3,19 @@ import TimelineUI
 
 /// Effects of one kind supersede each other.
 enum EffectKind: Hashable {
-    case window, counts, history, find
+    case window, counts, history, find, replies, send, agents
+    /// Writes (read marks): never superseded, each one runs.
+    case write
     init(_ e: Effect) {
         switch e {
+        case .markRead, .markAllRead: self = .write
         case .loadWindow: self = .window
         case .loadCounts: self = .counts
         case .loadHistory: self = .history
-        case .findMatch, .quit, .setMark, .saveView, .rememberView, .exportHistory: self = .find
+        case .findMatch, .quit, .setMark, .saveView, .rememberView, .exportHistory, .restartPoller: self = .find
+        case .loadReplies: self = .replies
+        case .sendReply: self = .send
+        case .loadAgents: self = .agents
         }
     }
 }

@@ -12,9 +12,23 @@ public enum EffectExecutor {
             case .loadHistory(let taskID):
                 let row = try reader.row(taskID: taskID)
                 let events = try reader.history(taskID: taskID, limit: 500)
-                return .historyLoaded(HistoryResult(taskID: taskID, row: row, events: events))
+                let replies = try (reader as? ReplyKeeping)?.replies(taskID: taskID) ?? []
+                return .historyLoaded(HistoryResult(taskID: taskID, row: row, events: events, replies: replies))
             case .findMatch(let request): return .matchFound(try findMatch(request, reader))
-            case .quit, .setMark, .saveView, .rememberView, .exportHistory: return nil  // not reads: ActionExecutor
+            case .loadReplies(let eventIDs):
+                guard let keeper = reader as? ReplyKeeping else { return nil }
+                return .repliesLoaded(Array(try keeper.latestReplies(inReplyTo: eventIDs).values))
+            case .loadAgents(let limit):
+                guard let directory = reader as? AgentDirectory else { return .agentsLoaded([]) }
+                return .agentsLoaded(try directory.agents(limit: limit))
+            case .sendReply: return nil  // sends run on the controller's send lane
+            case .markRead(let taskID, let seq):
+                try (reader as? ReadMarking)?.markRead(taskID: taskID, seq: seq)
+                return nil
+            case .markAllRead:
+                try (reader as? ReadMarking)?.markAllRead()
+                return nil
+            case .quit, .setMark, .saveView, .rememberView, .exportHistory, .restartPoller: return nil  // not reads: ActionExecutor, the poller hook
             }
         } catch {
             return .loadFailed("store: \(error)")

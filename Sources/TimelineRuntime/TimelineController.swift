@@ -29,9 +29,14 @@ public final class TimelineController: @unchecked Sendable {
     private var checkPending = Atomic()
     private let immediateCheckQueued = Atomic()
     private let pollerStatus: (@Sendable () -> PollerStatusView)?
+    /// Sends a confirmed reply (records it, delivers it, keeps the outcome); runs on its own serial lane so
+    /// a slow webhook never delays a frame, and every confirmed reply is sent exactly once, in order.
+    private let sendReply: (@Sendable (ReplyRecord) -> ReplyRecord)?
+    private let sendLane = DispatchQueue(label: "timeline.ui.send", qos: .userInitiated)
     /// Marks, views and exports, run in order on their own queue (never superseded).
     private let actions: TimelineActions?
     private let actionQueue = DispatchQueue(label: "timeline.ui.actions")
+    private let pollerRestart: (@Sendable () -> Void)?
     /// How often other connections' writes are looked for by default.
     public static let changeCheckMicros: Int64 = 200_000
     /// How often `pollBackground` looks for other connections' writes. An event-driven loop that is told
@@ -40,14 +45,17 @@ public final class TimelineController: @unchecked Sendable {
 
     /// `countDebounce`: how long counts for a new query wait, so a burst of keystrokes is counted once.
     public init(state: AppState, makeReader: @escaping @Sendable () throws -> TimelineReading,
-                pollerStatus: (@Sendable () -> PollerStatusView)? = nil, countDebounce: Double = 0.12,
-                actions: TimelineActions? = nil) {
+                pollerStatus: (@Sendable () -> PollerStatusView)? = nil,
+                pollerRestart: (@Sendable () -> Void)? = nil, countDebounce: Double = 0.12,
+                actions: TimelineActions? = nil, sendReply: (@Sendable (ReplyRecord) -> ReplyRecord)? = nil) {
         self.state = state
         self.actions = actions
+        self.sendReply = sendReply
         countThrottle = CountThrottle(debounceSeconds: countDebounce)
         fast = Lane(label: "timeline.ui.fast", makeReader: makeReader)
         slow = Lane(label: "timeline.ui.slow", makeReader: makeReader)
         self.pollerStatus = pollerStatus
+        self.pollerRestart = pollerRestart
         if let pollerStatus { self.state.poller = pollerStatus() }
     }
 
@@ -98,11 +106,18 @@ public final class TimelineController: @unchecked Sendable {
     public func settle(timeout: TimeInterval = 5) throws {
         let deadline = DispatchTime.now() + timeout
         repeat {
-            guard fast.waitUntilIdle(deadline), slow.waitUntilIdle(deadline) else { break }
+            guard fast.waitUntilIdle(deadline), slow.waitUntilIdle(deadline), sendsIdle(deadline) else { break }
             actionQueue.sync {}  // actions are short writes: wait for them outright
             if !drain() && inbox.isEmpty && tickets.idle { return }
         } while DispatchTime.now() < deadline
         throw SettleTimeout(seconds: timeout)
+    }
+
+    /// Waits until the reply sends queued so far have run; false when `deadline` passed first.
+    private func sendsIdle(_ deadline: DispatchTime) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        sendLane.async { done.signal() }
+        return done.wait(timeout: deadline) == .success
     }
 
     /// Waits until the fast lane has answered (what the next frame needs); counts may still be running.
@@ -137,6 +152,21 @@ public final class TimelineController: @unchecked Sendable {
     private func run(_ effects: [Effect], countsAfterWindow: Bool = false) {
         for effect in effects {
             if effect == .quit { continue }
+            if case .sendReply(let record) = effect {
+                // Never superseded: each confirmed reply is sent once.
+                let ticket = tickets.issue(.send)
+                _ = ticket
+                sendLane.async { [self] in
+                    defer { tickets.finish(.send) }
+                    var outcome = record
+                    if let sendReply { outcome = sendReply(record) } else {
+                        outcome.delivery = .failed(reason: "this view cannot send replies")
+                    }
+                    inbox.put(.replyOutcome(outcome))
+                }
+                continue
+            }
+            if effect == .restartPoller { pollerRestart?(); continue }
             if ActionExecutor.isAction(effect) {
                 guard let actions else { continue }
                 actionQueue.async { [inbox] in
@@ -150,7 +180,7 @@ public final class TimelineController: @unchecked Sendable {
             let work: @Sendable () -> Void = { [self] in
                 defer { tickets.finish(kind) }
                 // A newer request of the same kind supersedes this one: skip it (before and after waiting).
-                guard tickets.isLatest(ticket, kind) else { return }
+                guard kind == .write || tickets.isLatest(ticket, kind) else { return }
                 if case .loadCounts(let request) = effect {
                     countThrottle.wait(generation: request.generation)
                     guard tickets.isLatest(ticket, kind) else { return }

@@ -25,6 +25,8 @@ enum Schema {
         Migration(version: 3, apply: compactEventIndexes),
         Migration(version: 4, apply: keepQueueDelivery),
         Migration(version: 5, apply: addMarks),
+        Migration(version: 6, apply: createReplies),
+        Migration(version: 7, apply: addReadMarks),
     ]
 
     static var latestVersion: Int64 { migrations.last?.version ?? 0 }
@@ -185,6 +187,50 @@ enum Schema {
                 task_id   TEXT PRIMARY KEY,
                 marked_us INTEGER NOT NULL
             ) WITHOUT ROWID;
+            """)
+    }
+
+    /// Version 6 (human in the loop): the replies this viewer sent or tried to send, so they survive a
+    /// restart. `state` is sending, sent or failed; `detail` the SQS message id, HTTP status or failure
+    /// reason. A resend keeps the id (the agent's idempotency key) and updates state, detail and updated_us.
+    private static func createReplies(_ db: Database) throws {
+        try db.execute("""
+            CREATE TABLE replies (
+                seq              INTEGER PRIMARY KEY,
+                id               TEXT NOT NULL UNIQUE,
+                in_reply_to      TEXT NOT NULL,
+                task_id          TEXT NOT NULL,
+                agent_id         TEXT NOT NULL,
+                action           TEXT,
+                text             TEXT,
+                sender           TEXT NOT NULL,
+                ts_us            INTEGER NOT NULL,
+                label            TEXT,
+                destination_kind TEXT NOT NULL,
+                destination      TEXT NOT NULL,
+                state            TEXT NOT NULL,
+                detail           TEXT,
+                updated_us       INTEGER NOT NULL
+            );
+            CREATE INDEX replies_task ON replies (task_id, ts_us);
+            CREATE INDEX replies_event ON replies (in_reply_to);
+            """)
+    }
+
+    /// Version 7 (issue 14, attention): read state. `read_marks` holds, per task, the newest event the user
+    /// has seen; `meta.read_all_seq` is the `U` (mark all read) watermark, seeded with the current newest
+    /// event so a history that existed before this version does not all turn unread. A task is unread when
+    /// its winning event is newer than both. `timeline_status_seq` makes the fleet counts (`timeline
+    /// status`, the header, the terminal title) index range counts.
+    private static func addReadMarks(_ db: Database) throws {
+        try db.execute("""
+            CREATE TABLE read_marks (
+                task_row INTEGER PRIMARY KEY,
+                seq      INTEGER NOT NULL
+            );
+            INSERT OR REPLACE INTO meta (key, value)
+                SELECT 'read_all_seq', CAST(COALESCE(MAX(seq), 0) AS TEXT) FROM events;
+            CREATE INDEX timeline_status_seq ON timeline (status, seq);
             """)
     }
 }

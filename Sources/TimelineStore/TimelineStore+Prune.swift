@@ -38,6 +38,7 @@ extension TimelineStore {
                         FROM temp.prune_tasks p JOIN events e ON e.seq = p.seq;
                     DELETE FROM marks WHERE task_id IN
                         (SELECT t.task_id FROM timeline t WHERE t.row_id IN (SELECT row_id FROM temp.prune_tasks));
+                    DELETE FROM read_marks WHERE task_row IN (SELECT row_id FROM temp.prune_tasks);
                     DELETE FROM events WHERE task_row IN (SELECT row_id FROM temp.prune_tasks);
                     DELETE FROM timeline WHERE row_id IN (SELECT row_id FROM temp.prune_tasks);
                     """)

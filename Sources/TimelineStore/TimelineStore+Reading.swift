@@ -5,7 +5,8 @@ extension TimelineStore: TimelineReading {
     /// Columns of a timeline row: the winning event joined with its task's row.
     private static let rowColumns = """
         e.seq, e.id, e.agent_id, e.task_id, e.title, e.body, e.status, e.category, e.ts_us, e.progress,
-        e.raw_json, e.received_us, e.sent_us, e.receive_count, t.event_count
+        e.raw_json, e.received_us, e.sent_us, e.receive_count, t.event_count, \(ReadState.unreadColumn),
+        (SELECT MIN(f.ts_us) FROM events f WHERE f.task_row = t.row_id), t.row_id
         """
     private static let eventColumns = """
         e.seq, e.id, e.agent_id, e.task_id, e.title, e.body, e.status, e.category, e.ts_us, e.progress,
@@ -173,12 +174,35 @@ extension TimelineStore: TimelineReading {
         defer { statement.reset() }
         try statement.bind(values)
         var rows: [TimelineRow] = []
+        var running: [(index: Int, taskRow: Int64)] = []
         while try statement.step() == .row {
-            rows.append(TimelineRow(event: Self.event(from: statement), seq: statement.int64(0),
-                                    eventCount: statement.int(14), receivedMicros: statement.int64(11)))
+            let row = TimelineRow(event: Self.event(from: statement), seq: statement.int64(0),
+                                  eventCount: statement.int(14), receivedMicros: statement.int64(11),
+                                  unread: statement.int(15) != 0, firstMicros: statement.int64(16))
+            if row.event.status == .inProgress { running.append((rows.count, statement.int64(17))) }
+            rows.append(row)
         }
+        for (index, taskRow) in running { rows[index].recentProgress = try recentProgress(taskRow: taskRow) }
         return rows
     }
+
+    /// A running task's newest progress reports, newest first (caller holds the lock).
+    private func recentProgress(taskRow: Int64) throws -> [ProgressPoint] {
+        let statement = try db.cached("""
+            SELECT ts_us, progress FROM events WHERE task_row = ? AND progress IS NOT NULL
+            ORDER BY ts_us DESC LIMIT \(Self.progressPointsPerRow)
+            """)
+        defer { statement.reset() }
+        try statement.bind([.integer(taskRow)])
+        var points: [ProgressPoint] = []
+        while try statement.step() == .row {
+            points.append(ProgressPoint(micros: statement.int64(0), progress: statement.double(1)))
+        }
+        return points
+    }
+
+    /// Progress reports read per running row: enough for the ETA's steady rise.
+    static let progressPointsPerRow = 6
 
     /// Decodes `eventColumns` (columns 0…13).
     static func event(from s: Statement) -> Event {

@@ -36,6 +36,8 @@ public struct DetailState: Sendable, Equatable {
     public var history: [Event] = []
     public var loaded = false
     public var scroll = 0
+    /// Replies this viewer sent (or failed to send) for the task, oldest first: local history entries.
+    public var replies: [ReplyRecord] = []
     /// Long body and raw payload shown whole (`z`); folded to their first screen otherwise.
     public var expanded = false
     /// The expanded texts' wrapped lines (see `DetailFold`).
@@ -52,6 +54,16 @@ public struct Counts: Sendable, Equatable {
     public var perStatus: [Status: Int] = [:]
     public var newSinceBrowse = 0
     public init() {}
+}
+
+/// What needs the user, for the header: unread errors and tasks waiting for a human.
+public struct AttentionCounts: Sendable, Equatable {
+    public var unreadErrors: Int
+    public var waiting: Int
+    public init(unreadErrors: Int, waiting: Int) {
+        self.unreadErrors = unreadErrors
+        self.waiting = waiting
+    }
 }
 
 /// The whole view model. `reduce` changes it; `render` draws it.
@@ -86,6 +98,8 @@ public struct AppState: Sendable, Equatable {
     /// Statuses picked with 1–5 (empty: all).
     public var statusFilter: Set<Status> = []
     public var counts = Counts()
+    /// Unread errors and waiting tasks (nil until the attention monitor reports).
+    public var attention: AttentionCounts?
     public var detail: DetailState?
     public var helpOpen = false
     /// Task ids marked with `m` (kept in the database; loaded at start).
@@ -98,19 +112,37 @@ public struct AppState: Sendable, Equatable {
     public var commandLine: String?
     /// The `v` view picker while it is open: the selected index in `views`.
     public var viewPicker: Int?
-    /// A one-line message in the status bar (export written, view saved, a command's error).
+    /// First line of the help overlay shown (it scrolls when the terminal is too small for it).
+    public var helpScroll = 0
+    /// The full poller message overlay (`!`) is open.
+    public var pollerMessageOpen = false
+    /// A one-line message in the status bar ("back to FOLLOW", export written, view saved, a command's
+    /// error); a brief one ends at `noticeUntilMicros` (0: until the next key replaces or clears it).
     public var notice: String?
+    public var noticeUntilMicros: Int64 = 0
+    /// The terminal's charset cannot show Unicode: `render` draws ASCII stand-ins (set by the terminal).
+    public var asciiOnly = false
     public var absoluteTime = false
+    /// When running tasks turn stale or time out (`--stale-after`, `--timeout-after`).
+    public var runThresholds = RunThresholds()
     /// Zone for absolute times (the local zone; tests fix it).
     public var timeZone: TimeZone = .current
     public var poller: PollerStatusView = .disabled
     /// Last store error, shown in the status bar.
     public var lastError: String?
+    /// Rows of a move (a burst of `j`, a page) beyond the loaded window, applied when the next window
+    /// arrives, so every keypress counts however fast keys come. `pendingMoveKeepsLine`: a page move.
+    public var pendingMove = 0
+    public var pendingMoveKeepsLine = false
     /// `g` pressed, waiting for the second `g`.
     public var pendingG = false
     /// Bumped whenever the list query changes; stale results are ignored.
     public var generation = 0
     public var quitRequested = false
+    /// Answering agents: the open prompt, the last outcome, replies per event.
+    public var answering = AnswerState()
+    /// The agents view (`A`), when open.
+    public var agentsView: AgentsView?
 
     public init(width: Int, height: Int, nowMicros: Int64) {
         self.width = width
@@ -127,8 +159,19 @@ public struct AppState: Sendable, Equatable {
     /// True when the detail is a split pane beside the list (wide terminals).
     public var splitDetail: Bool { detail != nil && width >= Layout.splitMinWidth }
 
+    /// Shows `text` in the status bar for `Notice.seconds` from now.
+    public mutating func showNotice(_ text: String, seconds: Int64 = Notice.seconds) {
+        notice = text
+        noticeUntilMicros = nowMicros + seconds * 1_000_000
+    }
+
     /// Lines available to the list.
     public var listHeight: Int { Layout.listHeight(height: height) }
+}
+
+/// How long a status-bar notice stays.
+public enum Notice {
+    public static let seconds: Int64 = 3
 }
 
 /// Screen geometry shared by `reduce` (paging) and `render`.

@@ -18,7 +18,11 @@ enum DetailLayout {
 
     static func contentWidth(_ s: AppState) -> Int { max(1, s.width - paneX(s) - 2) }
 
-    static func visibleLines(_ s: AppState) -> Int { s.listHeight }
+    /// Lines of text shown at once: all of the pane, less its last line when the content overflows (that
+    /// line holds the position indicator, so the indicator never covers text).
+    static func visibleLines(_ s: AppState, total: Int) -> Int {
+        total > s.listHeight ? max(1, s.listHeight - 1) : s.listHeight
+    }
 
     static func lines(_ s: AppState, width: Int) -> [StyledLine] {
         guard let d = s.detail else { return [] }
@@ -28,10 +32,11 @@ enum DetailLayout {
         var out: [StyledLine] = []
         let titleLines = TextWidth.wrap(TextWidth.safe(e.title), to: max(1, width - 2))
         for (i, line) in titleLines.enumerated() {
-            let lead = i == 0 ? "\(StatusGlyph.glyph(for: row, nowMicros: s.nowMicros)) " : "  "
+            let lead = i == 0 ? "\(StatusGlyph.glyph(for: row, nowMicros: s.nowMicros, thresholds: s.runThresholds)) " : "  "
             out.append(StyledLine([(lead, Style(fg: e.status.colorRole, bold: true)), (line, Style(bold: true))]))
         }
         out.append(StyledLine())
+        out += answerLines(s, event: e, width: width)
         func field(_ name: String, _ value: String, _ style: Style = .plain) {
             let valueWidth = max(1, width - 11)
             for (i, piece) in TextWidth.wrap(TextWidth.safe(value), to: valueWidth).enumerated() {
@@ -42,11 +47,26 @@ enum DetailLayout {
         field("Task", e.taskID)
         field("Agent", e.agentID, Style(fg: .accent))
         if let c = e.category { field("Category", c) }
-        field("Time", "\(Times.absolute(e.timestampMicros, s))  (\(Times.relative(e.timestampMicros, s)) ago)")
+        func when(_ micros: Int64) -> String {
+            let ago = Times.relative(micros, s)
+            return "\(Times.absolute(micros, s))  (\(ago == "now" ? "just now" : ago + " ago"))"
+        }
+        if let first = row.firstMicros {
+            field("Started", when(first))
+            field("Updated", when(e.timestampMicros))
+            for (name, value) in RunText.detailFields(row, state: s) { field(name, value) }
+        } else {
+            field("Time", when(e.timestampMicros))
+        }
         if let p = e.progress { field("Progress", StatusGlyph.progressBar(p, cells: 10), Style(fg: .inProgress)) }
-        switch Liveness(row, nowMicros: s.nowMicros) {
+        switch Liveness(row, nowMicros: s.nowMicros, thresholds: s.runThresholds) {
         case .live: field("Activity", "live: updates are arriving", Style(fg: .inProgress))
-        case .stale: field("Activity", "stale: no update for over \(Liveness.staleSeconds / 60) minutes", Style(fg: .warning))
+        case .stale:
+            field("Activity", "stale: no update for over \(TimeFormat.duration(micros: s.runThresholds.staleSeconds * 1_000_000))",
+                  Style(fg: .warning))
+        case .timedOut:
+            field("Activity", "timed out: running for over \(TimeFormat.duration(micros: s.runThresholds.maxLifetimeSeconds * 1_000_000)) (the viewer's judgement; the agent reported no error)",
+                  Style(fg: .warning, bold: true))
         case .quiet, .notRunning: break
         }
         field("Event id", e.id, label)
@@ -58,7 +78,7 @@ enum DetailLayout {
         out.append(StyledLine())
         out.append(StyledLine([("Body", Style(fg: .accent, bold: true))]))
         let unfolded = d.unfolded.flatMap { $0.eventID == e.id && $0.width == width ? $0 : nil }
-        let screen = visibleLines(s)
+        let screen = visibleLines(s, total: .max)  // a folded body overflows: the indicator takes a line
         if e.body.isEmpty {
             out.append(StyledLine([("(empty)", label)]))
         } else {
@@ -105,7 +125,7 @@ func renderDetail(_ s: AppState, into screen: inout Screen) {
     screen.fill(x: x0, y: 1, width: screen.width - x0, height: s.listHeight, style: .plain)
     let width = DetailLayout.contentWidth(s)
     let lines = DetailLayout.lines(s, width: width)
-    let visible = DetailLayout.visibleLines(s)
+    let visible = DetailLayout.visibleLines(s, total: lines.count)
     let scroll = min(d.scroll, max(0, lines.count - visible))
     for i in 0..<visible where scroll + i < lines.count {
         var x = x0 + 1
@@ -115,6 +135,9 @@ func renderDetail(_ s: AppState, into screen: inout Screen) {
     }
     if lines.count > visible {
         let more = "\(scroll + 1)-\(min(lines.count, scroll + visible))/\(lines.count)"
-        screen.put(more, x: screen.width - TextWidth.of(more) - 1, y: 1, style: Style(fg: .muted))
+        let hint = s.splitDetail ? "J/K " : "j/k "
+        let text = TextWidth.of(hint + more) < width ? hint + more : more
+        screen.put(text, x: max(x0 + 1, screen.width - TextWidth.of(text) - 1), y: 1 + visible,
+                   style: Style(fg: .muted), limit: width)
     }
 }

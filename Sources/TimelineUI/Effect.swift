@@ -87,11 +87,14 @@ public struct HistoryResult: Sendable, Equatable {
     public var taskID: String
     public var row: TimelineRow?
     public var events: [Event]
+    /// The replies this viewer sent for the task (read when the reader keeps replies).
+    public var replies: [ReplyRecord]
 
-    public init(taskID: String, row: TimelineRow?, events: [Event]) {
+    public init(taskID: String, row: TimelineRow?, events: [Event], replies: [ReplyRecord] = []) {
         self.taskID = taskID
         self.row = row
         self.events = events
+        self.replies = replies
     }
 }
 
@@ -123,6 +126,16 @@ public enum Effect: Sendable, Equatable {
     case loadCounts(CountsRequest)
     case loadHistory(taskID: String)
     case findMatch(MatchRequest)
+    /// Send a reply the user confirmed (recorded first, outcome kept); answered with `.replyOutcome`.
+    case sendReply(ReplyRecord)
+    /// The stored replies to these events ("answered" rows after a restart); answered with `.repliesLoaded`.
+    case loadReplies(eventIDs: [String])
+    /// The agents view's rows; answered with `.agentsLoaded`.
+    case loadAgents(limit: Int)
+    /// The user looked at the task up to its event `seq` (opened it, or Space): store it as read.
+    case markRead(taskID: String, seq: Int64)
+    /// `U`: every task read.
+    case markAllRead
     /// Store a task's mark (`m`).
     case setMark(taskID: String, marked: Bool)
     /// Write a named view to the config file (`:save NAME`).
@@ -131,5 +144,7 @@ public enum Effect: Sendable, Equatable {
     case rememberView(name: String?)
     /// Write the task's history as Markdown to a file in the current directory (`x`).
     case exportHistory(taskID: String)
+    /// `R` while the poller is stopped: start it again (the runtime asks the poller's owner).
+    case restartPoller
     case quit
 }

@@ -7,6 +7,8 @@ public enum Key: Sendable, Equatable {
     case ctrl(Character)
     case up, down, left, right, pageUp, pageDown, home, end
     case enter, escape, backspace, tab, backTab, delete
+    /// F1 … F12.
+    case function(Int)
 }
 
 /// A mouse report in screen coordinates.
@@ -30,8 +32,16 @@ public enum Input: Sendable, Equatable {
     case historyLoaded(HistoryResult)
     case matchFound(MatchResult)
     case pollerStatus(PollerStatusView)
+    /// Unread errors and waiting tasks for the header (from the attention monitor).
+    case attention(AttentionCounts)
     /// A store read failed; shown in the status bar.
     case loadFailed(String)
+    /// How sending a reply went (sent, or not sent with the reason).
+    case replyOutcome(ReplyRecord)
+    /// Stored replies to the events of the window.
+    case repliesLoaded([ReplyRecord])
+    /// The agents view's rows.
+    case agentsLoaded([AgentSummary])
     /// An action (mark, save view, export) finished: what happened, for the status bar (nil: nothing to say).
     case actionFinished(String?)
 }

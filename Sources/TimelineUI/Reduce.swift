@@ -19,11 +19,13 @@ public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
         return [windowEffect(&s)].compactMap { $0 }
     case .tick(let now):
         s.nowMicros = now
+        if s.notice != nil, s.noticeUntilMicros > 0, now >= s.noticeUntilMicros { s.notice = nil; s.noticeUntilMicros = 0 }
         return []
     case .storeChanged:
         s.positionStale = true
         var effects = [windowEffect(&s), countsEffect(s)].compactMap { $0 }
         if let d = s.detail { effects.append(.loadHistory(taskID: d.taskID)) }
+        if s.agentsView != nil { effects.append(.loadAgents(limit: agentsViewLimit)) }
         return effects
     case .windowLoaded(let result): return applyWindow(&s, result)
     case .countsLoaded(let result):
@@ -36,18 +38,27 @@ public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
     case .historyLoaded(let result):
         guard var d = s.detail, d.taskID == result.taskID else { return [] }
         d.history = result.events
+        d.replies = result.replies
         d.row = result.row ?? d.row
         d.loaded = true
         s.detail = d
         DetailFold.refresh(&s)
-        return []
+        return markRead(&s, d.row)
     case .matchFound(let result): return applyMatch(&s, result)
     case .pollerStatus(let status):
         s.poller = status
         return []
+    case .attention(let counts):
+        s.attention = counts
+        return []
     case .loadFailed(let message):
         s.lastError = message
         return []
+    case .replyOutcome(let record): return applyReplyOutcome(&s, record)
+    case .repliesLoaded(let records):
+        for record in records { remember(&s, record) }
+        return []
+    case .agentsLoaded(let agents): return applyAgents(&s, agents)
     case .actionFinished(let message):
         s.notice = message
         return []
@@ -97,11 +108,19 @@ func applyWindow(_ s: inout AppState, _ r: WindowResult) -> [Effect] {
     }
     s.holdSelectedLine = s.mode == .browse && r.request.keepSelection
     clampSelection(&s)
+    // Rows waiting for input: find out which this viewer already answered (also after a restart).
+    let unknown = r.rows.filter { $0.event.status == .needsInput && s.answering.byEvent[$0.event.id] == nil }
+    let replies: [Effect] = unknown.isEmpty ? [] : [.loadReplies(eventIDs: unknown.map(\.event.id))]
+    if s.pendingMove != 0 {
+        let rest = s.pendingMove
+        s.pendingMove = 0
+        if r.request.keepSelection { return moveSelection(&s, by: rest, keepLine: s.pendingMoveKeepsLine) + replies }
+    }
     if s.splitDetail, let row = s.selectedRow, row.taskID != s.detail?.taskID {
         s.detail = DetailState(taskID: row.taskID, row: row)
-        return [.loadHistory(taskID: row.taskID)]
+        return [.loadHistory(taskID: row.taskID)] + replies
     }
-    return []
+    return replies
 }
 
 /// Keeps `selected` inside the window and `selectedLine` consistent with the rows around it.
@@ -127,10 +146,22 @@ func clampSelection(_ s: inout AppState) {
 /// A found match (n/N, e/w): jump there in BROWSE.
 func applyMatch(_ s: inout AppState, _ r: MatchResult) -> [Effect] {
     guard r.request.generation == s.generation else { return [] }
+    let openDetail = s.answering.openDetailOnMatch
+    s.answering.openDetailOnMatch = false
     guard let row = r.row else {
-        s.search.notice = "no match"
+        if openDetail { notice(&s, "no agent is waiting for you", error: false) } else { s.search.notice = "no match" }
         return []
     }
+    if openDetail {
+        s.detail = DetailState(taskID: row.taskID, row: row)
+        let jump = applyMatchSelection(&s, r, row)
+        return jump + [.loadHistory(taskID: row.taskID)]
+    }
+    return applyMatchSelection(&s, r, row)
+}
+
+/// Moves the selection to a found row (loading a window around it when it is not in the current one).
+private func applyMatchSelection(_ s: inout AppState, _ r: MatchResult, _ row: TimelineRow) -> [Effect] {
     s.search.notice = r.wrapped ? "search wrapped" : nil
     enterBrowse(&s)
     if let i = s.window.firstIndex(where: { $0.taskID == row.taskID && $0.key == row.key }) {

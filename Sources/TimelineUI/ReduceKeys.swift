@@ -8,14 +8,18 @@ func reduceKey(_ s: inout AppState, _ key: Key) -> [Effect] {
     }
     let wasPendingG = s.pendingG
     s.pendingG = false
-    if s.helpOpen {
-        s.helpOpen = false
+    if s.helpOpen { return reduceHelpKey(&s, key) }
+    if s.pollerMessageOpen {
+        s.pollerMessageOpen = false
         return []
     }
+    if s.answering.prompt != nil { return reduceAnswerKey(&s, key) }
+    s.answering.notice = nil
     if s.search.promptOpen { return reducePromptKey(&s, key) }
     if s.commandLine != nil { return reduceCommandKey(&s, key) }
     if s.viewPicker != nil { return reducePickerKey(&s, key) }
     s.notice = nil
+    if s.agentsView != nil { return reduceAgentsKey(&s, key) }
     if s.detail != nil && !s.splitDetail { return reduceDetailKey(&s, key, pendingG: wasPendingG) }
     return reduceListKey(&s, key, pendingG: wasPendingG)
 }
@@ -25,10 +29,13 @@ func reduceListKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect] 
     let page = max(1, s.listHeight)
     s.search.notice = nil
     switch key {
-    case .char("j"), .down: return moveSelection(&s, by: 1, keepLine: false)
-    case .char("k"), .up: return moveSelection(&s, by: -1, keepLine: false)
-    case .pageDown, .char(" "): return moveSelection(&s, by: page, keepLine: true)
-    case .pageUp: return moveSelection(&s, by: -page, keepLine: true)
+    case .char("j"), .down, .ctrl("n"): return moveSelection(&s, by: 1, keepLine: false)
+    case .char("k"), .up, .ctrl("p"): return moveSelection(&s, by: -1, keepLine: false)
+    // Space as in a newsreader: the selected task is read first (when unread), then Space pages on.
+    case .char(" ") where s.selectedRow?.unread == true: return markRead(&s, s.selectedRow)
+    case .pageDown, .char(" "), .ctrl("f"): return moveSelection(&s, by: page, keepLine: true)
+    case .pageUp, .char("b"), .ctrl("b"): return moveSelection(&s, by: -page, keepLine: true)
+    case .char("U"): return markAllRead(&s)
     case .ctrl("d"): return moveSelection(&s, by: max(1, page / 2), keepLine: true)
     case .ctrl("u"): return moveSelection(&s, by: -max(1, page / 2), keepLine: true)
     case .char("g"):
@@ -65,7 +72,13 @@ func reduceListKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect] 
         return moveSelection(&s, by: older ? 1 : -1, keepLine: false)
     case .char("e"): return [findEffect(s, query: queryForStatus(s, .error), olderFirst: true)].compactMap { $0 }
     case .char("w"): return [findEffect(s, query: queryForStatus(s, .warning), olderFirst: true)].compactMap { $0 }
-    case .char(let c) where ("1"..."5").contains(c):
+    case .char(let c) where ("1"..."6").contains(c) && s.splitDetail && answerableEvent(s) != nil:
+        return pickAction(&s, digit: c) ?? []
+    case .char("i"): return jumpToWaiting(&s)
+    case .char("A"): return openAgentsView(&s)
+    case .char("r") where s.detail != nil: return openTextReply(&s)
+    case .char("R") where s.detail != nil: return offerResend(&s)
+    case .char(let c) where ("1"..."6").contains(c):
         let status = Status.allCases[Int(String(c))! - 1]
         if s.statusFilter.contains(status) { s.statusFilter.remove(status) } else { s.statusFilter.insert(status) }
         return listQueryChanged(&s)
@@ -83,9 +96,15 @@ func reduceListKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect] 
     case .char(":"):
         s.commandLine = ""
         return []
-    case .char("?"):
-        s.helpOpen = true
+    case .char("?"), .function(1):
+        return openHelp(&s)
+    case .char("!"):
+        s.pollerMessageOpen = true
         return []
+    case .char("R"):
+        guard case .stopped = s.poller.state else { return [] }
+        s.showNotice("restarting the poller…")
+        return [.restartPoller]
     case .char("q"):
         if s.detail != nil { s.detail = nil; return [] }
         s.quitRequested = true
@@ -99,10 +118,10 @@ func reduceListKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect] 
 func reduceDetailKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect] {
     let page = max(1, s.height - 3)
     switch key {
-    case .char("j"), .down: return scrollDetail(&s, by: 1)
-    case .char("k"), .up: return scrollDetail(&s, by: -1)
-    case .pageDown, .char(" "): return scrollDetail(&s, by: page)
-    case .pageUp: return scrollDetail(&s, by: -page)
+    case .char("j"), .down, .ctrl("n"), .char("J"): return scrollDetail(&s, by: 1)
+    case .char("k"), .up, .ctrl("p"), .char("K"): return scrollDetail(&s, by: -1)
+    case .pageDown, .char(" "), .ctrl("f"): return scrollDetail(&s, by: page)
+    case .pageUp, .char("b"), .ctrl("b"): return scrollDetail(&s, by: -page)
     case .ctrl("d"): return scrollDetail(&s, by: page / 2)
     case .ctrl("u"): return scrollDetail(&s, by: -page / 2)
     case .home: return scrollDetail(&s, by: Int.min / 2)
@@ -111,27 +130,64 @@ func reduceDetailKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect
         s.pendingG = true
         return []
     case .char("G"), .end: return scrollDetail(&s, by: Int.max / 2)
+    case .tab:
+        return focusNextAction(&s) ?? []
+    case .enter:
+        // Enter picks the button Tab moved to; without one it closes the detail, as Esc does.
+        if let effects = pickFocusedAction(&s) { return effects }
+        s.detail = nil
+        return []
     case .char("z"): return DetailFold.toggle(&s)
-    case .escape, .enter, .char("q"), .left, .char("h"):
+    case .escape, .char("q"), .left, .char("h"):
         s.detail = nil
         return []
     case .char("x"): return exportSelected(&s)
     case .char("t"):
         s.absoluteTime.toggle()
         return []
-    case .char("?"):
-        s.helpOpen = true
+    case .char("?"), .function(1):
+        return openHelp(&s)
+    case .char("!"):
+        s.pollerMessageOpen = true
         return []
+    case .char("i"): return jumpToWaiting(&s)
+    case .char("r"): return openTextReply(&s)
+    case .char("R"): return offerResend(&s)
+    case .char(let c) where ("1"..."6").contains(c): return pickAction(&s, digit: c) ?? []
     default:
         return []
     }
 }
 
+func openHelp(_ s: inout AppState) -> [Effect] {
+    s.helpOpen = true
+    s.helpScroll = 0
+    return []
+}
+
+/// While the help overlay is open: movement keys scroll it (when it does not fit), any other key closes it.
+func reduceHelpKey(_ s: inout AppState, _ key: Key) -> [Effect] {
+    let hidden = HelpLayout.hiddenLines(s)
+    let step: Int? = switch key {
+    case .char("j"), .down, .ctrl("n"): 1
+    case .char("k"), .up, .ctrl("p"): -1
+    case .pageDown, .char(" "), .ctrl("f"), .ctrl("d"): HelpLayout.visibleLines(s)
+    case .pageUp, .char("b"), .ctrl("b"), .ctrl("u"): -HelpLayout.visibleLines(s)
+    default: nil
+    }
+    guard hidden > 0, let step else {
+        s.helpOpen = false
+        return []
+    }
+    s.helpScroll = min(max(0, s.helpScroll + step), hidden)
+    return []
+}
+
 /// Scrolls the detail body, clamped to its content.
 func scrollDetail(_ s: inout AppState, by delta: Int) -> [Effect] {
     guard var d = s.detail else { return [] }
-    let visible = DetailLayout.visibleLines(s)
     let total = DetailLayout.lines(s, width: DetailLayout.contentWidth(s)).count
+    let visible = DetailLayout.visibleLines(s, total: total)
     let maxScroll = max(0, total - visible)
     d.scroll = min(max(0, d.scroll &+ delta), maxScroll)
     s.detail = d

@@ -56,6 +56,7 @@ func enterBrowse(_ s: inout AppState) {
 /// Back to FOLLOW: newest task on top, selection on it.
 func follow(_ s: inout AppState) -> [Effect] {
     s.mode = .follow
+    s.pendingMove = 0
     s.browseBaseline = nil
     s.counts.newSinceBrowse = 0
     s.selected = 0
@@ -69,6 +70,12 @@ func moveSelection(_ s: inout AppState, by delta: Int, keepLine: Bool) -> [Effec
     guard !s.window.isEmpty, delta != 0 else { return [] }
     let target = min(max(0, s.selected + delta), s.window.count - 1)
     let moved = target - s.selected
+    // Past the loaded rows with more in the store: the rest waits for the window load below.
+    let beyond = delta - moved
+    if beyond > 0 && !s.windowReachesOldest || beyond < 0 && !s.windowReachesNewest {
+        s.pendingMove += beyond
+        s.pendingMoveKeepsLine = keepLine
+    }
     var effects: [Effect] = []
     if moved != 0 {
         enterBrowse(&s)
@@ -81,6 +88,11 @@ func moveSelection(_ s: inout AppState, by delta: Int, keepLine: Bool) -> [Effec
         }
         clampSelection(&s)
         effects += detailFollowsSelection(&s)
+        // Back on the newest row: FOLLOW again, by itself.
+        if moved < 0 && s.selected == 0 && s.windowReachesNewest && s.mode == .browse {
+            s.showNotice("back at the newest: FOLLOW")
+            return follow(&s)
+        }
     }
     let rowsBelow = s.window.count - 1 - s.selected
     let nearEnd = !s.windowReachesOldest && rowsBelow < s.listHeight + 1
@@ -93,6 +105,7 @@ func moveSelection(_ s: inout AppState, by delta: Int, keepLine: Bool) -> [Effec
 func jumpToOldest(_ s: inout AppState) -> [Effect] {
     if s.listMatchesNothing { return [] }
     enterBrowse(&s)
+    s.pendingMove = 0
     if s.windowReachesOldest && !s.window.isEmpty {
         return moveSelection(&s, by: s.window.count - 1 - s.selected, keepLine: false)
     }

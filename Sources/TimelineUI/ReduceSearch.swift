@@ -59,6 +59,7 @@ func searchChanged(_ s: inout AppState) -> [Effect] {
 /// The listed rows changed (filter text or status toggles): start again at the newest match.
 func listQueryChanged(_ s: inout AppState) -> [Effect] {
     s.generation += 1
+    s.pendingMove = 0
     s.positionStale = true
     if s.mode == .browse { s.browseBaseline = nil; s.counts.newSinceBrowse = 0 }
     return [windowEffect(&s, from: .newest), countsEffect(s)].compactMap { $0 }

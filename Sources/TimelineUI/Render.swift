@@ -8,7 +8,9 @@ public func render(_ state: AppState, width: Int, height: Int) -> Screen {
     clampSelection(&s)
     renderHeader(s, into: &screen)
     if height >= 3 {
-        if s.detail != nil && !s.splitDetail {
+        if s.agentsView != nil {
+            renderAgents(s, into: &screen)
+        } else if s.detail != nil && !s.splitDetail {
             renderDetail(s, into: &screen)
         } else {
             renderList(s, into: &screen, x: 0, width: Layout.listWidth(width: width, split: s.splitDetail))
@@ -17,6 +19,8 @@ public func render(_ state: AppState, width: Int, height: Int) -> Screen {
     }
     renderStatusBar(s, into: &screen)
     if s.viewPicker != nil { renderViewPicker(s, into: &screen) }
+    if s.pollerMessageOpen { renderPollerMessage(s, into: &screen) }
     if s.helpOpen { renderHelp(s, into: &screen) }
+    if s.asciiOnly { AsciiFallback.apply(to: &screen) }
     return screen
 }

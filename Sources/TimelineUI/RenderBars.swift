@@ -13,13 +13,17 @@ func renderHeader(_ state: AppState, into screen: inout Screen) {
     for status in Status.allCases {
         let picked = state.statusFilter.isEmpty || state.statusFilter.contains(status)
         let n = state.counts.perStatus[status] ?? 0
-        let text = screen.width >= 100 ? "\(StatusGlyph.glyph(status)) \(n) \(StatusGlyph.label(status))"
-                                       : "\(StatusGlyph.glyph(status)) \(n)"
+        // "N need you" shows only while agents wait, and always with its words: it asks for attention.
+        if status == .needsInput && n == 0 && !state.statusFilter.contains(status) { continue }
+        let text = screen.width >= 100 || status == .needsInput
+            ? "\(StatusGlyph.glyph(status)) \(n) \(StatusGlyph.label(status))"
+            : "\(StatusGlyph.glyph(status)) \(n)"
         let style = Style(fg: picked ? status.colorRole : .muted, bg: .headerBar, bold: picked,
                           dim: !picked, underline: !state.statusFilter.isEmpty && picked)
         guard x + TextWidth.of(text) < screen.width else { break }
         x += screen.put(text, x: x, y: 0, style: style) + 2
     }
+    x = renderAttention(state, into: &screen, x: x)
     if let view = state.activeView, !state.search.text.isEmpty {
         x += screen.put("[\(TextWidth.safe(view))] ", x: x, y: 0, style: Style(fg: .accent, bg: .headerBar, bold: true),
                         limit: max(0, screen.width - x - 1))
@@ -39,21 +43,29 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
     let bar = Style(bg: .statusBar)
     screen.fill(y: y, width: screen.width, style: bar)
     if state.search.promptOpen { return renderPrompt(state, into: &screen, y: y) }
+    if state.answering.prompt != nil { return renderAnswerPrompt(state, into: &screen, y: y) }
     if let line = state.commandLine { return renderCommandLine(line, into: &screen, y: y) }
 
     var left: [(String, Style)] = []
     let modeStyle = Style(fg: state.mode == .follow ? .success : .warning, bg: .statusBar, bold: true, reverse: true)
     left.append((" \(state.mode.rawValue) ", modeStyle))
     if state.mode == .browse {
-        if state.counts.newSinceBrowse > 0 {
-            left.append((" ↑ \(state.counts.newSinceBrowse) new ", Style(fg: .warning, bg: .statusBar, bold: true)))
+        // Only new rows above the screen's top line count: those already on screen are no news.
+        let hiddenNew = min(state.counts.newSinceBrowse, max(0, state.selectedPosition - state.selectedLine))
+        if hiddenNew > 0 {
+            left.append((" ↑ \(hiddenNew) new ", Style(fg: .warning, bg: .statusBar, bold: true)))
         }
         left.append((" f: follow ", Style(fg: .accent, bg: .statusBar)))
+    }
+    if let notice = state.answering.notice {
+        // What just happened to a reply comes first: it answers the key the user just pressed.
+        left.append((" " + notice + " ", Style(fg: state.answering.noticeIsError ? .error : .needsInput, bg: .statusBar, bold: true)))
     }
     if let error = state.lastError {
         left.append((" " + TextWidth.safe(error), Style(fg: .error, bg: .statusBar, bold: true)))
     } else if let notice = state.notice {
-        // An action's result (export path, saved view) takes the poller's place until the next key.
+        // A notice ("back at the newest", an export's path, a saved view) takes the poller's place until it
+        // expires or the next key.
         left.append((" " + TextWidth.safe(notice), Style(fg: .highlight, bg: .statusBar, bold: true)))
     } else {
         left.append((" " + PollerText.describe(state.poller, nowMicros: state.nowMicros), PollerText.style(state.poller)))
@@ -66,8 +78,10 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
     if let notice = state.search.notice { left.append(("  " + notice, Style(fg: .highlight, bg: .statusBar))) }
 
     // Right: position and `? help` always; more hints only when they fit.
+    // The mode and `? help` always show; the position only when it fits beside them (tiny terminals).
     let position = positionText(state)
-    let essential = (position.isEmpty ? "" : position + "  ") + "? help "
+    var essential = (position.isEmpty ? "" : position + "  ") + "? help "
+    if TextWidth.of(left[0].0) + TextWidth.of(essential) + 1 > screen.width { essential = "? help " }
     let extra = state.detail != nil && !state.splitDetail ? "j/k scroll  Esc back  " : "/ search  ⏎ detail  q quit  "
     let leftWidth = left.reduce(0) { $0 + TextWidth.of($1.0) }
     let right = leftWidth + TextWidth.of(extra + essential) + 2 <= screen.width ? extra + essential : essential
@@ -142,8 +156,8 @@ enum PollerText {
         case .receiving: return "● receiving" + last
         case .backingOff(let until, let reason):
             let wait = max(0, (until - nowMicros + 999_999) / 1_000_000)
-            return "◔ retry in \(wait)s: \(TextWidth.safe(reason))"
-        case .stopped(let reason): return "■ stopped: \(TextWidth.safe(reason))"
+            return "◔ retry in \(wait)s: \(TextWidth.safe(PollerMessage.summary(reason))) · ! details"
+        case .stopped(let reason): return "■ stopped: \(TextWidth.safe(PollerMessage.summary(reason))) · ! details · R retry"
         case .disabled: return "no poll: reading the database"
         }
     }

@@ -6,10 +6,12 @@ func renderRow(_ row: TimelineRow, into screen: inout Screen, x: Int, y: Int, la
     let e = row.event
     let base = selected ? Style(bg: .selection, bold: true) : Style.plain
     screen.fill(x: x, y: y, width: layout.width, style: base)
-    let liveness = Liveness(row, nowMicros: state.nowMicros)
-    let statusStyle = Style(fg: liveness == .stale ? .muted : e.status.colorRole, bg: base.bg, bold: true)
-    let glyph = StatusGlyph.glyph(for: row, nowMicros: state.nowMicros)
+    let liveness = Liveness(row, nowMicros: state.nowMicros, thresholds: state.runThresholds)
+    let abandoned = liveness == .stale || liveness == .timedOut
+    let statusStyle = Style(fg: abandoned ? .muted : e.status.colorRole, bg: base.bg, bold: true)
+    let glyph = StatusGlyph.glyph(for: row, nowMicros: state.nowMicros, thresholds: state.runThresholds)
     screen.put(String(glyph), x: x + 1, y: y, style: statusStyle)
+    if row.unread { screen.put(UnreadMark.glyph, x: x + 2, y: y, style: Style(fg: .accent, bg: base.bg, bold: true)) }
     // Highlight mode: a bar in the first column marks every matching task (even when the match is in the body).
     let highlighted = state.matchQuery.map { QueryMatcher.matches(row, $0, nowMicros: state.nowMicros, marks: state.marks) } ?? false
     if state.marks.contains(row.taskID) {
@@ -38,14 +40,38 @@ func renderRow(_ row: TimelineRow, into screen: inout Screen, x: Int, y: Int, la
         col += layout.agent + 2
     }
 
-    let showProgress = liveness == .stale || (e.progress != nil && e.status == .inProgress)
-    let titleWidth = layout.titleWidth(withProgress: showProgress)
-    let titleStyle = liveness == .stale ? Style(bg: base.bg, bold: selected, dim: true) : base
-    putText(e.title, width: titleWidth, style: titleStyle)
+    let showProgress = abandoned || (e.progress != nil && e.status == .inProgress)
+    var titleWidth = layout.titleWidth(withProgress: showProgress)
+    // Running rows: elapsed time (and an ETA) right after the title, when the title keeps room.
+    let run = abandoned ? nil : RunText.row(row, state: state)
+    let runWidth = run.map { TextWidth.of($0) + 2 } ?? 0
+    let withRun = run != nil && titleWidth - runWidth >= 12
+    if withRun { titleWidth -= runWidth }
+    var titleStyle = abandoned ? Style(bg: base.bg, bold: selected, dim: true) : base
+    if row.unread { titleStyle.bold = true }
+    var title = e.title
+    if e.status == .needsInput {
+        // Waiting rows stand out in every mode; once answered they say so until the agent's next event.
+        if state.answering.answered(e) {
+            title = "answered · " + title
+            titleStyle = Style(fg: .muted, bg: base.bg, bold: selected || row.unread)
+        } else {
+            titleStyle = Style(fg: .needsInput, bg: base.bg, bold: true)
+        }
+    }
+    putText(title, width: titleWidth, style: titleStyle)
     col += titleWidth + 2
+    if withRun, let run {
+        screen.put(TextWidth.padLeft(run, to: runWidth - 2), x: col, y: y, style: Style(fg: .muted, bg: base.bg, bold: selected))
+        col += runWidth
+    }
 
     if showProgress {
-        if liveness == .stale {
+        if liveness == .timedOut {
+            let text = layout.progress >= 9 ? "timed out" : "t/o"
+            screen.put(TextWidth.pad(text, to: layout.progress), x: col, y: y,
+                       style: Style(fg: .warning, bg: base.bg, bold: true), limit: layout.progress)
+        } else if liveness == .stale {
             screen.put(TextWidth.pad("stale", to: layout.progress), x: col, y: y,
                        style: Style(fg: .warning, bg: base.bg, dim: true), limit: layout.progress)
         } else if let p = e.progress {

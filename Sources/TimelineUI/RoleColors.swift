@@ -18,6 +18,7 @@ extension ColorRole {
         case .success: RoleColor(xterm256: 78, basic: .green)
         case .warning: RoleColor(xterm256: 208, basic: .magenta)  // orange; distinct from yellow without it
         case .error: RoleColor(xterm256: 203, basic: .red)
+        case .needsInput: RoleColor(xterm256: 201, basic: .cyan)  // magenta: a human is needed (magenta is warning's in eight colours)
         case .accent: RoleColor(xterm256: 81, basic: .cyan)
         case .muted: RoleColor(xterm256: 245, basic: .white)
         case .highlight: RoleColor(xterm256: 213, basic: .magenta)

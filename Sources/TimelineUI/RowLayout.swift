@@ -8,7 +8,7 @@ struct RowLayout {
 
     init(width: Int, absoluteTime: Bool) {
         self.width = width
-        time = absoluteTime ? (width >= 110 ? 19 : 8) : 4
+        time = absoluteTime ? (width >= 110 ? 19 : 11) : 4
         agent = width >= 110 ? 16 : width >= 76 ? 12 : width >= 52 ? 9 : 0
         category = width >= 110 ? 14 : width >= 86 ? 10 : 0
         progress = width >= 60 ? 11 : 5

@@ -2,7 +2,7 @@ import TimelineCore
 
 /// Semantic colour roles; the terminal backend maps them to real colours (or none with NO_COLOR).
 public enum ColorRole: String, Sendable, Hashable, CaseIterable {
-    case info, inProgress, success, warning, error
+    case info, inProgress, success, warning, error, needsInput
     case accent, muted, selection, highlight, headerBar, statusBar, border
 }
 
@@ -54,6 +54,7 @@ extension Status {
         case .success: .success
         case .warning: .warning
         case .error: .error
+        case .needsInput: .needsInput
         }
     }
 }

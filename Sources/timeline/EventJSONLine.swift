@@ -16,6 +16,17 @@ enum EventJSONLine {
         if let receivedMicros { object["received_at"] = TimeFormat.iso8601(micros: receivedMicros) }
         object["category"] = event.category ?? NSNull()
         object["progress"] = event.progress ?? NSNull()
+        if event.status == .needsInput || event.rawJSON.contains("\"actions\"") || event.rawJSON.contains("\"reply_to\"") {
+            let interaction = event.interaction
+            if !interaction.actions.isEmpty {
+                object["actions"] = interaction.actions.map { action -> [String: Any] in
+                    var item: [String: Any] = ["id": action.id, "label": action.label, "style": action.style.rawValue]
+                    if let url = action.url { item["url"] = url }
+                    return item
+                }
+            }
+            if let replyTo = interaction.replyTo { object["reply_to"] = replyTo }
+        }
         for (key, value) in extra { object[key] = value }
         return object
     }

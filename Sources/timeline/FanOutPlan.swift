@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 import SQSClient
 
 /// What `timeline setup` wires for SNS fan-out, and how it finds out what already exists: the topic,
@@ -146,9 +147,7 @@ struct FanOutPlan {
 
     /// Whether an existing policy already lets the topic send (a statement naming the topic and SendMessage).
     static func policyAllows(_ policy: String?, topicARN: String, queueARN: String) -> Bool {
-        guard let data = policy?.data(using: .utf8),
-              let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return false }
+        guard let policy, let document = JSONReader.object(from: Array(policy.utf8)) else { return false }
         let statements = document["Statement"] as? [[String: Any]] ?? (document["Statement"] as? [String: Any]).map { [$0] } ?? []
         return statements.contains { statement in
             let actions = (statement["Action"] as? [String]) ?? (statement["Action"] as? String).map { [$0] } ?? []
@@ -163,8 +162,7 @@ struct FanOutPlan {
     static func sameAttribute(_ key: String, _ current: String?, _ wanted: String) -> Bool {
         guard let current else { return false }
         if key == "RedrivePolicy",
-           let a = try? JSONSerialization.jsonObject(with: Data(current.utf8)) as? [String: Any],
-           let b = try? JSONSerialization.jsonObject(with: Data(wanted.utf8)) as? [String: Any] {
+           let a = JSONReader.object(from: Array(current.utf8)), let b = JSONReader.object(from: Array(wanted.utf8)) {
             return "\(a["deadLetterTargetArn"] ?? "")" == "\(b["deadLetterTargetArn"] ?? "")"
                 && "\(a["maxReceiveCount"] ?? "")" == "\(b["maxReceiveCount"] ?? "")"
         }

@@ -39,6 +39,10 @@ struct ImportCommand: ParsableCommand {
         let fd: Int32
         if file == "-" {
             fd = STDIN_FILENO
+            if TerminalStyle.isTerminal(STDIN_FILENO) {
+                standardError("timeline import: reading JSON lines from standard input (end with Ctrl-D; "
+                    + "or pass a file: timeline import events.jsonl)")
+            }
         } else {
             fd = open(file, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { throw ImportError.open(file, String(cString: strerror(errno))) }

@@ -27,7 +27,8 @@ struct ListCommand: ParsableCommand {
     var json = false
 
     @Option(name: .customLong("status"), parsing: .singleValue,
-            help: ArgumentHelp("Only these statuses (repeatable or comma-separated): \(Status.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "status"))
+            help: ArgumentHelp("Only these statuses (repeatable or comma-separated): \(Status.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "status"),
+            completion: .list(Status.allCases.map(\.rawValue)))
     var statusTexts: [String] = []
 
     @Option(help: ArgumentHelp("Only agents whose id contains this text (case-insensitive).", valueName: "text"))
@@ -35,6 +36,9 @@ struct ListCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Search text, like QUERY.", valueName: "text"))
     var search: String?
+
+    @Flag(name: .customLong("no-color"), help: "No colours (also with NO_COLOR set or TERM=dumb).")
+    var noColor = false
 
     @Option(help: "Print at most this many rows.")
     var limit: Int = 50
@@ -89,7 +93,7 @@ struct ListCommand: ParsableCommand {
             standardError(query.isEmpty ? "The timeline is empty." : "No task matches.")
             return
         }
-        let table = EventTable(color: TerminalStyle.stdoutWantsColor, width: TerminalStyle.columns(of: STDOUT_FILENO),
+        let table = EventTable(color: TerminalStyle.stdoutWantsColor && !noColor, width: TerminalStyle.columns(of: STDOUT_FILENO),
                                showTask: true)
         print(table.header)
         for row in rows {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Attention
 import Foundation
 import Ingest
 import SQSClient
@@ -16,6 +17,7 @@ struct PollCommand: ParsableCommand {
 
     @OptionGroup var queue: QueueOptions
     @OptionGroup var store: StoreOptions
+    @OptionGroup var notifyOptions: NotifyOptions
 
     @OptionGroup var polling: PollingOptions<ViewerPolling>
 
@@ -54,6 +56,7 @@ struct PollCommand: ParsableCommand {
                 poller.requestStop(reason: .interrupted)
             }
             standardError("polling \(launcher.queueURLs.joined(separator: ", ")) into \(databasePath)")
+            let notifier = try PollNotifier(databasePath: databasePath, options: notifyOptions)
             poller.start()
             let retentionTimer = RetentionTimer.start(databasePath: databasePath, keepSeconds: try retention.seconds(),
                                                       log: { standardError(Self.timestamped($0)) })
@@ -62,7 +65,8 @@ struct PollCommand: ParsableCommand {
             var lastState = poller.status.state
             // -v also samples the state a few times a second to log backoff and recovery as they happen.
             while !poller.waitUntilStopped(
-                deadline: verbose ? min(nextSummary, Date().addingTimeInterval(0.2)) : nextSummary) {
+                deadline: min(nextSummary, Date().addingTimeInterval(notifier == nil && !verbose ? 60 : 0.2))) {
+                notifier?.step()
                 if verbose, let change = Self.describeChange(from: lastState, to: poller.status.state) {
                     standardError(Self.timestamped(change))
                 }
@@ -72,6 +76,7 @@ struct PollCommand: ParsableCommand {
                     nextSummary = Date().addingTimeInterval(60)
                 }
             }
+            notifier?.finish()
             withExtendedLifetime(watcher) {}
             standardError(Self.timestamped(PollerMessages.summary(poller.status)))
             if let reason = poller.status.stopReason, PollerMessages.exitCode(reason) != 0 {

@@ -14,7 +14,8 @@ struct PublishCommand: ParsableCommand {
     )
 
     @Option(help: "One-line summary (required).") var title: String?
-    @Option(help: "info, in_progress, success, warning or error (required).") var status: String?
+    @Option(help: "info, in_progress, success, warning, error or needs_input (required).",
+            completion: .list(Status.allCases.map(\.rawValue))) var status: String?
     @Option(name: .customLong("agent-id"), help: "Which agent sends this (required; default: $TIMELINE_AGENT_ID).")
     var agentID: String?
     @Option(name: .customLong("task-id"), help: "Events with the same task id update one row (default: the event id).")
@@ -53,7 +54,13 @@ struct PublishCommand: ParsableCommand {
                     deduplicationID: fifo ? FIFOKeys.key(event.id) : nil))
                 return
             }
-            let configuration = try queue.configuration()
+            let configuration: SQSConfiguration
+            do {
+                configuration = try queue.configuration()
+            } catch let failure as CommandFailure {
+                // No queue or a malformed setting is bad input, as for publish_event.py: exit 2, nothing sent.
+                throw CommandFailure(failure.message, exitCode: 2)
+            }
             let client = configuration.makeClient()
             let queueURL = try configuration.queueURL(using: client).value
             let fifo = FIFOKeys.isFIFO(queueURL)

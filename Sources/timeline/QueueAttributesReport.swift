@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 import SQSClient
 import TimelineCore
 import TimelineStore
@@ -47,8 +48,7 @@ struct QueueAttributesReport {
     }
 
     private static func deadLetterLine(_ a: [String: String], deadLetterDepth: (String) -> String?) -> Line {
-        guard let text = a["RedrivePolicy"], let data = text.data(using: .utf8),
-              let policy = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+        guard let text = a["RedrivePolicy"], let policy = JSONReader.object(from: Array(text.utf8)),
               let target = policy["deadLetterTargetArn"] as? String
         else {
             return Line(name: "dead letters", text: "none: a message that keeps failing is retried until retention ends "

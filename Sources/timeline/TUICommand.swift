@@ -1,5 +1,7 @@
 import ArgumentParser
+import Attention
 import Foundation
+import ReplyDelivery
 import SQSClient
 import Terminal
 import TimelineConfig
@@ -21,6 +23,21 @@ struct TUICommand: ParsableCommand {
 
     @OptionGroup var queue: QueueOptions
     @OptionGroup var store: StoreOptions
+    @OptionGroup var notifyOptions: NotifyOptions
+
+    @Option(name: .customLong("notify-terminal"), help: """
+        Sequence the terminal gets per notification (then one BEL): auto, osc9, osc777, osc99, bell, none.
+        """)
+    var notifyTerminal: String = "auto"
+
+    @Flag(name: .customLong("no-title"), help: "Do not show the fleet state in the terminal title.")
+    var noTitle = false
+
+    @Option(name: .customLong("stale-after"), help: "A running task with no update for this long is stale (90s, 10m, 2h).")
+    var staleAfter = DurationArgument(seconds: RunThresholds().staleSeconds)
+
+    @Option(name: .customLong("timeout-after"), help: "A task running this long since its first event is shown as timed out.")
+    var timeoutAfter = DurationArgument(seconds: RunThresholds().maxLifetimeSeconds)
 
     @OptionGroup var polling: PollingOptions<ViewerPolling>
 
@@ -30,6 +47,9 @@ struct TUICommand: ParsableCommand {
     @Flag(name: .customLong("no-color"), help: "No colours (bold and reverse video remain).")
     var noColor = false
 
+    @Option(help: ArgumentHelp("Who answers agents (default: user@host).", valueName: "name"))
+    var from: String?
+
     @OptionGroup var theme: ThemeOption
 
     @Option(help: ArgumentHelp("Times as relative ages or absolute clock times: relative or absolute (t toggles; default: $TIMELINE_TIME, else `time` in the config file, else relative).", valueName: "display"))
@@ -37,17 +57,27 @@ struct TUICommand: ParsableCommand {
     @OptionGroup var retention: RetentionOption
 
     func validate() throws {
+        guard notifyTerminal == "auto" || InBandNotification.Sequence(rawValue: notifyTerminal) != nil else {
+            throw ValidationError("--notify-terminal must be auto, osc9, osc777, osc99, bell or none")
+        }
         if let time, time != "relative", time != "absolute" {
             throw ValidationError("--time must be relative or absolute, not \"\(time)\".")
         }
         guard isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("timeline tui needs a terminal (stdin and stdout must be a TTY); try `timeline list`")
         }
+        if let problem = TerminalSupport.problem(term: ProcessInfo.processInfo.environment["TERM"]) {
+            FileHandle.standardError.write(Data((problem + "\n").utf8))
+            throw ExitCode(2)
+        }
     }
 
     func run() throws {
         // Open once read-write up front: creates/migrates the file (0600) and fails early with a clear message.
         let path = try store.openForWriting().path
+        // Before the poller starts: everything it stores from now on is watched (the backlog included).
+        let monitor = try AttentionMonitor(databasePath: path, policy: notifyOptions.policy,
+                                           startedMicros: NotifyOptions.nowMicros)
         let prepared = noPoll ? nil : Self.credentialsNeedingATerminal(queue)
         TerminalMFAPrompt.block("the TUI owns the terminal; quit and start `timeline tui` again to enter it")
         // The poller reports each commit to the controller, which exists only once the poller's status can
@@ -62,20 +92,40 @@ struct TUICommand: ParsableCommand {
         let retentionTimer = RetentionTimer.start(databasePath: path, keepSeconds: try retention.seconds(), log: nil)
         defer { retentionTimer?.stop() }
         var state = AppState(width: 80, height: 24, nowMicros: Int64(Date().timeIntervalSince1970 * 1_000_000))
+        state.runThresholds = RunThresholds(staleSeconds: staleAfter.seconds, maxLifetimeSeconds: timeoutAfter.seconds)
         state.absoluteTime = try Self.timeSetting(flag: time).value == "absolute"
+        if !TerminalSupport.localeIsUTF8() {
+            state.asciiOnly = true
+            state.showNotice("locale is not UTF-8: ASCII glyphs (set LANG=C.UTF-8 for more)", seconds: 10)
+        }
+        state.answering.sender = from ?? Reply.defaultSender()
         var status: (@Sendable () -> PollerStatusView)?
+        var restart: (@Sendable () -> Void)?
         if let poller {
             status = { poller.status }
+            restart = { poller.restart() }
         }
         try restoreMarksAndViews(&state, databasePath: path)
         let actions = try TUIActions(databasePath: path, configPath: try UserConfig.file().path)
         let makeReader: @Sendable () throws -> TimelineReading = { try TimelineStore(path: path) }
-        let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status, actions: actions)
+        // Replies go out with the viewer's credentials, configured like the poller's (region, endpoint, profile).
+        let outbox = ReplyOutbox(keeper: try TimelineStore(path: path), sender: ReplyTargets.sender(
+            region: queue.region, endpointURL: queue.endpointURL, profile: queue.profile,
+            environment: ProcessInfo.processInfo.environment))
+        let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status,
+                                            pollerRestart: restart, actions: actions,
+                                            sendReply: { outbox.send($0) })
         commits.controller = controller
         let env = ProcessInfo.processInfo.environment
         let color = !noColor && (env["NO_COLOR"] ?? "").isEmpty
+        let sequence = notifyOptions.notify == .off ? .none
+            : InBandNotification.Sequence(rawValue: notifyTerminal) ?? .detect(env)
+        let failures = NotifyFailures()
+        let attention = TUIAttention(monitor: monitor, sequence: sequence,
+                                     command: notifyOptions.commandChannel(onFailure: failures.put),
+                                     failures: failures, environment: env, setsTitle: !noTitle)
         TerminalApp.run(controller: controller, color: color, light: try theme.chosen() == .light,
-                        databasePath: path)
+                        databasePath: path, sideChannel: attention)
     }
 
     /// The `time` setting: flag > TIMELINE_TIME > config file > relative.

@@ -12,6 +12,27 @@ final class TUIPollerHook: @unchecked Sendable {
     private var failure: String?
     private var queueURL: String?
     private var stopped = false
+    /// True while a set-up (first start or `R` restart) runs on its background thread.
+    private var launching = false
+    private let databasePath: String
+    private let options: QueueOptions
+    private let concurrency: Int
+    private let peek: Bool
+    /// Settings resolved before the screen was drawn (an MFA code asked on the terminal); used by the first
+    /// launch only: a restart resolves them again.
+    private var prepared: SQSConfiguration?
+    /// Runs on a poller thread after each committed batch.
+    private let onCommit: @Sendable () -> Void
+
+    private init(databasePath: String, options: QueueOptions, concurrency: Int, peek: Bool, prepared: SQSConfiguration?,
+                 onCommit: @escaping @Sendable () -> Void) {
+        self.prepared = prepared
+        self.onCommit = onCommit
+        self.databasePath = databasePath
+        self.options = options
+        self.concurrency = concurrency
+        self.peek = peek
+    }
 
     /// Starts resolving and polling in the background. `onCommit` runs on a poller thread after each
     /// batch is committed (the TUI looks at the store at once instead of at its next check).
@@ -20,28 +41,56 @@ final class TUIPollerHook: @unchecked Sendable {
         configuration: SQSConfiguration? = nil,
         onCommit: @escaping @Sendable () -> Void
     ) -> TUIPollerHook {
-        let hook = TUIPollerHook()
-        let thread = Thread {
+        let hook = TUIPollerHook(
+            databasePath: databasePath, options: options, concurrency: concurrency, peek: peek, prepared: configuration,
+            onCommit: onCommit)
+        hook.launch()
+        return hook
+    }
+
+    /// `R` in the TUI: when polling has stopped (or never started), resolves the settings again and starts
+    /// a new poller, so a fixed cause (queue recreated, credentials renewed) needs no restart of the app.
+    /// Does nothing while the poller runs or a set-up is under way. Never blocks the caller.
+    func restart() {
+        let old: Poller?? = lock.withLock {
+            let isStopped = poller.map { $0.status.isStopped } ?? (failure != nil)
+            guard !stopped, !launching, isStopped else { return nil }
+            defer { poller = nil; failure = nil; launching = true }
+            return .some(poller)
+        }
+        guard let old else { return }
+        old?.requestStop()
+        launch()
+    }
+
+    /// Resolves the settings and starts a poller on a background thread (a queue name lookup is a network call).
+    private func launch() {
+        let configuration: SQSConfiguration? = lock.withLock {
+            launching = true
+            defer { prepared = nil }
+            return prepared
+        }
+        let thread = Thread { [self] in
+            defer { lock.withLock { launching = false } }
             do {
                 let launcher = try PollerLauncher(options: options, configuration: configuration)
                 let poller = launcher.poller(databasePath: databasePath, concurrency: concurrency, peek: peek,
                                              onCommit: onCommit)
-                let shouldStart: Bool = hook.lock.withLock {
-                    hook.queueURL = launcher.queueURLs.first
-                    guard !hook.stopped else { return false }
-                    hook.poller = poller
+                let shouldStart: Bool = lock.withLock {
+                    queueURL = launcher.queueURLs.first
+                    guard !stopped else { return false }
+                    self.poller = poller
                     return true
                 }
                 if shouldStart { poller.start() }
             } catch {
                 let message = (error as? CommandFailure)?.message
                     ?? (error as? SQSError).map { SQSErrorHint.describe($0) } ?? "\(error)"
-                hook.lock.withLock { hook.failure = message }
+                lock.withLock { failure = message }
             }
         }
         thread.name = "timeline-poller-setup"
         thread.start()
-        return hook
     }
 
     /// The poller's status for the status bar (cheap, thread-safe).

@@ -7,10 +7,11 @@ enum TerminalStyle {
     /// True when `fd` is a terminal.
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
-    /// Colours on stdout: only on a terminal and when NO_COLOR is unset or empty (https://no-color.org).
+    /// Colours on stdout: only on a terminal, when NO_COLOR is unset or empty (https://no-color.org) and
+    /// TERM is not `dumb`.
     static var stdoutWantsColor: Bool {
-        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"] ?? ""
-        return isTerminal(STDOUT_FILENO) && noColor.isEmpty
+        let env = ProcessInfo.processInfo.environment
+        return isTerminal(STDOUT_FILENO) && (env["NO_COLOR"] ?? "").isEmpty && env["TERM"] != "dumb"
     }
 
     /// Columns of the terminal on `fd`, nil when it is not a terminal.

@@ -29,7 +29,7 @@ import Testing
                                          timestamp: "2026-11-22T03:04:05Z")) == #"field "title" contains a NUL character"#)
         #expect(reason(EventEncoder.json(id: base.id, agentID: base.agent, taskID: base.task, title: base.title, status: "done",
                                          timestamp: "2026-11-22T03:04:05Z"))
-                == #"status "done" is not one of info, in_progress, success, warning, error"#)
+                == #"status "done" is not one of info, in_progress, success, warning, error, needs_input"#)
         #expect(reason(EventEncoder.json(id: base.id, agentID: base.agent, taskID: base.task, title: base.title, status: "info",
                                          timestamp: "2026-11-22T03:04:05Z", progress: .nan))
                 == #"field "progress" must be a number from 0 to 100, got "nan""#)

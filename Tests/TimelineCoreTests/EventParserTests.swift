@@ -22,7 +22,7 @@ import Testing
         let missing = #"{"id":"e1","agent_id":"a1","title":"Hello","status":"info","timestamp":"2026-11-22T03:04:05Z"}"#
         #expect(reason(missing) == #"missing required field "task_id""#)
         #expect(reason(Self.minimal.replacingOccurrences(of: #""info""#, with: #""done""#))
-                == #"status "done" is not one of info, in_progress, success, warning, error"#)
+                == #"status "done" is not one of info, in_progress, success, warning, error, needs_input"#)
         #expect(reason(Self.minimal.replacingOccurrences(of: "}", with: #","progress":150}"#))
                 == #"field "progress" must be a number from 0 to 100, got 150"#)
         #expect(reason(Self.minimal.replacingOccurrences(of: "}", with: #","progress":true}"#))

@@ -18,12 +18,13 @@ final class StoreHarness {
     private var seq = 0
     private var clock = fixedNow
 
-    init(width: Int = 80, height: Int = 12) throws {
+    init(width: Int = 80, height: Int = 12, sendReply: (@Sendable (ReplyRecord) -> ReplyRecord)? = nil) throws {
         directory = try TemporaryDirectory(prefix: "timeline-ui")
         let path = directory.file("timeline.db")
         writer = try TimelineStore(path: path)
         controller = TimelineController(state: AppState(width: width, height: height, nowMicros: fixedNow),
-                                        makeReader: { try TimelineStore(path: path) }, countDebounce: 0)
+                                        makeReader: { try TimelineStore(path: path) }, countDebounce: 0,
+                                        sendReply: sendReply)
     }
 
     var state: AppState { controller.state }
@@ -38,6 +39,11 @@ final class StoreHarness {
                           rawJSON: "{}")
         _ = try writer.ingest([.event(event, messageID: nil)])
         return event
+    }
+
+    /// Stores a parsed payload (e.g. a question with actions and reply_to).
+    func publish(json: String) throws {
+        _ = try writer.ingest([.event(try EventParser.parse(json).get(), messageID: nil)])
     }
 
     /// Starts the controller and waits for its first loads.

@@ -20,12 +20,19 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
     var pendingG = false
     var notice: String?
     var quit = false
+    var message = false
     var rows: Int
+    /// The answer prompt ("confirm Deploy" / "text"), the reply notice, and whether the agents view is open.
+    var answer: String?
+    var answerNotice: String?
+    var agents = false
+    var focus: Int?
     var marks: [String] = []
     var commandLine: String?
     var picker: Int?
     var view: String?
     var appNotice: String?
+    var unread: [String] = []
 
     init(_ s: AppState) {
         mode = s.mode
@@ -42,19 +49,31 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
         pendingG = s.pendingG
         notice = s.search.notice
         quit = s.quitRequested
+        message = s.pollerMessageOpen
         rows = s.window.count
+        switch s.answering.prompt {
+        case .confirm(let record)?: answer = "confirm \(record.answerText)"
+        case .text(let typing)?: answer = "text \(typing.text)"
+        case nil: answer = nil
+        }
+        answerNotice = s.answering.notice
+        agents = s.agentsView != nil
+        focus = s.answering.focus?.index
         marks = s.marks.sorted()
         commandLine = s.commandLine
         picker = s.viewPicker
         view = s.activeView
         appNotice = s.notice
+        unread = s.window.filter(\.unread).map(\.taskID)
     }
 
     var description: String {
         "\(mode.rawValue) sel=\(selected ?? "-")@\(line) detail=\(detail ?? "-")+\(detailScroll) help=\(help) "
             + "prompt=\(prompt) search=\(search.debugDescription)/\(kind) statuses=\(statuses) abs=\(absoluteTime) "
-            + "g=\(pendingG) notice=\(notice ?? "-") quit=\(quit) rows=\(rows) marks=\(marks) "
-            + "command=\(commandLine ?? "-") picker=\(picker.map(String.init) ?? "-") view=\(view ?? "-") app=\(appNotice ?? "-")"
+            + "g=\(pendingG) notice=\(notice ?? "-") quit=\(quit) rows=\(rows) answer=\(answer ?? "-") "
+            + "answerNotice=\(answerNotice ?? "-") agents=\(agents) marks=\(marks) "
+            + "command=\(commandLine ?? "-") picker=\(picker.map(String.init) ?? "-") view=\(view ?? "-") app=\(appNotice ?? "-") "
+            + "unread=\(unread)"
     }
 }
 
@@ -74,6 +93,12 @@ func summary(_ effect: Effect) -> String {
     case .loadCounts: return "counts"
     case .loadHistory(let task): return "history \(task)"
     case .findMatch(let r): return "find \(r.olderFirst ? "older" : "newer") \(query(r.query))"
+    case .sendReply(let record): return "send \(record.reply.answer) to \(record.destination.url)"
+    case .loadReplies(let ids): return "replies of \(ids.joined(separator: ","))"
+    case .loadAgents: return "agents"
+    case .markRead(let task, let seq): return "mark read \(task)@\(seq)"
+    case .markAllRead: return "mark all read"
+    case .restartPoller: return "restart poller"
     case .quit: return "quit"
     case .setMark(let task, let marked): return "\(marked ? "mark" : "unmark") \(task)"
     case .saveView(let view): return "save view \(view.name)"
@@ -126,7 +151,19 @@ struct Start: CustomStringConvertible, Sendable {
     static let help = Start(description: "help open") { $0.press(.char("?")) }
     static let pendingG = Start(description: "BROWSE on T38, g pressed") { $0.press(.char("j"), .char("j"), .char("g")) }
     static let errorsOnly = Start(description: "status filter error") { $0.press(.char("5")) }
+    /// T40's detail, its latest event replaced by a question with two actions and a reply queue.
+    static let asking = Start(description: "detail of T40 asking [1 Deploy] [2 Cancel]") {
+        $0.press(.enter)
+        let raw = #"{"id":"ev-40","agent_id":"builder-1","task_id":"T40","title":"Deploy?","status":"needs_input","timestamp":"2026-11-22T02:50:00Z","actions":[{"id":"deploy","label":"Deploy"},{"id":"cancel","label":"Cancel"}],"reply_to":"https://sqs.eu-west-1.amazonaws.com/123456789012/replies"}"#
+        let event = try! EventParser.parse(raw).get()
+        let row = TimelineRow(event: event, seq: 40, eventCount: 1, receivedMicros: event.timestampMicros)
+        $0.send(.historyLoaded(HistoryResult(taskID: "T40", row: row, events: [event])))
+    }
+    static let confirming = Start(description: "asking, 1 pressed") { asking.setup(&$0); $0.press(.char("1")) }
+    static let focused = Start(description: "asking, Tab pressed") { asking.setup(&$0); $0.press(.tab) }
+    static let agentsOpen = Start(description: "agents view open") { $0.press(.char("A")) }
     static let marked = Start(description: "T40 marked") { $0.press(.char("m")) }
+    static let unreadSelected = Start(description: "FOLLOW on T40, unread") { $0.state.window[0].unread = true }
     static let markedBelow = Start(description: "T36 marked, FOLLOW") {
         $0.press(.char("j"), .char("j"), .char("j"), .char("j"), .char("m"), .char("f"))
     }
@@ -176,11 +213,20 @@ let bindingTable: [BindingCase] = [
     at(.browse, key(.up), []) { $0.selected = "T38"; $0.line = 2 },
     at(.follow, key(.char("k")), []) { _ in },
     at(.follow, key(.pageDown), []) { $0.mode = .browse; $0.selected = "T30" },
+    // Space on an unread task marks it read (and stays); on a read one it pages down. U marks every task read.
+    at(.unreadSelected, key(.char(" ")), ["mark read T40@40"]) { $0.unread = [] },
     at(.follow, key(.char(" ")), []) { $0.mode = .browse; $0.selected = "T30" },
+    at(.follow, key(.char("U")), ["mark all read"]) { _ in },
     at(.browse, key(.pageDown), ["window around T27"]) { $0.selected = "T27"; $0.rows = 40 },
-    at(.browse, key(.pageUp), []) { $0.selected = "T40"; $0.line = 0 },
+    // Back on the newest row returns to FOLLOW by itself.
+    at(.browse, key(.pageUp), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.appNotice = "back at the newest: FOLLOW" },
+    at(.browse, key(.char("b")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.appNotice = "back at the newest: FOLLOW" },
+    at(.browse, key(.ctrl("b")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.appNotice = "back at the newest: FOLLOW" },
+    at(.follow, key(.ctrl("f")), []) { $0.mode = .browse; $0.selected = "T30" },
+    at(.follow, key(.ctrl("n")), []) { $0.mode = .browse; $0.selected = "T39"; $0.line = 1 },
+    at(.browse, key(.ctrl("p")), []) { $0.selected = "T38"; $0.line = 2 },
     at(.follow, key(.ctrl("d")), []) { $0.mode = .browse; $0.selected = "T35" },
-    at(.browse, key(.ctrl("u")), []) { $0.selected = "T40"; $0.line = 0 },
+    at(.browse, key(.ctrl("u")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.appNotice = "back at the newest: FOLLOW" },
     at(.follow, key(.char("G")), ["window oldest"]) { $0.mode = .browse; $0.selected = "T1"; $0.line = 9; $0.rows = 22 },
     at(.follow, key(.end), ["window oldest"]) { $0.mode = .browse; $0.selected = "T1"; $0.line = 9; $0.rows = 22 },
     at(.browse, key(.char("f")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0 },
@@ -193,7 +239,7 @@ let bindingTable: [BindingCase] = [
     at(.follow, key(.char("e")), ["find older status:error"]) { $0.mode = .browse; $0.selected = "T36"; $0.line = 4 },
     at(.follow, key(.char("w")), ["find older status:warning"]) { $0.mode = .browse; $0.selected = "T35"; $0.line = 5 },
     at(.browse, .mouse(.wheelDown(x: 5, y: 5)), []) { $0.selected = "T34"; $0.line = 6 },
-    at(.browse, .mouse(.wheelUp(x: 5, y: 5)), []) { $0.selected = "T40"; $0.line = 0 },
+    at(.browse, .mouse(.wheelUp(x: 5, y: 5)), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.appNotice = "back at the newest: FOLLOW" },
     at(.follow, .mouse(.click(x: 5, y: 4)), []) { $0.mode = .browse; $0.selected = "T37"; $0.line = 3 },
     at(.follow, .mouse(.click(x: 5, y: 0)), []) { _ in },  // the header is no row
 
@@ -216,6 +262,29 @@ let bindingTable: [BindingCase] = [
     at(.errorsOnly, key(.char("5")), ["window newest", "counts"]) { $0.statuses = []; $0.rows = 11 },
     at(.errorsOnly, key(.char("0")), ["window newest", "counts"]) { $0.statuses = []; $0.rows = 11 },
     at(.follow, key(.char("0")), []) { _ in },
+    at(.follow, key(.char("6")), ["window newest", "counts"]) { $0.statuses = [.needsInput]; $0.selected = nil; $0.rows = 0 },
+
+    // Answering agents
+    at(.follow, key(.char("i")), ["find newer status:needs_input"]) { $0.answerNotice = "no agent is waiting for you" },
+    at(.asking, key(.char("1")), []) { $0.answer = "confirm Deploy" },
+    at(.asking, key(.char("2")), []) { $0.answer = "confirm Cancel" },
+    at(.asking, key(.char("3")), []) { _ in },  // no third action: nothing
+    at(.asking, key(.tab), []) { $0.focus = 0 },
+    at(.focused, key(.tab), []) { $0.focus = 1 },
+    at(.focused, key(.enter), []) { $0.answer = "confirm Deploy" },
+    at(.asking, key(.enter), []) { $0.detail = nil },  // no button focused: Enter closes, as before
+    at(.detail, key(.char("1")), []) { _ in },  // no actions: nothing
+    at(.confirming, key(.char("y")), ["send action(\"deploy\") to https://sqs.eu-west-1.amazonaws.com/123456789012/replies"]) {
+        $0.answer = nil; $0.answerNotice = "sending \"Deploy\" to queue replies…"
+    },
+    at(.confirming, key(.char("n")), []) { $0.answer = nil; $0.answerNotice = "cancelled: nothing sent" },
+    at(.confirming, key(.escape), []) { $0.answer = nil; $0.answerNotice = "cancelled: nothing sent" },
+    at(.asking, key(.char("r")), []) { $0.answer = "text " },
+    at(.detail, key(.char("r")), []) { $0.answerNotice = "this agent takes no messages: its latest event names no reply_to" },
+    at(.asking, key(.char("R")), []) { $0.answerNotice = "no reply of this task is waiting to be sent again" },
+    at(.follow, key(.char("A")), ["agents"]) { $0.agents = true },
+    at(.agentsOpen, key(.escape), []) { $0.agents = false },
+    at(.agentsOpen, key(.char("r")), []) { _ in },  // no agents in this store: nothing to message
 
     // The search prompt
     at(.prompt, key(.char("x")), ["window newest", "counts"]) { $0.search = "x"; $0.selected = nil; $0.rows = 0 },
@@ -246,6 +315,11 @@ let bindingTable: [BindingCase] = [
     at(.detail, key(.char("q")), []) { $0.detail = nil },
     at(.detail, key(.enter), []) { $0.detail = nil },
     at(.detail, key(.char("j")), []) { $0.detailScroll = 1 },
+    at(.detail, key(.char("J")), []) { $0.detailScroll = 1 },
+    at(.detail, key(.ctrl("n")), []) { $0.detailScroll = 1 },
+    at(.detailScrolled, key(.char("K")), []) { $0.detailScroll = 9 },
+    at(.detail, key(.ctrl("f")), []) { $0.detailScroll = 9 },
+    at(.detailScrolled, key(.char("b")), []) { $0.detailScroll = 1 },
     at(.detail, key(.down), []) { $0.detailScroll = 1 },
     at(.detailScrolled, key(.char("k")), []) { $0.detailScroll = 9 },
     at(.detailScrolled, key(.up), []) { $0.detailScroll = 9 },
@@ -254,10 +328,10 @@ let bindingTable: [BindingCase] = [
     at(.detailScrolled, key(.pageUp), []) { $0.detailScroll = 1 },
     at(.detail, key(.ctrl("d")), []) { $0.detailScroll = 4 },
     at(.detailScrolled, key(.ctrl("u")), []) { $0.detailScroll = 6 },
-    at(.detail, key(.char("G")), []) { $0.detailScroll = 10 },  // the long body folded to its first screen
-    at(.detail, key(.end), []) { $0.detailScroll = 10 },
+    at(.detail, key(.char("G")), []) { $0.detailScroll = 11 },  // the long body folded to its first screen; 9 visible
+    at(.detail, key(.end), []) { $0.detailScroll = 11 },
     at(.detail, key(.char("z")), []) { _ in },  // expands in place: the scroll position stays
-    at(.expandedDetail, key(.char("G")), []) { $0.detailScroll = 66 },  // 76 lines, 10 visible
+    at(.expandedDetail, key(.char("G")), []) { $0.detailScroll = 67 },  // 76 lines, 9 visible (and the indicator)
     at(.expandedDetail, key(.char("z")), []) { _ in },  // folds again
     at(.detailScrolled, key(.home), []) { $0.detailScroll = 0 },
     at(.detailScrolled, key(.char("g")), []) { $0.pendingG = true },
@@ -270,7 +344,13 @@ let bindingTable: [BindingCase] = [
     at(.split, .mouse(.wheelDown(x: 100, y: 5)), []) { $0.detailScroll = 3 },
     at(.follow, key(.char("t")), []) { $0.absoluteTime = true },
     at(.follow, key(.char("?")), []) { $0.help = true },
-    at(.help, key(.char("j")), []) { $0.help = false },  // any key closes help, and does nothing else
+    at(.help, key(.char("x")), []) { $0.help = false },  // any other key closes help, and does nothing else
+    at(.help, key(.char("j")), []) { _ in },  // 80x12 is too small for the help: j scrolls it
+    at(.follow, key(.function(1)), []) { $0.help = true },
+    at(.follow, key(.char("!")), []) { $0.message = true },
+    at(.follow, key(.char("R")), []) { _ in },  // the poller is not stopped: nothing to restart
+    at(.follow, key(.ctrl("l")), []) { _ in },  // the terminal repaints (TerminalApp), the state stays
+    at(.follow, key(.ctrl("z")), []) { _ in },  // the terminal suspends (TerminalApp), the state stays
     at(.help, .mouse(.click(x: 5, y: 4)), []) { $0.help = false },
     at(.follow, key(.char("q")), ["quit"]) { $0.quit = true },
     at(.detail, key(.ctrl("c")), ["quit"]) { $0.quit = true },
@@ -342,6 +422,7 @@ struct KeyBindingTableTests {
 
     private func name(_ k: Key) -> String {
         switch k {
+        case .char(" "): return "Space"
         case .char(let c): return String(c)
         case .ctrl(let c): return "Ctrl-\(c)"
         case .up: return "↑"
@@ -358,6 +439,7 @@ struct KeyBindingTableTests {
         case .tab: return "Tab"
         case .backTab: return "BackTab"
         case .delete: return "Delete"
+        case .function(let n): return "F\(n)"
         }
     }
 }

@@ -114,9 +114,11 @@ struct ScreenGoldenTests {
         GoldenScreen.check(render(s, width: 80, height: 24), "80x24-detail-top")
         for _ in 0..<10 { _ = reduce(&s, .key(.char("j"))) }
         GoldenScreen.check(render(s, width: 80, height: 24), "80x24-detail-scrolled")
+        _ = reduce(&s, .key(.char("z")))  // the whole body, not its first screen
         _ = reduce(&s, .key(.char("G")))
         let bottom = render(s, width: 80, height: 24)
-        #expect(bottom.line(22).contains("{}"))
+        #expect(bottom.line(21).contains("{}"))  // the last text line; line 22 holds the position indicator
+        #expect(bottom.line(22).contains("j/k 27-47/47"), "\(bottom.line(22))")
         #expect((1..<22).contains { bottom.line($0).contains("Raw payload") })
         _ = reduce(&s, .key(.escape))
         #expect(s.detail == nil)

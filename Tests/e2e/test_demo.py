@@ -43,6 +43,9 @@ def test_demo_without_a_terminal_runs_a_short_variant_and_leaves_nothing(timelin
     assert "stdout is not a terminal" in result.stdout
     shown = [agent for agent in FLEET if agent in result.stdout]
     assert len(shown) >= 3, result.stdout  # `timeline list` printed the fleet's tasks
+    # an agent asked, the demo answered it over the reply queue, and the agent acted on the answer
+    assert "needs_input deployer" in result.stdout and 'sent "Deploy" to queue agent-replies' in result.stdout
+    assert "answered: Deploy by " in result.stdout and "Deployed billing v1.3 to prod" in result.stdout
     endpoint, pids, workdir = started_processes(result.stdout)
     assert not any(process_alive(pid) for pid in pids)
     assert port_closed(endpoint)
@@ -52,6 +55,16 @@ def test_demo_without_a_terminal_runs_a_short_variant_and_leaves_nothing(timelin
 def test_demo_in_a_terminal_shows_the_fleet_and_q_stops_everything(tmux, timeline_bin, process_alive):
     tmux.start([str(DEMO)], env=demo_env(timeline_bin), width=140, height=40, cwd=str(REPO_ROOT))
     tmux.wait_for(lambda screen: sum(agent in screen for agent in FLEET) >= 3, timeout=60)
+    # A newcomer answers a waiting agent: i, a digit, y — and the agent acts on it.
+    tmux.wait_for("need you", timeout=60)
+    tmux.send_keys("i")
+    tmux.wait_for("[1 Deploy] [2 Cancel]", timeout=20)
+    tmux.send_keys("1")
+    tmux.wait_for('Send "Deploy" to queue agent-replies? y/N', timeout=10)
+    tmux.send_keys("y")
+    tmux.wait_for('sent "Deploy" to queue agent-replies', timeout=20)
+    tmux.send_keys("Escape", "f")
+    tmux.wait_for("Deployed billing v1.3 to prod", timeout=60)
     tmux.send_keys("q")
     assert tmux.wait_exit(timeout=60) == 0
     after = tmux.capture()  # the lines demo.sh printed after the TUI gave the screen back

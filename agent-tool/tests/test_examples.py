@@ -10,6 +10,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import timeline_event  # noqa: E402
 from timeline_event import InvalidEvent  # noqa: E402
+from event_builder import new_event  # noqa: E402
 
 ROOT = os.path.join(HERE, "..", "..", "schema")
 EXAMPLES = os.path.join(ROOT, "examples")
@@ -146,40 +147,49 @@ def test_schema_limits_match_the_validator():
     assert props["status"]["enum"] == list(timeline_event.STATUSES)
 
 
-# --- build_event
+# --- new_event (the one builder) against the validator
 
-def test_build_event_fills_defaults_and_validates():
-    event = timeline_event.build_event("Deploy started", "in_progress", agent_id="deployer", progress=5)
+def _encode(event):
+    return json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def test_new_event_fills_defaults_that_validate():
+    event = new_event("Deploy started", "in_progress", "deployer", progress=5)
     assert event["task_id"] == event["id"]
     assert len(event["id"]) == 36 and event["id"].count("-") == 4
     assert event["timestamp"].endswith("Z")
     micros = timeline_event.timestamp_micros(event["timestamp"])
     assert abs(micros / 1e6 - __import__("time").time()) < 60
-    assert timeline_event.validate(timeline_event.encode_event(event)) == event
+    assert timeline_event.validate(_encode(event)) == event
     assert "body" not in event and "category" not in event
 
 
-def test_build_event_keeps_given_values_and_extra_fields():
-    event = timeline_event.build_event("t", "success", agent_id="a", task_id="T-1", id="e-9", body="b",
-                                       category="ci", timestamp="2026-11-22T05:04:05+02:00", extra={"pr": 7})
+def test_new_event_keeps_given_values_and_extra_fields():
+    event = new_event("t", "success", "a", task_id="T-1", id="e-9", body="b", category="ci",
+                      timestamp="2026-11-22T05:04:05+02:00", extra={"pr": 7})
     assert (event["id"], event["task_id"], event["category"], event["pr"]) == ("e-9", "T-1", "ci", 7)
+    assert timeline_event.validate(_encode(event)) == event
+
+
+def test_new_event_extra_never_replaces_a_field():
+    with pytest.raises(ValueError, match="title"):
+        new_event("t", "info", "a", extra={"title": "x"})
 
 
 @pytest.mark.parametrize("kwargs,reason", [
-    ({"status": "done"}, 'status "done" is not one of info, in_progress, success, warning, error'),
+    ({"status": "done"}, 'status "done" is not one of info, in_progress, success, warning, error, needs_input'),
     ({"progress": True}, 'field "progress" must be a number from 0 to 100, got true'),
     ({"progress": 101}, 'field "progress" must be a number from 0 to 100, got 101'),
     ({"timestamp": "2026-11-22T03:04:05"},
      'field "timestamp" has no time zone (add Z or an offset like +02:00): "2026-11-22T03:04:05"'),
     ({"agent_id": " "}, 'field "agent_id" is empty or only whitespace'),
-    ({"extra": {"title": "x"}}, 'duplicate field "title"'),
 ])
-def test_build_event_rejects_like_timeline(kwargs, reason):
+def test_built_events_are_rejected_like_timeline(kwargs, reason):
     args = {"title": "t", "status": "info", "agent_id": "a"}
     args.update(kwargs)
-    title, status = args.pop("title"), args.pop("status")
+    title, status, agent_id = args.pop("title"), args.pop("status"), args.pop("agent_id")
     with pytest.raises(InvalidEvent) as caught:
-        timeline_event.build_event(title, status, **args)
+        timeline_event.validate(_encode(new_event(title, status, agent_id, **args)))
     assert caught.value.reason == reason
 
 
@@ -200,3 +210,23 @@ def test_schema_cross_check_is_live(tmp_path, monkeypatch):
             timeline_event.validate(body)
     finally:
         monkeypatch.setattr(timeline_event, "_SCHEMA_LOADED", False)
+
+
+# --- replies (schema/examples/replies), also run by Swift's ReplyExampleTests
+
+def test_every_reply_example_is_read_or_refused_with_the_swift_reason():
+    from agent_reply import InvalidReply, parse_reply
+
+    folder = os.path.join(EXAMPLES, "replies")
+    reasons = _load("replies/invalid/reasons.json")
+    invalid = _bodies("replies/invalid")
+    assert {name for name, _ in invalid} == set(reasons)
+    for name, body in invalid:
+        with pytest.raises(InvalidReply) as caught:
+            parse_reply(body)
+        assert caught.value.reason == reasons[name], name
+    valid = _bodies("replies/valid")
+    assert len(valid) >= 3 and os.path.isdir(folder)
+    for name, body in valid:
+        reply = parse_reply(body)
+        assert (reply.action is None) != (reply.text is None), name

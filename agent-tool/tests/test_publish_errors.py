@@ -143,3 +143,37 @@ def test_readme_peek_policy_receives_but_cannot_delete(iam_checked_queue):
         peeker.delete_message(QueueUrl=url, ReceiptHandle=messages[0]["ReceiptHandle"])
     described = describe_aws_error(caught.value)
     assert described is not None and described.code == "AccessDenied"
+
+
+def test_readme_reply_queue_policies_let_agents_read_and_viewers_send_replies_only():
+    """The agent reads (and deletes) its replies but cannot send to the reply queue; the viewer sends
+    replies but cannot read them."""
+    import boto3
+
+    policies = _policy_blocks()
+    users = (("asker", "agent-reply-queue"), ("answerer", "viewer-send-replies"))
+    with sqs_server.MotoServer(extra_env={"INITIAL_NO_AUTH_ACTION_COUNT": str(1 + 3 * len(users))}) as server:
+        admin = dict(endpoint_url=server.endpoint, region_name="us-east-1",
+                     aws_access_key_id="admin", aws_secret_access_key="admin")
+        name = "deployer-replies"
+        url = boto3.client("sqs", **admin).create_queue(QueueName=name)["QueueUrl"]
+        iam = boto3.client("iam", **admin)
+        keys = {}
+        for user, policy_name in users:
+            iam.create_user(UserName=user)
+            key = iam.create_access_key(UserName=user)["AccessKey"]
+            document = (policies[policy_name].replace("REGION", "us-east-1")
+                        .replace("ACCOUNT_ID", "123456789012").replace("REPLY_QUEUE_NAME", name))
+            iam.put_user_policy(UserName=user, PolicyName=policy_name, PolicyDocument=document)
+            keys[user] = (key["AccessKeyId"], key["SecretAccessKey"])
+        viewer, agent = _client_for(server.endpoint, keys["answerer"]), _client_for(server.endpoint, keys["asker"])
+        viewer.send_message(QueueUrl=url, MessageBody='{"type":"reply"}')
+        [message] = agent.receive_message(QueueUrl=url, WaitTimeSeconds=1)["Messages"]
+        agent.change_message_visibility(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"], VisibilityTimeout=0)
+        agent.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
+        for forbidden in (lambda: agent.send_message(QueueUrl=url, MessageBody="x"),
+                          lambda: viewer.receive_message(QueueUrl=url)):
+            with pytest.raises(Exception) as caught:
+                forbidden()
+            described = describe_aws_error(caught.value)
+            assert described is not None and described.code == "AccessDenied"

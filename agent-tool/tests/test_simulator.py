@@ -89,3 +89,46 @@ def test_duration_ends_the_run(queue, aws_env):
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1].startswith("sent ")
 
+
+
+def _reply(event, sender="alice@laptop", **answer):
+    import json
+    import uuid
+    return json.dumps({"type": "reply", "id": str(uuid.uuid4()), "in_reply_to": event["id"],
+                       "task_id": event["task_id"], "agent_id": event["agent_id"], **answer, "from": sender,
+                       "timestamp": "2026-11-22T03:04:05Z"})
+
+
+def test_asking_agents_ask_act_on_the_answer_and_acknowledge_messages(queue, sqs):
+    import random
+
+    from simulate_agents import Asker
+
+    sent = []
+    clock = [0.0]
+    asker = Asker(sqs, queue.url, lambda event: sent.append(validate(__import__("json").dumps(event))) or "m",
+                  lambda line: None, random.Random(1), ask_every=40, clock=lambda: clock[0])
+    asker.step()
+    [question] = sent
+    assert (question["status"], question["title"]) == ("needs_input", "Deploy billing v1.3 to prod?")
+    assert [a["id"] for a in question["actions"]] == ["deploy", "cancel"] and question["reply_to"] == queue.url
+
+    sqs.send_message(QueueUrl=queue.url, MessageBody=_reply(question, action="deploy"))
+    asker.step()  # the second question is not due yet (2 s later)
+    assert [(e["status"], e["title"]) for e in sent[1:]] == [
+        ("in_progress", "answered: Deploy by alice@laptop"), ("success", "Deployed billing v1.3 to prod")]
+    assert all(e["task_id"] == question["task_id"] for e in sent[1:])
+
+    clock[0] = 3
+    asker.step()
+    assert sent[-1]["title"] == "Archive 14 emails?"
+    sqs.send_message(QueueUrl=queue.url, MessageBody=_reply(sent[-1], text="what is in them?", sender="bob@host"))
+    asker.step()
+    assert [(e["status"], e["title"]) for e in sent[-2:]] == [
+        ("in_progress", 'answered: "what is in them?" by bob@host'), ("info", 'Noted: "what is in them?"')]
+
+    # a message from the agents view names the agent's latest event, which is no open question
+    sqs.send_message(QueueUrl=queue.url, MessageBody=_reply(sent[-1], text="pause after this one"))
+    asker.step()
+    assert (sent[-1]["status"], sent[-1]["title"]) == ("info", "message from alice@laptop: pause after this one")
+    assert queue.depth() == 0

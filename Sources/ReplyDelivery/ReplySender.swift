@@ -1,0 +1,64 @@
+import Foundation
+import SQSClient
+import TimelineCore
+
+/// Delivers one reply to where it goes: SendMessage to the `reply_to` queue (FIFO: group = task id,
+/// deduplication = reply id), or an HTTPS POST of the reply JSON to an action's webhook. Blocks: run it on
+/// a background lane. Never throws: the outcome is a `ReplyRecord.Delivery`.
+public struct ReplySender: Sendable {
+    /// Makes an SQS client for a queue URL, signed with the viewer's credentials.
+    public typealias ClientFactory = @Sendable (_ queueURL: String) throws -> SQSClient
+
+    /// Webhooks get this long for the whole exchange.
+    public static let webhookTimeout: TimeInterval = 10
+
+    private let clientFor: ClientFactory
+    private let webhookTransport: any HTTPTransport
+
+    public init(clientFor: @escaping ClientFactory, webhookTransport: any HTTPTransport = CurlTransport()) {
+        self.clientFor = clientFor
+        self.webhookTransport = webhookTransport
+    }
+
+    /// Sends `record.reply` to `record.destination`.
+    public func deliver(_ record: ReplyRecord) -> ReplyRecord.Delivery {
+        switch record.destination {
+        case .queue(let url): sendToQueue(url, record.reply)
+        case .webhook(let url): post(url, record.reply)
+        }
+    }
+
+    private func sendToQueue(_ url: String, _ reply: Reply) -> ReplyRecord.Delivery {
+        guard QueueURLShape.isQueueURL(url) else { return .failed(reason: "not an SQS queue URL") }
+        let fifo = QueueURLShape.isFIFO(url)
+        do {
+            let client = try clientFor(url)
+            let id = try client.sendMessage(queueURL: url, body: reply.json, groupID: fifo ? FIFOKeys.key(reply.taskID) : nil,
+                                            deduplicationID: fifo ? FIFOKeys.key(reply.id) : nil)
+            return .sent(detail: "message \(id)")
+        } catch let error as SQSError {
+            return .failed(reason: error.description)
+        } catch {
+            return .failed(reason: "\(error)")
+        }
+    }
+
+    private func post(_ text: String, _ reply: Reply) -> ReplyRecord.Delivery {
+        // Checked again here: only what the validator allows is ever contacted.
+        guard WebURL.isAllowedWebhook(text), let url = URL(string: text) else {
+            return .failed(reason: "not an allowed webhook URL")
+        }
+        let request = HTTPRequest(method: "POST", url: url, headers: [
+            HTTPHeader("Content-Type", "application/json"),
+            HTTPHeader("Idempotency-Key", reply.id),
+        ], body: Array(reply.json.utf8))
+        do {
+            let response = try webhookTransport.send(request, timeout: Self.webhookTimeout, cancel: nil)
+            if (200..<300).contains(response.status) { return .sent(detail: "HTTP \(response.status)") }
+            if (300..<400).contains(response.status) { return .failed(reason: "HTTP \(response.status) (redirects are not followed)") }
+            return .failed(reason: "HTTP \(response.status)")
+        } catch {
+            return .failed(reason: error.description)
+        }
+    }
+}

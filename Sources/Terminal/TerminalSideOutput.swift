@@ -1,0 +1,35 @@
+import Foundation
+import TimelineRuntime
+
+/// Output beside the drawn screen (notifications, the window title), handed to the terminal by the loop.
+public protocol TerminalSideChannel: AnyObject {
+    /// Bytes written once before the first frame (e.g. save the title).
+    func startBytes() -> [UInt8]
+    /// Called every loop iteration before drawing; may send inputs (true: redraw).
+    func step(controller: TimelineController, nowMicros: Int64) -> Bool
+    /// Bytes to write between frames (sequences that do not move the cursor).
+    func pendingBytes() -> [UInt8]
+    /// Bytes written after the terminal is restored (e.g. restore the title).
+    func exitBytes() -> [UInt8]
+}
+
+extension TerminalSideChannel {
+    /// The loop's one call per iteration: `step`, then its bytes (ncurses flushed the last frame; true: redraw).
+    func service(controller: TimelineController, nowMicros: Int64) -> Bool {
+        let changed = step(controller: controller, nowMicros: nowMicros)
+        TerminalSideOutput.write(pendingBytes())
+        return changed
+    }
+}
+
+/// Writes side output straight to the terminal (ncurses has flushed its frame by then).
+enum TerminalSideOutput {
+    static func write(_ bytes: [UInt8]) {
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let n = rest.withUnsafeBytes { Foundation.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; return }
+            rest = rest.dropFirst(n)
+        }
+    }
+}

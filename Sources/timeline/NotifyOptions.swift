@@ -1,0 +1,35 @@
+import ArgumentParser
+import Attention
+import Foundation
+
+extension NotifyLevel: ExpressibleByArgument {}
+extension InBandNotification.Sequence: ExpressibleByArgument {}
+
+/// Notification flags shared by `timeline tui` and `timeline poll`.
+struct NotifyOptions: ParsableArguments {
+    @Option(help: "Which task transitions notify: off, errors (error, needs_input), all (+ warning, success).")
+    var notify: NotifyLevel = .errors
+
+    @Option(name: .customLong("notify-command"), help: ArgumentHelp(
+        "Run CMD for each notification, the notification JSON on its stdin (split like a shell would, never run by one).",
+        valueName: "CMD"))
+    var notifyCommand: String?
+
+    func validate() throws {
+        if let notifyCommand {
+            do { _ = try CommandLineWords.split(notifyCommand) } catch {
+                throw ValidationError("--notify-command: \(error)")
+            }
+        }
+    }
+
+    var policy: NotifyPolicy { NotifyPolicy(level: notify) }
+
+    /// The command channel, when `--notify-command` is given and notifications are on.
+    func commandChannel(onFailure: @escaping @Sendable (String) -> Void) -> CommandChannel? {
+        guard notify != .off, let notifyCommand, let argv = try? CommandLineWords.split(notifyCommand) else { return nil }
+        return CommandChannel(argv: argv, onFailure: onFailure)
+    }
+
+    static var nowMicros: Int64 { Int64(Date().timeIntervalSince1970 * 1_000_000) }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import Testing
+import TimelineCore
+@testable import TimelineUI
+
+/// Answering agents in the pure core: (state, key) → (state, effects), and the screens it draws.
+@Suite("Answering agents")
+struct AnsweringTests {
+    static let replyTo = "https://sqs.eu-west-1.amazonaws.com/123456789012/agent-replies"
+
+    static func askingRow(hostile: Bool = false, webhook: String? = nil, seq: Int64 = 50) -> TimelineRow {
+        let label = hostile ? "De\\u001b[31mploy\\u202e" : "Deploy"
+        let url = webhook.map { ",\"url\":\"\($0)\"" } ?? ""
+        let raw = """
+            {"id":"ev-ask","agent_id":"deployer","task_id":"deploy-billing","title":"Deploy billing v1.3 to prod?",\
+            "status":"needs_input","timestamp":"2026-11-22T02:59:30Z","actions":[{"id":"deploy","label":"\(label)",\
+            "style":"primary"\(url)},{"id":"cancel","label":"Cancel","style":"danger"}],"reply_to":"\(replyTo)"}
+            """
+        let event = try! EventParser.parse(raw).get()
+        return TimelineRow(event: event, seq: seq, eventCount: 1, receivedMicros: event.timestampMicros)
+    }
+
+    /// A loaded list with the asking task, `i` pressed and the match answered: the detail is open.
+    static func detailOpen(width: Int = 80, height: Int = 24, row: TimelineRow = askingRow()) -> AppState {
+        var s = loadedState([row] + sampleRows(), width: width, height: height) { $0.answering.sender = "alice@laptop" }
+        let effects = reduce(&s, .key(.char("i")))
+        guard case .findMatch(let request)? = effects.first else { Issue.record("i gave \(effects)"); return s }
+        #expect(request.query.statuses == [.needsInput] && !request.olderFirst)
+        _ = reduce(&s, .matchFound(MatchResult(request: request, row: row, wrapped: false)))
+        _ = reduce(&s, .historyLoaded(HistoryResult(taskID: row.taskID, row: row, events: [row.event])))
+        return s
+    }
+
+    @Test func iOpensTheWaitingTaskAndADigitAsksForConfirmation() {
+        var s = Self.detailOpen()
+        #expect(s.detail?.taskID == "deploy-billing" && s.selectedRow?.taskID == "deploy-billing")
+        #expect(reduce(&s, .key(.char("1"))).isEmpty)
+        guard case .confirm(let record)? = s.answering.prompt else { Issue.record("no confirmation"); return }
+        #expect(record.reply.answer == .action("deploy") && record.label == "Deploy")
+        #expect(record.destination == .queue(Self.replyTo))
+        #expect((record.reply.inReplyTo, record.reply.from) == ("ev-ask", "alice@laptop"))
+        let screen = render(s, width: 80, height: 24)
+        #expect(GoldenScreen.text(of: screen).contains(#"Send "Deploy" to queue agent-replies? y/N"#))
+        GoldenScreen.check(screen, "80x24-answer-confirm")
+
+        let effects = reduce(&s, .key(.char("y")))
+        #expect(effects == [.sendReply(record)])
+        #expect(s.answering.prompt == nil)
+        #expect(reduce(&s, .key(.char("y"))).isEmpty, "a second y sends nothing")
+    }
+
+    @Test func anyOtherKeyCancelsAndSendsNothing() {
+        for key in [Key.char("n"), .escape, .enter, .char("2"), .char("q")] {
+            var s = Self.detailOpen()
+            _ = reduce(&s, .key(.char("2")))
+            #expect(reduce(&s, .key(key)).isEmpty)
+            #expect(s.answering.prompt == nil && s.answering.notice == "cancelled: nothing sent")
+            #expect(s.detail != nil, "cancelling does not act on the key otherwise")
+        }
+    }
+
+    @Test func aWebhookActionConfirmsWithTheFullURL() {
+        var s = Self.detailOpen(row: Self.askingRow(webhook: "https://hooks.example.com/deploy?x=1"))
+        _ = reduce(&s, .key(.char("1")))
+        let text = GoldenScreen.text(of: render(s, width: 100, height: 24))
+        #expect(text.contains(#"Send "Deploy" to https://hooks.example.com/deploy?x=1? y/N"#))
+    }
+
+    @Test func theOutcomeShowsInTheStatusBarTheHistoryAndTheRow() {
+        var s = Self.detailOpen()
+        _ = reduce(&s, .key(.char("1")))
+        guard case .sendReply(var record)? = reduce(&s, .key(.char("y"))).first else { Issue.record("not sent"); return }
+        record.delivery = .sent(detail: "message m-1")
+        _ = reduce(&s, .replyOutcome(record))
+        #expect(s.answering.notice == #"sent "Deploy" to queue agent-replies (message m-1)"#)
+        let detail = GoldenScreen.text(of: render(s, width: 80, height: 24))
+        #expect(detail.contains("you answered Deploy · "))
+        _ = reduce(&s, .key(.escape))
+        let list = GoldenScreen.text(of: render(s, width: 80, height: 24))
+        #expect(list.contains("answered · Deploy billing v1.3 to prod?"))
+        GoldenScreen.check(render(s, width: 80, height: 24), "80x24-answered-row")
+    }
+
+    @Test func aFailedReplyIsShownAndROffersToResendTheSameID() {
+        var s = Self.detailOpen()
+        _ = reduce(&s, .key(.char("2")))
+        guard case .sendReply(var record)? = reduce(&s, .key(.char("y"))).first else { Issue.record("not sent"); return }
+        record.delivery = .failed(reason: "AccessDenied: not authorized")
+        _ = reduce(&s, .replyOutcome(record))
+        #expect(s.answering.noticeIsError)
+        #expect(s.answering.notice?.hasPrefix(#"not sent "Cancel" to queue agent-replies: AccessDenied"#) == true)
+        _ = reduce(&s, .key(.char("R")))
+        guard case .confirm(let again)? = s.answering.prompt else { Issue.record("R did not offer a resend"); return }
+        #expect(again.reply == record.reply)
+        #expect(reduce(&s, .key(.char("y"))) == [.sendReply(again)])
+    }
+
+    @Test func rTypesATextReplyThatEnterSendsAndEscCancels() {
+        var s = Self.detailOpen()
+        _ = reduce(&s, .key(.char("r")))
+        for c in "use release/2.4" { _ = reduce(&s, .key(.char(c))) }
+        _ = reduce(&s, .key(.backspace))
+        #expect(GoldenScreen.text(of: render(s, width: 80, height: 24)).contains("Reply to queue agent-replies: use release/2."))
+        guard case .sendReply(let record)? = reduce(&s, .key(.enter)).first else { Issue.record("Enter sent nothing"); return }
+        #expect(record.reply.answer == .text("use release/2.") && record.destination == .queue(Self.replyTo))
+
+        var cancelled = Self.detailOpen()
+        _ = reduce(&cancelled, .key(.char("r")))
+        _ = reduce(&cancelled, .key(.char("x")))
+        #expect(reduce(&cancelled, .key(.escape)).isEmpty)
+        #expect(cancelled.answering.prompt == nil && cancelled.answering.notice == "cancelled: nothing sent")
+        var empty = Self.detailOpen()
+        _ = reduce(&empty, .key(.char("r")))
+        #expect(reduce(&empty, .key(.enter)).isEmpty && empty.answering.notice == "the reply is empty")
+    }
+
+    @Test func withoutAWaitingTaskISaysSoAndDigitsStayFilters() {
+        var s = loadedState(sampleRows(), width: 80, height: 24)
+        guard case .findMatch(let request)? = reduce(&s, .key(.char("i"))).first else { Issue.record("no find"); return }
+        _ = reduce(&s, .matchFound(MatchResult(request: request, row: nil, wrapped: false)))
+        #expect(s.answering.notice == "no agent is waiting for you" && s.detail == nil)
+        _ = reduce(&s, .key(.char("6")))
+        #expect(s.statusFilter == [.needsInput])
+    }
+
+    @Test func hostileLabelsAreSanitizedOnScreen() {
+        var s = Self.detailOpen(row: Self.askingRow(hostile: true))
+        let text = GoldenScreen.text(of: render(s, width: 80, height: 24))
+        #expect(!text.contains("\u{1B}") && !text.contains("\u{202E}"))
+        #expect(text.contains("[1 Deploy] [2 Cancel]"), "the escape sequence and the bidi override are removed")
+        _ = reduce(&s, .key(.char("1")))
+        let prompt = GoldenScreen.text(of: render(s, width: 80, height: 24))
+        #expect(!prompt.contains("\u{1B}") && !prompt.contains("\u{202E}"))
+    }
+
+    @Test func storedRepliesMarkRowsAnsweredAfterARestart() {
+        var s = AppState(width: 80, height: 24, nowMicros: fixedNow)
+        let row = Self.askingRow()
+        let req = WindowRequest(generation: s.generation, query: s.listQuery, anchor: .newest, above: 0, below: 100,
+                                anchorPosition: nil, keepSelection: false, targetLine: nil)
+        let effects = reduce(&s, .windowLoaded(WindowResult(request: req, rows: [row], anchorIndex: 0, startPosition: 0,
+                                                            reachesNewest: true, reachesOldest: true, anchorMoved: false)))
+        #expect(effects == [.loadReplies(eventIDs: ["ev-ask"])])
+        let stored = ReplyRecord(reply: Reply(id: "r-1", inReplyTo: "ev-ask", taskID: "deploy-billing", agentID: "deployer",
+                                              answer: .action("deploy"), from: "alice@laptop", timestampMicros: fixedNow),
+                                 label: "Deploy", destination: .queue(Self.replyTo), delivery: .sent(detail: "m"),
+                                 updatedMicros: fixedNow)
+        _ = reduce(&s, .repliesLoaded([stored]))
+        #expect(s.answering.answered(row.event))
+    }
+}
+
+@Suite("Agents view")
+struct AgentsViewTests {
+    static func agent(_ id: String, replyTo: Bool, secondsAgo: Int64, running: Int = 0, errors: Int = 0, waiting: Int = 0) -> AgentSummary {
+        let slug = String(id.unicodeScalars.filter { $0.properties.isAlphabetic || $0 == "-" }.map(Character.init))
+        let reply = replyTo ? #","reply_to":"https://sqs.eu-west-1.amazonaws.com/123456789012/\#(slug)-replies""# : ""
+        let raw = #"{"id":"ev-\#(slug)","agent_id":\#(EventEncoder.quoted(id)),"task_id":"t-\#(slug)","title":"x","status":"info","timestamp":"2026-11-22T02:00:00Z"\#(reply)}"#
+        var event = try! EventParser.parse(raw).get()
+        event.timestampMicros = fixedNow - secondsAgo * 1_000_000
+        return AgentSummary(agentID: id, latest: event, running: running, errors: errors, waiting: waiting, tasks: 3)
+    }
+
+    @Test func aListsAgentsAndRMessagesTheSelectedOne() {
+        var s = loadedState(sampleRows(), width: 80, height: 12)
+        #expect(reduce(&s, .key(.char("A"))) == [.loadAgents(limit: agentsViewLimit)])
+        _ = reduce(&s, .agentsLoaded([Self.agent("deployer", replyTo: true, secondsAgo: 5, running: 2, waiting: 1),
+                                      Self.agent("ci\u{1B}[2J-runner", replyTo: false, secondsAgo: 600, errors: 3)]))
+        let screen = render(s, width: 80, height: 12)
+        let text = GoldenScreen.text(of: screen)
+        #expect(!text.contains("\u{1B}"))
+        GoldenScreen.check(screen, "80x12-agents-view")
+
+        _ = reduce(&s, .key(.char("j")))
+        _ = reduce(&s, .key(.char("r")))
+        #expect(s.answering.prompt == nil && s.answering.noticeIsError, "an agent without reply_to takes no messages")
+        _ = reduce(&s, .key(.char("k")))
+        _ = reduce(&s, .key(.char("r")))
+        for c in "pause" { _ = reduce(&s, .key(.char(c))) }
+        guard case .sendReply(let record)? = reduce(&s, .key(.enter)).first else { Issue.record("nothing sent"); return }
+        #expect(record.reply.answer == .text("pause") && record.reply.agentID == "deployer")
+        #expect(record.reply.inReplyTo == "ev-deployer" && record.reply.taskID == "t-deployer")
+        #expect(record.destination == .queue("https://sqs.eu-west-1.amazonaws.com/123456789012/deployer-replies"))
+        _ = reduce(&s, .key(.escape))
+        #expect(s.agentsView == nil)
+    }
+}
+
+@Suite("Interrupted replies")
+struct InterruptedReplyTests {
+    @Test func aReplyStillSendingFromAnEarlierRunIsShownAsNotSentAndRResendsIt() {
+        var s = AnsweringTests.detailOpen()
+        let row = AnsweringTests.askingRow()
+        let stored = ReplyRecord(reply: Reply(id: "r-crashed", inReplyTo: "ev-ask", taskID: "deploy-billing",
+                                              agentID: "deployer", answer: .action("deploy"), from: "alice@laptop",
+                                              timestampMicros: fixedNow - 60_000_000),
+                                 label: "Deploy", destination: .queue(AnsweringTests.replyTo), delivery: .sending,
+                                 updatedMicros: fixedNow - 60_000_000)
+        _ = reduce(&s, .historyLoaded(HistoryResult(taskID: row.taskID, row: row, events: [row.event], replies: [stored])))
+        let text = GoldenScreen.text(of: render(s, width: 100, height: 24))
+        #expect(text.contains("not sent: Deploy · interrupted before it was sent · R resends"))
+        _ = reduce(&s, .key(.char("R")))
+        guard case .confirm(let again)? = s.answering.prompt else { Issue.record("R offered nothing"); return }
+        #expect(again.reply.id == "r-crashed")
+        #expect(reduce(&s, .key(.char("y"))) == [.sendReply(again)])
+        #expect(GoldenScreen.text(of: render(s, width: 100, height: 24)).contains("sending Deploy…"))
+    }
+}

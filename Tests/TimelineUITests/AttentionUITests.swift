@@ -1,0 +1,56 @@
+import Testing
+import TimelineCore
+@testable import TimelineUI
+
+@Suite("Unread marks and attention counts")
+struct AttentionUITests {
+    /// sampleRows with the newest error and one running task unread.
+    private func unreadState() -> AppState {
+        var rows = sampleRows()
+        for i in rows.indices where rows[i].event.status == .error || rows[i].taskID == "T-101" { rows[i].unread = true }
+        return loadedState(rows, width: 80, height: 24) {
+            $0.attention = AttentionCounts(unreadErrors: 1, waiting: 0)
+        }
+    }
+
+    @Test func unreadRowsAreBoldWithAMarkAndTheHeaderCountsThem() {
+        GoldenScreen.check(render(unreadState(), width: 80, height: 24), "80x24-unread")
+    }
+
+    @Test func spaceMarksTheSelectedTaskReadOnScreenAndInTheStore() throws {
+        var s = unreadState()
+        let row = try #require(s.selectedRow)
+        #expect(row.unread)
+        #expect(reduce(&s, .key(.char(" "))) == [.markRead(taskID: row.taskID, seq: row.seq)])
+        #expect(s.selectedRow?.unread == false)
+        #expect(reduce(&s, .key(.char(" "))).isEmpty, "already read: nothing to store")
+    }
+
+    @Test func openingTheDetailMarksItReadOnceTheHistoryIsShown() throws {
+        var s = unreadState()
+        let row = try #require(s.selectedRow)
+        #expect(reduce(&s, .key(.enter)) == [.loadHistory(taskID: row.taskID)])
+        let effects = reduce(&s, .historyLoaded(HistoryResult(taskID: row.taskID, row: row, events: [row.event])))
+        #expect(effects == [.markRead(taskID: row.taskID, seq: row.seq)])
+        #expect(s.window.first { $0.taskID == row.taskID }?.unread == false)
+        #expect(s.attention?.unreadErrors == (row.event.status == .error ? 0 : 1))
+        // A reload of an already-read row stores nothing (no write → change → reload loop).
+        var read = row
+        read.unread = false
+        #expect(reduce(&s, .historyLoaded(HistoryResult(taskID: row.taskID, row: read, events: [row.event]))).isEmpty)
+    }
+
+    @Test func capitalUMarksEverythingRead() {
+        var s = unreadState()
+        #expect(reduce(&s, .key(.char("U"))) == [.markAllRead])
+        #expect(s.window.allSatisfy { !$0.unread })
+        #expect(s.attention == AttentionCounts(unreadErrors: 0, waiting: 0))
+    }
+
+    @Test func waitingTasksAreCountedInTheHeader() {
+        var s = unreadState()
+        _ = reduce(&s, .attention(AttentionCounts(unreadErrors: 2, waiting: 3)))
+        let header = render(s, width: 120, height: 10).line(0)
+        #expect(header.contains("• 2 unread errors  3 waiting"))
+    }
+}

@@ -80,7 +80,8 @@ let package = Package(
             name: "TimelineRuntimeTests",
             dependencies: ["TimelineRuntime", "TimelineUI", "TimelineCore", "TimelineStore", "TestSupport"]
         ),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TimelineUI", "CNCursesW"]),
+        .testTarget(name: "TerminalTests",
+                    dependencies: ["Terminal", "TimelineUI", "CNCursesW", "TimelineCore", "TimelineStore", "TestSupport"]),
         .testTarget(name: "AttentionTests", dependencies: ["Attention", "TimelineStore", "TimelineCore", "TestSupport"]),
     ]
 )

@@ -23,6 +23,7 @@ public final class Poller: @unchecked Sendable {
     private let configuration: PollerConfiguration
     private let timing: PollerTiming
     private let onBatch: (@Sendable (BatchOutcome) -> Void)?
+    private let onCommit: (@Sendable () -> Void)?
 
     private let condition = NSCondition()
     private var currentStatus = PollerStatus()
@@ -43,16 +44,20 @@ public final class Poller: @unchecked Sendable {
     static let heldVisibilityMargin = 30
 
     /// `makeStore` is called once per worker thread: each has its own SQLite connection.
-    /// `onBatch` runs on a worker thread after each batch is stored, or when one first fails to be.
+    /// `onBatch` runs on a worker thread after each batch is stored, or when one first fails to be;
+    /// `onCommit` right after each batch's commit, before the deletes (so a viewer in this process can show
+    /// the events at once).
     public init(
         client: SQSClient, configuration: PollerConfiguration, makeStore: @escaping StoreFactory,
-        timing: PollerTiming = .system, onBatch: (@Sendable (BatchOutcome) -> Void)? = nil
+        timing: PollerTiming = .system, onBatch: (@Sendable (BatchOutcome) -> Void)? = nil,
+        onCommit: (@Sendable () -> Void)? = nil
     ) {
         self.client = client
         self.configuration = configuration
         self.makeStore = makeStore
         self.timing = timing
         self.onBatch = onBatch
+        self.onCommit = onCommit
     }
 
     /// A snapshot of the status; never blocks on the network.
@@ -237,6 +242,7 @@ public final class Poller: @unchecked Sendable {
                 if !pause(for: delay, fault: .store(failure)) { return }
             }
         }
+        onCommit?()
         var report = BatchReport(
             queueURL: queueURL, received: messages.count, stored: 0, duplicates: 0, rejected: 0, deleted: 0,
             rejectReasons: [], maxReceiveCount: messages.compactMap(\.receiveCount).max() ?? 1)

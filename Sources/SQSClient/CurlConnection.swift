@@ -10,8 +10,10 @@ final class CurlConnection {
     /// CURLOPT_ERRORBUFFER needs memory that stays put for the handle's lifetime.
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
-    /// How long one wait for socket activity lasts before the cancellation flag is checked again.
-    static let pollSliceMilliseconds: Int32 = 100
+    /// How long one wait for socket activity lasts before the cancellation flag is checked again. Only a
+    /// safety net: a cancellation wakes the wait at once (`curl_multi_wakeup`) and libcurl shortens it to
+    /// its own timers, so a long slice keeps an idle long poll from waking its thread ten times a second.
+    static let pollSliceMilliseconds: Int32 = 5_000
     static let connectTimeoutMilliseconds = 5_000
 
     init?() {

@@ -61,7 +61,7 @@ public enum SigV4Signer {
         }
         let canonical = CanonicalRequest.build(toSign)
         let sts = stringToSign(canonicalRequest: canonical.text, timestamp: amzDate.timestamp, scope: scope)
-        let key = signingKey(secretAccessKey: credentials.secretAccessKey, scope: scope)
+        let key = SigningKeyCache.key(secretAccessKey: credentials.secretAccessKey, scope: scope)
         let hexSignature = signature(stringToSign: sts, signingKey: key)
         let authz = authorization(
             accessKeyID: credentials.accessKeyID, scope: scope,

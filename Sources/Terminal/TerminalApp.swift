@@ -3,52 +3,81 @@ import Foundation
 import TimelineRuntime
 import TimelineUI
 
-/// The interactive loop: read input bytes (50 ms timeout), feed the decoded inputs to the controller, draw the diff.
+/// The interactive loop, event-driven: it sleeps in `poll(2)` (`EventWait`) until terminal input, a
+/// background result (the controller's wake handler), a write to the database (inotify on its WAL) or a
+/// signal, with a timeout only for the next tick (ten a second while something animates, else one a
+/// second for relative times and the side channel). Then it decodes the input bytes (`TerminalInput`),
+/// feeds the controller and draws the diff.
 public enum TerminalApp {
+    /// How soon after a store write is noticed the store is looked at again: a write seen by inotify
+    /// may land just before SQLite publishes the commit to readers.
+    static let storeRecheckMicros: Int64 = 30_000
+    /// How often `data_version` is still checked when inotify watches the store (a slow fallback).
+    static let watchedChangeCheckMicros: Int64 = 5_000_000
+
     /// Runs until the user quits or a termination signal arrives; the terminal is restored on return.
+    /// `databasePath`: watched for other processes' writes. Commits in this process (the in-process
+    /// poller) are reported with `controller.checkForChangesNow()`. `light`: colours for a light background.
+    /// `sideChannel`: notifications and the terminal title, written between frames.
     public static func run(controller: TimelineController, color: Bool, light: Bool = false,
-                           sideChannel: TerminalSideChannel? = nil,
+                           databasePath: String? = nil, sideChannel: TerminalSideChannel? = nil,
                            clock: @escaping () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000) }) {
         let curses = CursesScreen(color: color, light: light)
         let keyboard = TerminalInput()
         defer { curses.end() }
         TerminalSideOutput.write(sideChannel?.startBytes() ?? [])
+        let wakePipe = WakePipe()
+        let watcher = databasePath.flatMap(StoreWatcher.init)
+        let events = EventWait(wakePipe: wakePipe, storeWatcher: watcher)
+        if let wakePipe { controller.setWakeHandler { wakePipe.signal() } }
+        if watcher != nil { controller.changeCheckInterval = watchedChangeCheckMicros }
         _ = curses.syncSizeWithTerminal()
         var size = curses.size
         controller.send(.resize(width: size.width, height: size.height))
         controller.send(.tick(nowMicros: clock()))
         controller.start()
         var running = true
-        var lastTick: Int64 = 0
+        var lastTick = clock()
+        var recheckAt: Int64?
         var dirty = true
+        var woken = EventWait.Woken(terminal: true)
         while running && TerminalRestore.terminationSignal == 0 {
-            // One wait (≤ 50 ms), then everything already queued: a held key or a paste is applied whole.
-            for input in keyboard.read(timeoutMillis: 50) where running {
-                dirty = true
-                switch input {
-                case .key(.ctrl("l")): curses.invalidate()  // full repaint: clears what other programs wrote
-                case .key(.ctrl("z")): curses.suspend()
-                default: running = controller.send(input)
+            if woken.terminal {
+                // Everything already queued: a held key or a paste is applied whole.
+                for input in keyboard.read(timeoutMillis: 0) where running {
+                    dirty = true
+                    switch input {
+                    case .key(.ctrl("l")): curses.invalidate()  // full repaint: clears what other programs wrote
+                    case .key(.ctrl("z")): curses.suspend()
+                    default: running = controller.send(input)
+                    }
                 }
+                if keyboard.closed { running = false }
             }
-            if keyboard.closed { running = false }
             guard running else { break }
             let now = clock()
-            // Spinners and countdowns need 10 frames a second; relative times only one.
-            if now - lastTick >= (controller.state.animating ? 100_000 : 1_000_000) {
+            if woken.store {
+                controller.checkForChangesNow()
+                recheckAt = now + storeRecheckMicros
+            } else if let due = recheckAt, now >= due {
+                controller.checkForChangesNow()
+                recheckAt = nil
+            }
+            let tickEvery: Int64 = controller.state.animating ? 100_000 : 1_000_000
+            if now - lastTick >= tickEvery {
                 controller.send(.tick(nowMicros: now))
                 lastTick = now
                 dirty = true
             }
             controller.pollBackground(nowMicros: now)
+            wakePipe?.drain()
             if controller.drain() { dirty = true }
             // Input is read without ncurses' getch (where it would report KEY_RESIZE), and SIGWINCH may be
             // blocked by whatever started us (seen under pytest+tmux): the tty size itself tells (one cheap
-            // ioctl per iteration).
+            // ioctl per iteration; a SIGWINCH that does arrive interrupts the wait at once).
             _ = curses.syncSizeWithTerminal()
-            let fresh = curses.size
-            if fresh != size {
-                size = fresh
+            if curses.size != size {
+                size = curses.size
                 curses.invalidate()
                 controller.send(.resize(width: size.width, height: size.height))
                 dirty = true
@@ -58,6 +87,9 @@ public enum TerminalApp {
                 curses.draw(render(controller.state, width: size.width, height: size.height))
                 dirty = false
             }
+            var timeout = lastTick + (controller.state.animating ? 100_000 : 1_000_000) - clock()
+            if let due = recheckAt { timeout = min(timeout, due - clock()) }
+            woken = events.wait(timeoutMicros: timeout)
         }
         curses.end()
         TerminalSideOutput.write(sideChannel?.exitBytes() ?? [])

@@ -24,7 +24,13 @@ enum EffectKind: Hashable {
 final class Inbox: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [Input] = []
-    func put(_ input: Input) { lock.lock(); items.append(input); lock.unlock() }
+    /// Called after each `put` (outside the lock), so an event-driven loop wakes for the result.
+    private var wake: (@Sendable () -> Void)?
+    func setWake(_ handler: (@Sendable () -> Void)?) { lock.lock(); wake = handler; lock.unlock() }
+    func put(_ input: Input) {
+        lock.lock(); items.append(input); let wake = self.wake; lock.unlock()
+        wake?()
+    }
     func takeAll() -> [Input] { lock.lock(); defer { lock.unlock() }; let out = items; items = []; return out }
     var isEmpty: Bool { lock.lock(); defer { lock.unlock() }; return items.isEmpty }
 }

@@ -27,6 +27,7 @@ public final class TimelineController: @unchecked Sendable {
     nonisolated(unsafe) private var lastToken: Int64?
     private var lastChangeCheck: Int64 = 0
     private var checkPending = Atomic()
+    private let immediateCheckQueued = Atomic()
     private let pollerStatus: (@Sendable () -> PollerStatusView)?
     /// Sends a confirmed reply (records it, delivers it, keeps the outcome); runs on its own serial lane so
     /// a slow webhook never delays a frame, and every confirmed reply is sent exactly once, in order.
@@ -36,8 +37,11 @@ public final class TimelineController: @unchecked Sendable {
     private let actions: TimelineActions?
     private let actionQueue = DispatchQueue(label: "timeline.ui.actions")
     private let pollerRestart: (@Sendable () -> Void)?
-    /// How often other connections' writes are looked for.
+    /// How often other connections' writes are looked for by default.
     public static let changeCheckMicros: Int64 = 200_000
+    /// How often `pollBackground` looks for other connections' writes. An event-driven loop that is told
+    /// of commits (`checkForChangesNow`) raises it: the check is then only a slow fallback.
+    public var changeCheckInterval: Int64 = TimelineController.changeCheckMicros
 
     /// `countDebounce`: how long counts for a new query wait, so a burst of keystrokes is counted once.
     public init(state: AppState, makeReader: @escaping @Sendable () throws -> TimelineReading,
@@ -53,6 +57,22 @@ public final class TimelineController: @unchecked Sendable {
         self.pollerStatus = pollerStatus
         self.pollerRestart = pollerRestart
         if let pollerStatus { self.state.poller = pollerStatus() }
+    }
+
+    /// `handler` runs (on any thread) each time a background result is queued for `drain`, so an
+    /// event-driven loop can sleep until then. Set it before `start`.
+    public func setWakeHandler(_ handler: (@Sendable () -> Void)?) {
+        inbox.setWake(handler)
+    }
+
+    /// Looks for other connections' commits now, without the `changeCheckInterval` throttle: for a commit
+    /// hook or a file watcher. Thread-safe; calls made while one check is still queued coalesce into it.
+    public func checkForChangesNow() {
+        guard immediateCheckQueued.setIfClear() else { return }
+        fast.queue.async { [self] in
+            immediateCheckQueued.clear()  // a commit after this point queues another check
+            checkToken()
+        }
     }
 
     /// Starts the first loads.
@@ -112,14 +132,19 @@ public final class TimelineController: @unchecked Sendable {
             let p = pollerStatus()
             if p != state.poller { inbox.put(.pollerStatus(p)) }
         }
-        guard now - lastChangeCheck >= Self.changeCheckMicros, checkPending.setIfClear() else { return }
+        guard now - lastChangeCheck >= changeCheckInterval, checkPending.setIfClear() else { return }
         lastChangeCheck = now
         fast.queue.async { [self] in
             defer { checkPending.clear() }
-            guard let reader = try? fast.reader(), let token = try? reader.changeToken() else { return }
-            if let last = lastToken, last != token { inbox.put(.storeChanged) }
-            lastToken = token
+            checkToken()
         }
+    }
+
+    /// Call only on the fast lane: compares the store's change token with the last one seen.
+    private func checkToken() {
+        guard let reader = try? fast.reader(), let token = try? reader.changeToken() else { return }
+        if let last = lastToken, last != token { inbox.put(.storeChanged) }
+        lastToken = token
     }
 
     /// `countsAfterWindow`: counts start only once the fast lane has answered the effects before them (the

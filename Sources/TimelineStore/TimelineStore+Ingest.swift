@@ -19,7 +19,7 @@ extension TimelineStore {
         let receivedMicros = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
         return try locked {
             if deferSearchIndex { try db.execute(Self.bulkImportPragmas) }
-            defer { if deferSearchIndex { try? db.execute(Self.normalPragmas) } }
+            defer { if deferSearchIndex { restoreNormalSettings() } }
             return try db.transaction {
                 var writer = try BatchWriter(db: db, receivedMicros: receivedMicros)
                 var outcomes: [IngestOutcome] = []
@@ -49,7 +49,7 @@ extension TimelineStore {
     /// rows), then checkpoints the WAL. Call it when a bulk import (`deferSearchIndex: true`) ends.
     public func flushSearchIndex() throws {
         try locked { try db.execute(Self.bulkImportPragmas) }
-        defer { locked { try? db.execute(Self.normalPragmas) } }
+        defer { locked { restoreNormalSettings() } }
         while try locked({ try db.transaction { try SearchIndexer(db: db).indexWaitingRows(limit: Self.searchIndexChunk) } }) > 0 {}
         // One checkpoint for the whole import (bulk batches leave their pages in the WAL).
         try locked { try db.execute("PRAGMA wal_checkpoint(PASSIVE)") }
@@ -64,9 +64,15 @@ extension TimelineStore {
     /// checkpoint after each batch (one checkpoint when the import ends copies each page once, and the
     /// kernel writes the WAL out while the import goes on). Crash safety is unchanged: WAL, synchronous
     /// NORMAL; the WAL just grows for the length of the import.
+    /// (`wal_autocheckpoint = 0` also removes the `Checkpointer`'s hook.)
     static let bulkImportPragmas = "PRAGMA cache_size = \(bulkImportPageCacheKiB); PRAGMA wal_autocheckpoint = 0"
-    /// The settings every connection runs with otherwise (SQLite's default autocheckpoint: 1000 pages).
-    static let normalPragmas = "PRAGMA cache_size = \(pageCacheKiB); PRAGMA wal_autocheckpoint = 1000"
+
+    /// The settings every writable connection runs with otherwise: the normal page cache, and checkpoints
+    /// by the background `Checkpointer` (its WAL hook) instead of on the committing thread.
+    func restoreNormalSettings() {
+        try? db.execute("PRAGMA cache_size = \(Self.pageCacheKiB)")
+        Checkpointer.install(on: db)
+    }
 
     /// Most rows that may wait for the full-text index before an ingest indexes them.
     static let searchIndexBacklog = 100

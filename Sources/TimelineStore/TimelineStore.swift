@@ -73,6 +73,8 @@ public final class TimelineStore: @unchecked Sendable {
             if found == 0 { try db.execute("PRAGMA page_size = 16384") }
             try Self.retryWhileBusy { try db.execute("PRAGMA journal_mode = WAL") }
             try Schema.migrate(db)
+            // Checkpoints run on a background thread, never on the ingest path (see `Checkpointer`).
+            Checkpointer.install(on: db)
         }
         let tokenizer = try db.scalarString("SELECT value FROM meta WHERE key = 'search_tokenizer'")
         searchTokenizer = tokenizer.flatMap(SearchTokenizer.init(rawValue:)) ?? .unicode61

@@ -21,7 +21,7 @@ struct PollerLauncher {
     func poller(
         databasePath: String, concurrency: Int, waitSeconds: Int = 20, peek: Bool, stopWhenEmpty: Bool = false,
         giveUpAfter: TimeInterval? = nil, storeGiveUpAfter: TimeInterval? = nil,
-        onBatch: (@Sendable (BatchOutcome) -> Void)? = nil
+        onBatch: (@Sendable (BatchOutcome) -> Void)? = nil, onCommit: (@Sendable () -> Void)? = nil
     ) -> Poller {
         Poller(
             client: client,
@@ -29,7 +29,7 @@ struct PollerLauncher {
                 queueURLs: queueURLs, concurrency: concurrency, waitSeconds: waitSeconds, peek: peek,
                 stopWhenEmpty: stopWhenEmpty, giveUpAfter: giveUpAfter, storeGiveUpAfter: storeGiveUpAfter),
             makeStore: { try TimelineStore(path: databasePath) },
-            onBatch: onBatch)
+            onBatch: onBatch, onCommit: onCommit)
     }
 
     /// The last path component of a queue URL (its name).

@@ -80,10 +80,13 @@ struct TUICommand: ParsableCommand {
                                            startedMicros: NotifyOptions.nowMicros)
         let prepared = noPoll ? nil : Self.credentialsNeedingATerminal(queue)
         TerminalMFAPrompt.block("the TUI owns the terminal; quit and start `timeline tui` again to enter it")
+        // The poller reports each commit to the controller, which exists only once the poller's status can
+        // be read: the box connects them.
+        let commits = CommitRelay()
         let poller = noPoll
             ? nil : TUIPollerHook.start(
                 databasePath: path, options: queue, concurrency: polling.concurrency, peek: polling.peek,
-                configuration: prepared)
+                configuration: prepared, onCommit: { commits.controller?.checkForChangesNow() })
         defer { poller?.stop() }
         // Retention in the TUI logs nothing (stderr would draw over the screen).
         let retentionTimer = RetentionTimer.start(databasePath: path, keepSeconds: try retention.seconds(), log: nil)
@@ -112,6 +115,7 @@ struct TUICommand: ParsableCommand {
         let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status,
                                             pollerRestart: restart, actions: actions,
                                             sendReply: { outbox.send($0) })
+        commits.controller = controller
         let env = ProcessInfo.processInfo.environment
         let color = !noColor && (env["NO_COLOR"] ?? "").isEmpty
         let sequence = notifyOptions.notify == .off ? .none
@@ -120,7 +124,8 @@ struct TUICommand: ParsableCommand {
         let attention = TUIAttention(monitor: monitor, sequence: sequence,
                                      command: notifyOptions.commandChannel(onFailure: failures.put),
                                      failures: failures, environment: env, setsTitle: !noTitle)
-        TerminalApp.run(controller: controller, color: color, light: try theme.chosen() == .light, sideChannel: attention)
+        TerminalApp.run(controller: controller, color: color, light: try theme.chosen() == .light,
+                        databasePath: path, sideChannel: attention)
     }
 
     /// The `time` setting: flag > TIMELINE_TIME > config file > relative.
@@ -145,5 +150,15 @@ struct TUICommand: ParsableCommand {
         guard let configuration = try? options.configuration(), configuration.credentials.asksForMFACode else { return nil }
         _ = try? configuration.credentials.credentials()  // a failure shows in the status bar via the poller
         return configuration
+    }
+}
+
+/// Hands the in-process poller's commit signal to the controller once it exists (thread-safe).
+private final class CommitRelay: @unchecked Sendable {
+    private let lock = NSLock()
+    private var target: TimelineController?
+    var controller: TimelineController? {
+        get { lock.withLock { target } }
+        set { lock.withLock { target = newValue } }
     }
 }

@@ -21,22 +21,29 @@ final class TUIPollerHook: @unchecked Sendable {
     /// Settings resolved before the screen was drawn (an MFA code asked on the terminal); used by the first
     /// launch only: a restart resolves them again.
     private var prepared: SQSConfiguration?
+    /// Runs on a poller thread after each committed batch.
+    private let onCommit: @Sendable () -> Void
 
-    private init(databasePath: String, options: QueueOptions, concurrency: Int, peek: Bool, prepared: SQSConfiguration?) {
+    private init(databasePath: String, options: QueueOptions, concurrency: Int, peek: Bool, prepared: SQSConfiguration?,
+                 onCommit: @escaping @Sendable () -> Void) {
         self.prepared = prepared
+        self.onCommit = onCommit
         self.databasePath = databasePath
         self.options = options
         self.concurrency = concurrency
         self.peek = peek
     }
 
-    /// Starts resolving and polling in the background.
+    /// Starts resolving and polling in the background. `onCommit` runs on a poller thread after each
+    /// batch is committed (the TUI looks at the store at once instead of at its next check).
     static func start(
         databasePath: String, options: QueueOptions, concurrency: Int, peek: Bool,
-        configuration: SQSConfiguration? = nil
+        configuration: SQSConfiguration? = nil,
+        onCommit: @escaping @Sendable () -> Void
     ) -> TUIPollerHook {
         let hook = TUIPollerHook(
-            databasePath: databasePath, options: options, concurrency: concurrency, peek: peek, prepared: configuration)
+            databasePath: databasePath, options: options, concurrency: concurrency, peek: peek, prepared: configuration,
+            onCommit: onCommit)
         hook.launch()
         return hook
     }
@@ -67,7 +74,8 @@ final class TUIPollerHook: @unchecked Sendable {
             defer { lock.withLock { launching = false } }
             do {
                 let launcher = try PollerLauncher(options: options, configuration: configuration)
-                let poller = launcher.poller(databasePath: databasePath, concurrency: concurrency, peek: peek)
+                let poller = launcher.poller(databasePath: databasePath, concurrency: concurrency, peek: peek,
+                                             onCommit: onCommit)
                 let shouldStart: Bool = lock.withLock {
                     queueURL = launcher.queueURLs.first
                     guard !stopped else { return false }

@@ -57,3 +57,44 @@ import Testing
         }
     }
 }
+
+/// The per-request shortcuts: digits written directly for `X-Amz-Date`, and the signing key reused only
+/// while the secret and the scope stay the same.
+@Suite struct SigningShortcutTests {
+    @Test func amzDateWritesEveryFieldWithLeadingZeros() {
+        let early = AmzDate(Date(timeIntervalSince1970: 946_782_245.9))  // 2000-01-02T03:04:05.9Z
+        #expect(early.day == "20000102")
+        #expect(early.timestamp == "20000102T030405Z")
+        let late = AmzDate(Date(timeIntervalSince1970: 1_798_761_599))  // 2026-12-31T23:59:59Z
+        #expect(late.day == "20261231")
+        #expect(late.timestamp == "20261231T235959Z")
+    }
+
+    @Test func theSigningKeyChangesWithTheDaySecretRegionAndService() {
+        let credentials = AWSCredentials(accessKeyID: "AKID", secretAccessKey: "secret-one")
+        let request = SigningRequest(method: "POST", path: "/", headers: [HTTPHeader("Host", "sqs.example")])
+        func signature(_ c: AWSCredentials, _ region: String, _ service: String, _ seconds: TimeInterval) -> String {
+            SigV4Signer.signature(request: request, credentials: c, region: region, service: service,
+                                  date: Date(timeIntervalSince1970: seconds)).signature
+        }
+        func expected(_ c: AWSCredentials, _ region: String, _ service: String, _ seconds: TimeInterval) -> String {
+            let date = AmzDate(Date(timeIntervalSince1970: seconds))
+            let scope = CredentialScope(day: date.day, region: region, service: service)
+            var signed = request
+            signed.headers.append(HTTPHeader("X-Amz-Date", date.timestamp))
+            let canonical = CanonicalRequest.build(signed)
+            let sts = SigV4Signer.stringToSign(canonicalRequest: canonical.text, timestamp: date.timestamp, scope: scope)
+            return SigV4Signer.signature(
+                stringToSign: sts, signingKey: SigV4Signer.signingKey(secretAccessKey: c.secretAccessKey, scope: scope))
+        }
+        let other = AWSCredentials(accessKeyID: "AKID", secretAccessKey: "secret-two")
+        // Same day twice (cached), then each part of the key changing: always the freshly derived key's signature.
+        for (c, region, service, seconds) in [
+            (credentials, "us-east-1", "sqs", 1_798_700_000.0), (credentials, "us-east-1", "sqs", 1_798_700_060),
+            (credentials, "us-east-1", "sqs", 1_798_800_000), (other, "us-east-1", "sqs", 1_798_800_000),
+            (other, "eu-west-1", "sqs", 1_798_800_000), (other, "eu-west-1", "sns", 1_798_800_000),
+        ] {
+            #expect(signature(c, region, service, seconds) == expected(c, region, service, seconds))
+        }
+    }
+}

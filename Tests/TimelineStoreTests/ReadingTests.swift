@@ -137,16 +137,16 @@ struct SearchBacklogTests {
         _ = try store.ingest(second.map { .event($0, messageID: nil) }, deferSearchIndex: true)
         #expect(try store.searchIndexBacklog() == 41)
 
-        func titles(_ text: String) throws -> Set<String> {
+        func matching(_ text: String) throws -> Set<String> {
             Set(try store.allRows(TimelineQuery.parse(text)).map(\.event.title))
         }
         func check() throws {
-            #expect(try titles("ALPHA") == Set((40..<150).map { "Alpha build \($0)" }))
-            #expect(try titles("beta deploy") == Set((0..<40).map { "Beta deploy \($0)" }))
-            #expect(try titles("gamma") == ["Gamma release"])
-            #expect(try titles("task:new") == ["Gamma release"])                    // qualifier on a waiting row
-            #expect(try titles("task:T39 beta") == ["Beta deploy 39"])
-            #expect(try titles("task:T39 alpha").isEmpty)
+            #expect(try matching("ALPHA") == Set((40..<150).map { "Alpha build \($0)" }))
+            #expect(try matching("beta deploy") == Set((0..<40).map { "Beta deploy \($0)" }))
+            #expect(try matching("gamma") == ["Gamma release"])
+            #expect(try matching("task:new") == ["Gamma release"])                    // qualifier on a waiting row
+            #expect(try matching("task:T39 beta") == ["Beta deploy 39"])
+            #expect(try matching("task:T39 alpha").isEmpty)
             #expect(try store.count(matching: TimelineQuery.parse("alpha")) == 110)
             #expect(try store.count(matching: TimelineQuery.parse("build 14")) == 11)  // 14, 140…149
         }
@@ -217,5 +217,29 @@ struct SearchWindowTests {
         try check("task:task-59") { $0.taskID.contains("task-59") }                            // qualifier alone
         try check("task:task-59 task:task-60 job") { $0.taskID.contains("task-59") || $0.taskID.contains("task-60") }
         try check("agent:AGENT-1 zanzibar", hasAll("zanzibar"))
+    }
+
+    /// Terms shorter than a trigram that are not ASCII are tested per row by `tl_icontains`: caseless
+    /// scripts by their bytes, cased ones folded (also against ASCII rows), never matching what folds apart.
+    @Test func shortNonASCIITermsMatchIgnoringCase() throws {
+        let fixture = try StoreFixture()
+        let titles = ["検索索引の再構築", "ÜBER deploy", "über build", "Straße works", "STRASSE works", "kelvin k",
+                      "plain ascii"]
+        try fixture.store.ingestEvents(titles.enumerated().map { i, title in
+            makeEvent("n\(i)", task: "task-\(i)", second: Int64(i), title: title)
+        })
+        func matching(_ text: String) throws -> Set<String> {
+            let query = TimelineQuery.parse(text)
+            let rows = try fixture.store.allRows(query)
+            #expect(try fixture.store.count(matching: query) == rows.count, "\(text)")
+            return Set(rows.map(\.event.title))
+        }
+        #expect(try matching("索") == ["検索索引の再構築"])
+        #expect(try matching("再構") == ["検索索引の再構築"])
+        #expect(try matching("構x").isEmpty)
+        #expect(try matching("ü") == ["ÜBER deploy", "über build"])
+        #expect(try matching("Üb") == ["ÜBER deploy", "über build"])
+        #expect(try matching("ß") == ["Straße works"], "ß folds to itself, not to the ASCII row's ss")
+        #expect(try matching("\u{212A}") == Set(titles), "the Kelvin sign folds to the k of every row's task id")
     }
 }

@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import subprocess
+import time
 import uuid
 from datetime import datetime, timedelta, timezone
 
@@ -78,6 +79,19 @@ def test_empty_state_then_rows_appear_while_running(env):
     assert row_index(lines, "First task started") < row_index(lines, "Second task done")
     assert "row 1 of 2" in screen
     assert "alpha" in screen and "deploy" in screen and "40%" in screen
+
+
+def test_writes_by_another_process_appear_without_keys_while_the_loop_sleeps(env):
+    """The loop sleeps in poll(2) between ticks; another process's commits (inotify on the WAL, with the
+    data_version check as the fallback) still reach the screen with no key pressed, one after another."""
+    feed, start = env
+    tui = start()
+    tui.wait_for(lambda s: "No events yet" in s)
+    for n in range(1, 4):
+        time.sleep(1.2)  # past a tick: the loop is asleep again when the write lands
+        feed(event(f"W-{n}", f"written by another process {n}"))
+        screen = tui.wait_for(lambda s: f"written by another process {n}" in s)
+        assert f"row 1 of {n}" in screen
 
 
 def test_upsert_moves_task_to_top(env):

@@ -23,6 +23,7 @@ public struct ConfigKey: Sendable {
         ConfigKey(name: "db", kind: .string, expects: "a file path such as \"~/.local/share/timeline/timeline.db\"", check: nonEmpty),
         ConfigKey(name: "theme", kind: .string, expects: "\"dark\", \"light\" or \"auto\"", check: oneOf(["dark", "light", "auto"])),
         ConfigKey(name: "time", kind: .string, expects: "\"relative\" or \"absolute\"", check: oneOf(["relative", "absolute"])),
+        ConfigKey(name: "from", kind: .string, expects: "who replies are from, such as \"alice@laptop\"", check: nonEmpty),
         ConfigKey(name: "retention", kind: .string, expects: "a duration such as \"30d\" (\(DurationText.help)), or \"off\"",
                   check: { $0 == "off" || DurationText.seconds($0).map { $0 > 0 } == true ? nil : "is not a duration" }),
     ]

@@ -63,6 +63,8 @@ struct ShowConfig: ParsableCommand {
             line("db", db.value ?? "", db.source)
             let themeSetting = try theme.setting()
             line("theme", "\(themeSetting.value ?? "auto") → \(try theme.chosen().rawValue)", themeSetting.source)
+            let from = try ReplyIdentity.setting(flag: nil)
+            line("from", from.value, from.source)
             let time = try TUICommand.timeSetting(flag: nil)
             line("time", time.value ?? "relative", time.source)
             let keep = try retention.setting()

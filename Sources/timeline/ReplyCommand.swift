@@ -64,7 +64,7 @@ struct ReplyCommand: ParsableCommand {
                     throw CommandFailure("no task \"\(DisplayText.escaped(taskID!))\" in \(timeline.path)", exitCode: 2)
                 }
                 let answer: Reply.Answer = action.map(Reply.Answer.action) ?? .text(text!)
-                let record = try ReplyTargets.record(answering: row.event, with: answer, from: from ?? Reply.defaultSender(),
+                let record = try ReplyTargets.record(answering: row.event, with: answer, from: try ReplyIdentity.identity(flag: from),
                                                      nowMicros: TimeFormat.nowMicros()).get()
                 result = outbox.send(record)
             }

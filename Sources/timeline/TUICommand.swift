@@ -98,7 +98,7 @@ struct TUICommand: ParsableCommand {
             state.asciiOnly = true
             state.showNotice("locale is not UTF-8: ASCII glyphs (set LANG=C.UTF-8 for more)", seconds: 10)
         }
-        state.answering.sender = from ?? Reply.defaultSender()
+        state.answering.sender = try ReplyIdentity.identity(flag: from)
         var status: (@Sendable () -> PollerStatusView)?
         var restart: (@Sendable () -> Void)?
         if let poller {

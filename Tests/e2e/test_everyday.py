@@ -93,6 +93,20 @@ def test_precedence_is_flag_then_environment_then_file_then_default(run_timeline
     assert lines["queue"].startswith("not configured")
 
 
+def test_reply_identity_from_config_file_then_environment(run_timeline, e2e_env, config_file):
+    """`from` (who replies are from): TIMELINE_FROM > the config file > user@host."""
+    lines = config_lines(run_timeline("config").stdout)
+    assert lines["from"].endswith("(from default)") and "@" in lines["from"]
+    config_file.write_text('from = "alice@lab"\n')
+    lines = config_lines(run_timeline("config").stdout)
+    assert lines["from"] == f"alice@lab  (from config file {config_file})"
+    lines = config_lines(run_timeline("config", env={**e2e_env, "TIMELINE_FROM": "bob@ci"}).stdout)
+    assert lines["from"] == "bob@ci  (from TIMELINE_FROM)"
+    config_file.write_text('from = ""\n')
+    bad = run_timeline("config")
+    assert bad.returncode != 0 and "from" in bad.stderr
+
+
 def test_the_file_setting_is_used_not_just_shown(run_timeline, e2e_env, config_file, tmp_path):
     """`db` from the file is where import writes and list reads; the environment still wins."""
     config_file.write_text(f'db = "{tmp_path / "filed.db"}"\n')

@@ -24,12 +24,19 @@ public struct ConfigKey: Sendable {
         ConfigKey(name: "theme", kind: .string, expects: "\"dark\", \"light\" or \"auto\"", check: oneOf(["dark", "light", "auto"])),
         ConfigKey(name: "time", kind: .string, expects: "\"relative\" or \"absolute\"", check: oneOf(["relative", "absolute"])),
         ConfigKey(name: "from", kind: .string, expects: "who replies are from, such as \"alice@laptop\"", check: nonEmpty),
+        ConfigKey(name: "notify", kind: .string, expects: "\"off\", \"errors\" or \"all\"", check: oneOf(["off", "errors", "all"])),
+        ConfigKey(name: "stale_after", kind: .string, expects: "a duration such as \"10m\" (s, m, h, d)", check: positiveDuration),
+        ConfigKey(name: "timeout_after", kind: .string, expects: "a duration such as \"8h\" (s, m, h, d)", check: positiveDuration),
         ConfigKey(name: "retention", kind: .string, expects: "a duration such as \"30d\" (\(DurationText.help)), or \"off\"",
                   check: { $0 == "off" || DurationText.seconds($0).map { $0 > 0 } == true ? nil : "is not a duration" }),
     ]
 
     /// The key named `name`, if the file format knows it.
     public static func named(_ name: String) -> ConfigKey? { all.first { $0.name == name } }
+
+    private static func positiveDuration(_ value: String) -> String? {
+        DurationText.seconds(value).map { $0 > 0 } == true ? nil : "is not a duration"
+    }
 
     private static func nonEmpty(_ value: String) -> String? {
         value.trimmingCharacters(in: .whitespaces).isEmpty ? "is empty" : nil

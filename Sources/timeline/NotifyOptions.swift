@@ -7,8 +7,17 @@ extension InBandNotification.Sequence: ExpressibleByArgument {}
 
 /// Notification flags shared by `timeline tui` and `timeline poll`.
 struct NotifyOptions: ParsableArguments {
-    @Option(help: "Which task transitions notify: off, errors (error, needs_input), all (+ warning, success).")
-    var notify: NotifyLevel = .errors
+    @Option(name: .customLong("notify"), help: ArgumentHelp(
+        "Which task transitions notify: off, errors (error, needs_input), all (+ warning, success) (default: $TIMELINE_NOTIFY, else `notify` in the config file, else errors).",
+        valueName: "level"))
+    var notifyFlag: NotifyLevel?
+
+    /// `--notify` > `$TIMELINE_NOTIFY` > `notify` in the config file > errors.
+    var notify: NotifyLevel {
+        let setting = try? UserConfig.resolver().resolve(
+            "notify", flag: notifyFlag?.rawValue, flagName: "--notify", environmentNames: ["TIMELINE_NOTIFY"], fallback: "errors")
+        return setting?.value.flatMap(NotifyLevel.init(rawValue:)) ?? .errors
+    }
 
     @Option(name: .customLong("notify-command"), help: ArgumentHelp(
         "Run CMD for each notification, the notification JSON on its stdin (split like a shell would, never run by one).",

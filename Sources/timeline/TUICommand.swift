@@ -33,11 +33,23 @@ struct TUICommand: ParsableCommand {
     @Flag(name: .customLong("no-title"), help: "Do not show the fleet state in the terminal title.")
     var noTitle = false
 
-    @Option(name: .customLong("stale-after"), help: "A running task with no update for this long is stale (90s, 10m, 2h).")
-    var staleAfter = DurationArgument(seconds: RunThresholds().staleSeconds)
+    @Option(name: .customLong("stale-after"), help: "A running task with no update for this long is stale (90s, 10m, 2h; default: $TIMELINE_STALE_AFTER, else `stale_after` in the config file, else 10m).")
+    var staleAfter: DurationArgument?
 
-    @Option(name: .customLong("timeout-after"), help: "A task running this long since its first event is shown as timed out.")
-    var timeoutAfter = DurationArgument(seconds: RunThresholds().maxLifetimeSeconds)
+    @Option(name: .customLong("timeout-after"), help: "A task running this long since its first event is shown as timed out (default: $TIMELINE_TIMEOUT_AFTER, else `timeout_after` in the config file, else 8h).")
+    var timeoutAfter: DurationArgument?
+
+    /// A threshold: the flag > the environment > the config file > `fallback` seconds.
+    static func threshold(_ key: String, flag: DurationArgument?, flagName: String, environment: String,
+                          fallback: Int64) throws -> Int64 {
+        let setting = try UserConfig.resolver().resolve(
+            key, flag: flag.map(\.defaultValueDescription), flagName: flagName, environmentNames: [environment])
+        guard let text = setting.value else { return fallback }
+        guard let seconds = DurationText.seconds(text), seconds > 0 else {
+            throw CommandFailure("\(key) from \(setting.source) is not a duration such as 10m: \(text)", exitCode: 2)
+        }
+        return seconds
+    }
 
     @OptionGroup var polling: PollingOptions<ViewerPolling>
 
@@ -92,7 +104,11 @@ struct TUICommand: ParsableCommand {
         let retentionTimer = RetentionTimer.start(databasePath: path, keepSeconds: try retention.seconds(), log: nil)
         defer { retentionTimer?.stop() }
         var state = AppState(width: 80, height: 24, nowMicros: Int64(Date().timeIntervalSince1970 * 1_000_000))
-        state.runThresholds = RunThresholds(staleSeconds: staleAfter.seconds, maxLifetimeSeconds: timeoutAfter.seconds)
+        state.runThresholds = RunThresholds(
+            staleSeconds: try Self.threshold("stale_after", flag: staleAfter, flagName: "--stale-after",
+                                             environment: "TIMELINE_STALE_AFTER", fallback: RunThresholds().staleSeconds),
+            maxLifetimeSeconds: try Self.threshold("timeout_after", flag: timeoutAfter, flagName: "--timeout-after",
+                                                   environment: "TIMELINE_TIMEOUT_AFTER", fallback: RunThresholds().maxLifetimeSeconds))
         state.absoluteTime = try Self.timeSetting(flag: time).value == "absolute"
         if !TerminalSupport.localeIsUTF8() {
             state.asciiOnly = true

@@ -7,6 +7,7 @@ arrive through `timeline import` from another process while it runs (`--no-poll`
 """
 import fcntl
 import json
+from pathlib import Path
 import os
 import pty
 import select
@@ -194,6 +195,16 @@ def test_all_level_notifies_warnings_and_successes(tui, feed):
     feed(event("A", "made it", "success", agent="x"))
     program.wait_for(lambda o: osc9("timeline: x success: made it") + BEL in o)
     assert program.bytes().count(BEL) == 2
+
+
+def test_notify_level_from_the_config_file(tui, feed, e2e_env):
+    """`notify = "all"` in config.toml acts like `--notify all` (flag > TIMELINE_NOTIFY > file > errors)."""
+    config = Path(e2e_env["XDG_CONFIG_HOME"]) / "timeline" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('notify = "all"\n')
+    program = tui("--notify-terminal", "osc9")
+    feed(event("A", "careful", "warning", agent="x"))
+    program.wait_for(lambda o: osc9("timeline: x warning: careful") + BEL in o)
 
 
 def test_notify_off_is_silent(tui, feed):

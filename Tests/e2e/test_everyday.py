@@ -107,6 +107,17 @@ def test_reply_identity_from_config_file_then_environment(run_timeline, e2e_env,
     assert bad.returncode != 0 and "from" in bad.stderr
 
 
+def test_attention_settings_in_the_config_file_are_checked(run_timeline, config_file):
+    """`notify`, `stale_after` and `timeout_after` (issue 14's flags) are config keys, validated like the rest."""
+    config_file.write_text('notify = "all"\nstale_after = "90s"\ntimeout_after = "2h"\n')
+    assert run_timeline("config").returncode == 0
+    for text, key in [('notify = "loud"\n', "notify"), ('stale_after = "soon"\n', "stale_after"),
+                      ('timeout_after = "0h"\n', "timeout_after")]:
+        config_file.write_text(text)
+        bad = run_timeline("config")
+        assert bad.returncode != 0 and key in bad.stderr and "Fix" in bad.stderr, bad.stderr
+
+
 def test_the_file_setting_is_used_not_just_shown(run_timeline, e2e_env, config_file, tmp_path):
     """`db` from the file is where import writes and list reads; the environment still wins."""
     config_file.write_text(f'db = "{tmp_path / "filed.db"}"\n')

@@ -46,8 +46,11 @@ let package = Package(
                 "StrictJSON",
                 "TimelineConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            plugins: ["VersionStamp"]  // TimelineVersion.string, from the VERSION file
         ),
+        // Generates TimelineVersion before every build (scripts/version-stamp.sh).
+        .plugin(name: "VersionStamp", capability: .buildTool()),
         // `make bench`: prints figures, asserts nothing.
         .executableTarget(
             name: "TimelineBench",

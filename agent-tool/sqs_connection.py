@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from urllib.parse import urlsplit
 
 from typing import Any
@@ -109,10 +110,24 @@ def resolve_region(region: str | None, queue_url: str | None, endpoint_url: str 
     )
 
 
+def _boto3():
+    """boto3, imported only when a client is needed (refusing an invalid event stays fast); a clear
+    ConfigurationError instead of a traceback when this Python lacks it."""
+    try:
+        import boto3
+    except ImportError as error:
+        raise ConfigurationError(
+            "NoBoto3",
+            f"boto3 is not installed for {sys.executable} ({error})",
+            "pip install -r agent-tool/requirements.txt with that Python, or run the tool with the Python that has boto3",
+        ) from None
+    return boto3
+
+
 def make_client(queue_url: str | None = None, endpoint_url: str | None = None,
                 region: str | None = None):
     """A boto3 SQS client for this queue, with endpoint and region resolved as documented above."""
-    import boto3  # imported here so that refusing an invalid event stays fast
+    boto3 = _boto3()
     from botocore.config import Config
 
     session = boto3.session.Session()
@@ -133,7 +148,7 @@ def resolve_sns_endpoint(endpoint_url: str | None) -> str | None:
 
 def make_sns_client(topic_arn: str, endpoint_url: str | None = None, region: str | None = None):
     """A boto3 SNS client for this topic: region from the argument, the ARN, AWS_REGION, then boto3's chain."""
-    import boto3
+    boto3 = _boto3()
     from botocore.config import Config
 
     session = boto3.session.Session()

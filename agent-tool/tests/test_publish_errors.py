@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 
 import sqs_server
+from agent_tool_testing import PUBLISH_SCRIPT
 from aws_errors import PublishError, describe_aws_error
 from publish_event import publish_event
 
@@ -177,3 +180,17 @@ def test_readme_reply_queue_policies_let_agents_read_and_viewers_send_replies_on
                 forbidden()
             described = describe_aws_error(caught.value)
             assert described is not None and described.code == "AccessDenied"
+
+
+def test_a_python_without_boto3_gets_a_clear_error_not_a_traceback(aws_env):
+    # `-S` leaves site-packages out, so this interpreter cannot import boto3 (checked first).
+    assert subprocess.run([sys.executable, "-S", "-c", "import boto3"], capture_output=True).returncode != 0
+    result = subprocess.run(
+        [sys.executable, "-S", str(PUBLISH_SCRIPT), "--queue-url", "http://127.0.0.1:9/123456789012/q", *EVENT_FLAGS],
+        env=aws_env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    error_line, hint_line = result.stderr.strip().splitlines()
+    assert error_line.startswith("error: NoBoto3: boto3 is not installed for "), error_line
+    assert "pip install -r agent-tool/requirements.txt" in hint_line
+    assert result.stdout == ""

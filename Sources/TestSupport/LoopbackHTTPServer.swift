@@ -50,6 +50,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         var requests: [Request] = []
         var sockets: [Int32] = []
         var stopped = false
+        /// False once the accept loop has closed the listener: its number may then belong to another
+        /// test's socket, so nothing may shut it down again.
+        var listenerOpen = true
     }
 
     public init(handler: @escaping @Sendable (Request) -> Action) throws {
@@ -79,26 +82,32 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     public var connectionCount: Int { state.lock.withLock { state.connections } }
     public var requests: [Request] { state.lock.withLock { state.requests } }
 
+    /// Stops accepting and cuts open connections. Safe to call more than once (`deinit` calls it too).
     public func stop() {
-        let sockets = state.lock.withLock { () -> [Int32] in
-            state.stopped = true
-            return state.sockets
-        }
-        // shutdown wakes the accept loop, which closes the listener itself: closing it here could let
-        // another test's new socket reuse the number while the loop still uses it.
-        shutdown(listener, Int32(SHUT_RDWR))
         state.lock.withLock {
-            for socket in sockets where state.sockets.contains(socket) { shutdown(socket, Int32(SHUT_RDWR)) }
+            guard !state.stopped else { return }
+            state.stopped = true
+            // shutdown wakes the accept loop, which closes the listener itself (under this lock): closing it
+            // here could let another test's new socket reuse the number while the loop still uses it.
+            if state.listenerOpen { shutdown(listener, Int32(SHUT_RDWR)) }
+            for socket in state.sockets { shutdown(socket, Int32(SHUT_RDWR)) }
         }
     }
 
     deinit { stop() }
 
     private static func acceptLoop(_ listener: Int32, state: StateBox, handler: @escaping @Sendable (Request) -> Action) {
+        func closeListener() {
+            state.lock.withLock {
+                state.listenerOpen = false
+                close(listener)
+            }
+        }
         while true {
             let client = accept(listener, nil, nil)
             if client < 0 {
-                close(listener)
+                if (errno == EINTR || errno == ECONNABORTED) && !state.lock.withLock({ state.stopped }) { continue }
+                closeListener()
                 return
             }
             let stopped = state.lock.withLock { () -> Bool in
@@ -111,7 +120,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
                     state.sockets.removeAll { $0 == client }
                     close(client)
                 }
-                close(listener)
+                closeListener()
                 return
             }
             Thread { serve(client, state: state, handler: handler) }.start()

@@ -2,6 +2,7 @@ import Attention
 import Foundation
 import Testing
 import TestSupport
+import TimelineCore
 
 @Suite("Notification channels")
 struct ChannelTests {
@@ -58,14 +59,6 @@ struct ChannelTests {
         #expect(InBandNotification.Sequence.detect(["VTE_VERSION": "7600", "TERM": "xterm-256color"]) == .osc777)
         #expect(InBandNotification.Sequence.detect(["TERM": "rxvt-unicode-256color"]) == .osc777)
         #expect(InBandNotification.Sequence.detect(["TERM": "xterm-256color"]) == .osc9)
-    }
-
-    @Test func commandWordsSplitLikeAShellWithoutOne() throws {
-        #expect(try CommandLineWords.split(#"curl -d @- 'https://ntfy.sh/my topic' "a \"b\" \$HOME" c\ d"#)
-            == ["curl", "-d", "@-", "https://ntfy.sh/my topic", #"a "b" $HOME"#, "c d"])
-        #expect(try CommandLineWords.split("echo $(rm -rf /) ; | > x") == ["echo", "$(rm", "-rf", "/)", ";", "|", ">", "x"])
-        #expect(throws: CommandLineWords.SplitError.self) { try CommandLineWords.split("a 'b") }
-        #expect(throws: CommandLineWords.SplitError.self) { try CommandLineWords.split("   ") }
     }
 
     @Test func theCommandGetsTheNotificationJSONOnStdinAndNoEventTextInArgv() throws {

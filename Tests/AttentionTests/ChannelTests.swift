@@ -1,5 +1,6 @@
 import Attention
 import Foundation
+import StrictJSON
 import Testing
 import TestSupport
 import TimelineCore
@@ -73,12 +74,14 @@ struct ChannelTests {
                                      transitions: [transition(e)]))
         channel.waitUntilIdle()
         #expect(failures.all.isEmpty)
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: record))) as? [String: Any]
-        #expect(json?["kind"] as? String == "transition")
-        #expect(json?["body"] as? String == "rm -rf / $(evil)")
-        let events = json?["events"] as? [[String: Any]]
-        #expect(events?.first?["id"] as? String == "e1")
-        #expect(events?.first?["status"] as? String == "error")
+        let json = try #require(JSONReader.object(from: Array(Data(contentsOf: URL(fileURLWithPath: record)))),
+                                "the command's stdin is one strict JSON object")
+        #expect(json["kind"] as? String == "transition")
+        #expect(json["body"] as? String == "rm -rf / $(evil)")
+        let events = json["events"] as? [Any]
+        let first = events?.first as? [String: Any]
+        #expect(first?["id"] as? String == "e1")
+        #expect(first?["status"] as? String == "error")
         let args = try String(contentsOfFile: script + ".args", encoding: .utf8)
         #expect(args == record + "\n")
     }

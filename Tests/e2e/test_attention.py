@@ -438,6 +438,12 @@ def test_bad_durations_are_refused(run_timeline, db_path):
         assert result.returncode == 64 and "stale-after" in result.stderr, bad
 
 
+def test_bad_notify_commands_are_refused(run_timeline, db_path):
+    for command, reason in (("   ", "the command is empty"), ("notify 'open", "unclosed single quote")):
+        result = run_timeline("tui", "--no-poll", "--db", db_path, "--notify-command", command)
+        assert result.returncode == 64 and "--notify-command: " in result.stderr and reason in result.stderr, result.stderr
+
+
 def test_title_is_restored_on_sigterm_too(tui, feed):
     feed(event("R1", "r1", "in_progress"))
     program = tui("--notify-terminal", "none")

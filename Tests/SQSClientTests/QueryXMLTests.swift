@@ -1,4 +1,6 @@
+import Foundation
 @testable import SQSClient
+import TestSupport
 import Testing
 
 /// The one XML reader (STS answers, SNS answers, XML error bodies): strict, with clear errors.
@@ -92,5 +94,30 @@ import Testing
         #expect(error.code == "HTTP 403")
         #expect(error.kind == .auth)
         #expect(error.message == "Denied a & b")
+    }
+
+    @Test func stsErrorsAndMalformedAnswersSayWhatCameBack() {
+        let credentials = AWSCredentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "secret", sessionToken: nil)
+        func ask(_ status: Int, _ body: String) -> String {
+            let transport = ScriptedTransport { _ in HTTPResponse(status: status, headers: [], body: Array(body.utf8)) }
+            let sts = STSClient(endpoint: URL(string: "http://127.0.0.1:9/")!, region: "us-east-1", transport: transport)
+            do {
+                let arn = try sts.callerARN(credentials)
+                return "accepted: \(arn)"
+            } catch {
+                return error.message
+            }
+        }
+        // An XML error: its code and message, through the one error decoder.
+        #expect(ask(403, "<ErrorResponse><Error><Code>InvalidClientTokenId</Code><Message>bad &amp; gone</Message></Error></ErrorResponse>")
+            == "STS could not ask who the credentials are: InvalidClientTokenId: bad & gone")
+        // An HTML page: the status and what the page says (the old STS reader said only the status).
+        #expect(ask(503, "<html><body><h1>Service Unavailable</h1></body></html>")
+            == "STS could not ask who the credentials are: HTTP 503: Service Unavailable")
+        // A success that is not well-formed: the reader's reason.
+        #expect(ask(200, "<GetCallerIdentityResponse><Arn>x</GetCallerIdentityResponse>")
+            .hasPrefix("STS answer to GetCallerIdentity is not well-formed XML: </GetCallerIdentityResponse> closes <Arn>"))
+        #expect(ask(200, "<GetCallerIdentityResponse><GetCallerIdentityResult><Arn>arn:aws:iam::1:user/a</Arn></GetCallerIdentityResult></GetCallerIdentityResponse>")
+            == "accepted: arn:aws:iam::1:user/a")
     }
 }

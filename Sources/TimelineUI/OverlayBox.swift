@@ -23,7 +23,7 @@ struct OverlayBox {
         screen.fill(x: x0, y: y0, width: innerWidth + 2, height: innerHeight + 2, style: .plain)
         screen.put("┌" + String(repeating: "─", count: innerWidth) + "┐", x: x0, y: y0, style: style)
         screen.put("└" + String(repeating: "─", count: innerWidth) + "┘", x: x0, y: y0 + innerHeight + 1, style: style)
-        for y in 1...max(1, innerHeight) {
+        for y in stride(from: 1, through: innerHeight, by: 1) {
             screen.put("│", x: x0, y: y0 + y, style: style)
             screen.put("│", x: x0 + innerWidth + 1, y: y0 + y, style: style)
         }

@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["SQSClient"], path: "Sources/TestSupport"),
 
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
-        .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "TestSupport"]),
+        .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "StrictJSON", "TestSupport"]),
         .testTarget(name: "TimelineConfigTests", dependencies: ["TimelineConfig", "TimelineCore"]),
         .testTarget(name: "SigV4Tests", dependencies: ["SigV4", "TestSupport"]),
         .testTarget(name: "SQSClientTests", dependencies: ["SQSClient", "TestSupport"]),
@@ -85,6 +85,6 @@ let package = Package(
         ),
         .testTarget(name: "TerminalTests",
                     dependencies: ["Terminal", "TimelineUI", "CNCursesW", "TimelineCore", "TimelineStore", "TestSupport"]),
-        .testTarget(name: "AttentionTests", dependencies: ["Attention", "TimelineStore", "TimelineCore", "TestSupport"]),
+        .testTarget(name: "AttentionTests", dependencies: ["Attention", "TimelineStore", "TimelineCore", "StrictJSON", "TestSupport"]),
     ]
 )

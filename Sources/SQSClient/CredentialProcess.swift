@@ -22,7 +22,7 @@ enum CredentialProcess {
         let prefix = "credential_process for profile \"\(profile)\""
         let arguments: [String]
         do {
-            arguments = try CommandLineSplitter.split(command)
+            arguments = try CommandLineWords.split(command)
         } catch {
             throw CredentialsError("\(prefix) cannot be split into arguments: \(error.description) (it is run without a shell, with botocore's quoting rules)")
         }

@@ -2,7 +2,8 @@ import Foundation
 import StrictJSON
 
 /// Turns a non-2xx response into an `SQSError`: JSON (`__type`, `message`), the
-/// `x-amzn-query-error` header (`Code;Sender`), XML (`<Code>`, `<Message>`), or plain text/HTML.
+/// `x-amzn-query-error` header (`Code;Sender`), well-formed XML (`<Code>`, `<Message>`, read by `QueryXML`),
+/// or anything else (an HTML page, malformed XML) summarized as text.
 enum ErrorResponseDecoder {
     static func decode(_ response: HTTPResponse) -> SQSError {
         var codes: [String] = []
@@ -13,9 +14,9 @@ enum ErrorResponseDecoder {
                 typeCode = shapeName(type)
             }
             message = (object["message"] ?? object["Message"]) as? String ?? ""
-        } else if let xmlCode = xmlElement("Code", in: response.text) {
+        } else if let xml = try? QueryXML(response.text), let xmlCode = xml.text("Code") {
             typeCode = xmlCode
-            message = xmlElement("Message", in: response.text) ?? ""
+            message = xml.text("Message") ?? ""
         }
         if let typeCode { codes.append(typeCode) }
         if let header = response.headers.value(for: "x-amzn-query-error") {
@@ -35,11 +36,6 @@ enum ErrorResponseDecoder {
     static func shapeName(_ type: String) -> String {
         let beforeColon = type.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         return String(beforeColon.split(separator: "#", omittingEmptySubsequences: false).last ?? "")
-    }
-
-    /// The text of the first `<name>…</name>` element, entities decoded.
-    static func xmlElement(_ name: String, in text: String) -> String? {
-        QueryXML.first(name, in: text[...])
     }
 
     /// The start of a non-JSON, non-XML body (an HTML error page): tags stripped, short.

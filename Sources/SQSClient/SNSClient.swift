@@ -45,8 +45,8 @@ public final class SNSClient: Sendable {
         var next: String?
         repeat {
             let reply = try call("ListTopics", next.map { [("NextToken", $0)] } ?? [])
-            arns += QueryXML.all("TopicArn", in: reply[...])
-            next = QueryXML.first("NextToken", in: reply[...]).flatMap { $0.isEmpty ? nil : $0 }
+            arns += reply.root.all("TopicArn").map(\.text)
+            next = Self.nextToken(reply)
         } while next != nil
         return arns
     }
@@ -65,12 +65,12 @@ public final class SNSClient: Sendable {
         var next: String?
         repeat {
             let reply = try call("ListSubscriptionsByTopic", [("TopicArn", topicARN)] + (next.map { [("NextToken", $0)] } ?? []))
-            for member in QueryXML.elements("member", in: reply[...]) {
-                guard let arn = QueryXML.first("SubscriptionArn", in: member) else { continue }
-                found.append(Subscription(arn: arn, protocolName: QueryXML.first("Protocol", in: member) ?? "",
-                                          endpoint: QueryXML.first("Endpoint", in: member) ?? ""))
+            for member in reply.root.all("member") {
+                guard let arn = member.first("SubscriptionArn")?.text else { continue }
+                found.append(Subscription(arn: arn, protocolName: member.first("Protocol")?.text ?? "",
+                                          endpoint: member.first("Endpoint")?.text ?? ""))
             }
-            next = QueryXML.first("NextToken", in: reply[...]).flatMap { $0.isEmpty ? nil : $0 }
+            next = Self.nextToken(reply)
         } while next != nil
         return found
     }
@@ -79,8 +79,8 @@ public final class SNSClient: Sendable {
     public func subscriptionAttributes(arn: String) throws(SQSError) -> [String: String] {
         let reply = try call("GetSubscriptionAttributes", [("SubscriptionArn", arn)])
         var attributes: [String: String] = [:]
-        for entry in QueryXML.elements("entry", in: reply[...]) {
-            if let key = QueryXML.first("key", in: entry) { attributes[key] = QueryXML.first("value", in: entry) ?? "" }
+        for entry in reply.root.all("entry") {
+            if let key = entry.first("key")?.text { attributes[key] = entry.first("value")?.text ?? "" }
         }
         return attributes
     }
@@ -98,15 +98,21 @@ public final class SNSClient: Sendable {
         }
     }
 
-    private func required(_ element: String, in reply: String, action: String) throws(SQSError) -> String {
-        guard let value = QueryXML.first(element, in: reply[...]), !value.isEmpty else {
+    /// A paged list's `NextToken`; nil on the last page.
+    private static func nextToken(_ reply: QueryXML) -> String? {
+        reply.root.first("NextToken").flatMap { $0.text.isEmpty ? nil : $0.text }
+    }
+
+    private func required(_ element: String, in reply: QueryXML, action: String) throws(SQSError) -> String {
+        guard let value = reply.root.first(element)?.text, !value.isEmpty else {
             throw SQSError(kind: .server, code: "MalformedResponse", message: "\(action) answer has no \(element)")
         }
         return value
     }
 
-    /// Signs and sends one call; returns the XML answer, or throws the decoded error.
-    func call(_ action: String, _ parameters: [(String, String)]) throws(SQSError) -> String {
+    /// Signs and sends one call; returns the XML answer read, or throws the decoded error (or
+    /// `MalformedResponse` when the answer is not well-formed XML).
+    func call(_ action: String, _ parameters: [(String, String)]) throws(SQSError) -> QueryXML {
         let credentials: AWSCredentials
         do {
             credentials = try credentialsProvider.credentials()
@@ -137,7 +143,11 @@ public final class SNSClient: Sendable {
             }
             throw error
         }
-        return response.text
+        do {
+            return try QueryXML(response.text)
+        } catch {
+            throw SQSError(kind: .server, code: "MalformedResponse", message: "\(action) answer is \(error.description)")
+        }
     }
 }
 

@@ -70,7 +70,7 @@ public struct STSClient: Sendable {
 
     func call(
         _ action: String, _ parameters: [(String, String)], signWith credentials: AWSCredentials?, what: String
-    ) throws(CredentialsError) -> XMLTextReader {
+    ) throws(CredentialsError) -> QueryXML {
         let pairs = [("Action", action), ("Version", "2011-06-15")] + parameters
         let body = Array(pairs.map { "\(URIEncoding.encode($0.0))=\(URIEncoding.encode($0.1))" }.joined(separator: "&").utf8)
         var headers = [
@@ -89,19 +89,19 @@ public struct STSClient: Sendable {
         } catch {
             throw CredentialsError("STS at \(endpoint.absoluteString) could not \(what): \(DisplayText.sanitize(error.description))")
         }
-        let xml = XMLTextReader(response.text)
         guard (200..<300).contains(response.status) else {
-            let code = xml?.text("Error", "Code").map(DisplayText.sanitize) ?? "HTTP \(response.status)"
-            let message = xml?.text("Error", "Message").map { DisplayText.sanitize(String($0.prefix(500))) } ?? ""
-            throw CredentialsError("STS could not \(what): \(code)\(message.isEmpty ? "" : ": \(message)")")
+            let error = ErrorResponseDecoder.decode(response)
+            let message = DisplayText.sanitize(String(error.message.prefix(500)))
+            throw CredentialsError("STS could not \(what): \(DisplayText.sanitize(error.code))\(message.isEmpty ? "" : ": \(message)")")
         }
-        guard let xml else {
-            throw CredentialsError("STS answer to \(action) is not well-formed XML (HTTP \(response.status))")
+        do {
+            return try QueryXML(response.text)
+        } catch {
+            throw CredentialsError("STS answer to \(action) is \(error.description) (HTTP \(response.status))")
         }
-        return xml
     }
 
-    static func credentials(from xml: XMLTextReader, provider: String, what: String) throws(CredentialsError) -> AWSCredentials {
+    static func credentials(from xml: QueryXML, provider: String, what: String) throws(CredentialsError) -> AWSCredentials {
         guard let keyID = xml.text("Credentials", "AccessKeyId"), !keyID.isEmpty,
               let secret = xml.text("Credentials", "SecretAccessKey"), !secret.isEmpty,
               let token = xml.text("Credentials", "SessionToken"), !token.isEmpty,

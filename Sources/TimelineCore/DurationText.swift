@@ -1,10 +1,15 @@
-/// Durations as people type them: `90s`, `15m`, `2h`, `30d`, `1w`, combined (`1h30m`).
-/// One parser for query bounds (`since:15m`), `prune --older-than` and the `retention` setting.
+/// Durations as people type them: `90s`, `15m`, `2h`, `30d`, `1w`, combined (`1h30m`), unit letters in
+/// either case. The one parser for query bounds (`since:15m`), `prune --older-than`, the `retention`
+/// setting and the CLI's duration flags (`--stale-after`, `--timeout-after`: `DurationArgument`).
 public enum DurationText {
     /// Seconds per unit letter.
     private static let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
 
-    /// The duration in seconds, or nil unless `text` is one or more `<number><unit>` parts (s, m, h, d, w).
+    /// The longest duration: its microseconds still fit in an `Int64` (about 292,000 years).
+    public static let maxSeconds = Int64.max / 1_000_000
+
+    /// The duration in seconds, or nil unless `text` is one or more `<number><unit>` parts (s, m, h, d, w)
+    /// adding up to at most `maxSeconds`.
     public static func seconds(_ text: String) -> Int64? {
         var total: Int64 = 0
         var number: Int64?
@@ -18,7 +23,7 @@ public enum DurationText {
             } else if let unit = units[character], let value = number {
                 let (part, o1) = value.multipliedReportingOverflow(by: unit)
                 let (sum, o2) = total.addingReportingOverflow(part)
-                guard !o1, !o2 else { return nil }
+                guard !o1, !o2, sum <= maxSeconds else { return nil }
                 total = sum
                 number = nil
                 sawPart = true

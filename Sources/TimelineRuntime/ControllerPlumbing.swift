@@ -35,11 +35,13 @@ final class Inbox: @unchecked Sendable {
     var isEmpty: Bool { lock.lock(); defer { lock.unlock() }; return items.isEmpty }
 }
 
-/// Latest ticket per effect kind, and how many are in flight.
+/// Latest ticket per effect kind (a newer request supersedes an older one), and how much work is in
+/// flight: every `issue` or `begin` is matched by one `finish`.
 final class Tickets: @unchecked Sendable {
     private let lock = NSLock()
     private var latest: [EffectKind: Int] = [:]
     private var inFlight = 0
+    /// Starts work that a newer request of the same kind supersedes; its ticket tells which is latest.
     func issue(_ kind: EffectKind) -> Int {
         lock.lock(); defer { lock.unlock() }
         inFlight += 1
@@ -47,8 +49,10 @@ final class Tickets: @unchecked Sendable {
         latest[kind] = next
         return next
     }
+    /// Starts work that is never superseded (a confirmed reply is sent once).
+    func begin() { lock.lock(); inFlight += 1; lock.unlock() }
     func isLatest(_ ticket: Int, _ kind: EffectKind) -> Bool { lock.lock(); defer { lock.unlock() }; return latest[kind] == ticket }
-    func finish(_ kind: EffectKind) { lock.lock(); inFlight -= 1; lock.unlock() }
+    func finish() { lock.lock(); inFlight -= 1; lock.unlock() }
     var idle: Bool { lock.lock(); defer { lock.unlock() }; return inFlight == 0 }
 }
 

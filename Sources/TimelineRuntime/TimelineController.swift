@@ -153,11 +153,9 @@ public final class TimelineController: @unchecked Sendable {
         for effect in effects {
             if effect == .quit { continue }
             if case .sendReply(let record) = effect {
-                // Never superseded: each confirmed reply is sent once.
-                let ticket = tickets.issue(.send)
-                _ = ticket
+                tickets.begin()
                 sendLane.async { [self] in
-                    defer { tickets.finish(.send) }
+                    defer { tickets.finish() }
                     var outcome = record
                     if let sendReply { outcome = sendReply(record) } else {
                         outcome.delivery = .failed(reason: "this view cannot send replies")
@@ -178,7 +176,7 @@ public final class TimelineController: @unchecked Sendable {
             let ticket = tickets.issue(kind)
             let lane = kind == .counts ? slow : fast
             let work: @Sendable () -> Void = { [self] in
-                defer { tickets.finish(kind) }
+                defer { tickets.finish() }
                 // A newer request of the same kind supersedes this one: skip it (before and after waiting).
                 guard kind == .write || tickets.isLatest(ticket, kind) else { return }
                 if case .loadCounts(let request) = effect {

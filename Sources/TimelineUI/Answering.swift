@@ -8,7 +8,7 @@ public struct AnswerState: Sendable, Equatable {
     public static func == (a: AnswerState, b: AnswerState) -> Bool {
         a.prompt == b.prompt && a.notice == b.notice && a.noticeIsError == b.noticeIsError && a.byEvent == b.byEvent
             && a.sender == b.sender && a.openDetailOnMatch == b.openDetailOnMatch && a.inFlight == b.inFlight
-            && a.focus?.eventID == b.focus?.eventID && a.focus?.index == b.focus?.index
+            && a.focus?.eventID == b.focus?.eventID && a.focus?.index == b.focus?.index && a.replyIDs == b.replyIDs
     }
 
     /// What the status line asks.
@@ -34,6 +34,8 @@ public struct AnswerState: Sendable, Equatable {
     public var inFlight: Set<String> = []
     /// The button Tab moved to (event id, 0-based index); Enter picks it.
     public var focus: (eventID: String, index: Int)?
+    /// The ids new replies take (seeded when the state is made, so `reduce` stays deterministic).
+    public var replyIDs = ReplyIDs()
 
     public init() {}
 
@@ -99,7 +101,7 @@ func pickAction(_ s: inout AppState, digit: Character) -> [Effect]? {
         notice(&s, "this event names no reply_to and the action no url: nothing can be sent", error: true)
         return []
     }
-    let reply = Reply(id: UUID().uuidString.lowercased(), inReplyTo: event.id, taskID: event.taskID,
+    let reply = Reply(id: s.answering.replyIDs.next(), inReplyTo: event.id, taskID: event.taskID,
                       agentID: event.agentID, answer: .action(action.id), from: s.answering.sender,
                       timestampMicros: s.nowMicros)
     s.answering.prompt = .confirm(ReplyRecord(reply: reply, label: action.label, destination: destination,
@@ -178,7 +180,7 @@ func reduceAnswerKey(_ s: inout AppState, _ key: Key) -> [Effect] {
             }
             s.answering.prompt = nil
             let event = typing.event
-            let reply = Reply(id: UUID().uuidString.lowercased(), inReplyTo: event.id, taskID: event.taskID,
+            let reply = Reply(id: s.answering.replyIDs.next(), inReplyTo: event.id, taskID: event.taskID,
                               agentID: event.agentID, answer: .text(typing.text), from: s.answering.sender,
                               timestampMicros: s.nowMicros)
             return send(&s, ReplyRecord(reply: reply, label: nil, destination: .queue(typing.replyTo),

@@ -113,18 +113,11 @@ func renderHelp(_ state: AppState, into screen: inout Screen) {
     let hidden = HelpLayout.hiddenLines(state)
     let scroll = min(max(0, state.helpScroll), hidden)
     let top = innerHeight > visible ? 2 : 1
-    let x0 = (screen.width - innerWidth - 2) / 2
-    let y0 = (screen.height - innerHeight - 2) / 2
+    let box = OverlayBox(innerWidth: innerWidth, innerHeight: innerHeight, centeredOn: screen)
+    let (x0, y0) = (box.x0, box.y0)
     let border = Style(fg: .accent, bold: true)
-    screen.fill(x: x0, y: y0, width: innerWidth + 2, height: innerHeight + 2, style: .plain)
-    screen.put("┌" + String(repeating: "─", count: innerWidth) + "┐", x: x0, y: y0, style: border)
-    screen.put("└" + String(repeating: "─", count: innerWidth) + "┘", x: x0, y: y0 + innerHeight + 1, style: border)
-    for y in 1...innerHeight {
-        screen.put("│", x: x0, y: y0 + y, style: border)
-        screen.put("│", x: x0 + innerWidth + 1, y: y0 + y, style: border)
-    }
-    let title = innerWidth >= 24 ? " Keys · any key closes " : " Keys "
-    screen.put(title, x: x0 + 2, y: y0, style: border, limit: innerWidth - 1)
+    let long = " Keys · any key closes "
+    box.draw(title: TextWidth.of(long) <= box.titleRoom ? long : " Keys ", style: border, into: &screen)
     if hidden > 0 {
         let more = "\(scroll > 0 ? "↑" : " ")\(scroll < hidden ? "↓" : " ") j/k "
         screen.put(more, x: x0 + max(1, innerWidth - TextWidth.of(more)), y: y0 + innerHeight + 1, style: border,

@@ -41,17 +41,9 @@ func renderPollerMessage(_ state: AppState, into screen: inout Screen) {
     if case .stopped = state.poller.state { lines += TextWidth.wrap("R restarts polling once the cause is fixed.", to: width - 2) }
     lines += TextWidth.wrap("Any key closes.", to: width - 2)
     let inner = min(screen.height - 2, lines.count)
-    let x0 = (screen.width - width - 2) / 2
-    let y0 = (screen.height - inner - 2) / 2
-    let border = Style(fg: .error, bold: true)
-    screen.fill(x: x0, y: y0, width: width + 2, height: inner + 2, style: .plain)
-    screen.put("┌" + String(repeating: "─", count: width) + "┐", x: x0, y: y0, style: border)
-    screen.put("└" + String(repeating: "─", count: width) + "┘", x: x0, y: y0 + inner + 1, style: border)
-    for y in 1...inner {
-        screen.put("│", x: x0, y: y0 + y, style: border)
-        screen.put("│", x: x0 + width + 1, y: y0 + y, style: border)
-    }
-    screen.put(" Poller ", x: x0 + 2, y: y0, style: border, limit: width - 2)
+    let box = OverlayBox(innerWidth: width, innerHeight: inner, centeredOn: screen)
+    let (x0, y0) = (box.x0, box.y0)
+    box.draw(title: " Poller ", style: Style(fg: .error, bold: true), into: &screen)
     for (i, line) in lines.prefix(inner).enumerated() {
         screen.put(line, x: x0 + 2, y: y0 + 1 + i, style: .plain, limit: width - 2)
     }

@@ -24,17 +24,9 @@ func renderViewPicker(_ state: AppState, into screen: inout Screen) {
     let innerHeight = visible
     guard innerWidth > 10, screen.height >= 4 else { return }
     let first = min(max(0, selected - visible + 1), max(0, state.views.count - visible))
-    let x0 = (screen.width - innerWidth - 2) / 2
-    let y0 = max(0, (screen.height - innerHeight - 2) / 2)
-    let border = Style(fg: .accent, bold: true)
-    screen.fill(x: x0, y: y0, width: innerWidth + 2, height: innerHeight + 2, style: .plain)
-    screen.put("┌" + String(repeating: "─", count: innerWidth) + "┐", x: x0, y: y0, style: border)
-    screen.put("└" + String(repeating: "─", count: innerWidth) + "┘", x: x0, y: y0 + innerHeight + 1, style: border)
-    for y in 1...innerHeight {
-        screen.put("│", x: x0, y: y0 + y, style: border)
-        screen.put("│", x: x0 + innerWidth + 1, y: y0 + y, style: border)
-    }
-    screen.put(" Views · ⏎ apply  Esc close ", x: x0 + 2, y: y0, style: border, limit: innerWidth - 2)
+    let box = OverlayBox(innerWidth: innerWidth, innerHeight: innerHeight, centeredOn: screen)
+    let (x0, y0) = (box.x0, box.y0)
+    box.draw(title: " Views · ⏎ apply  Esc close ", style: Style(fg: .accent, bold: true), into: &screen)
     for line in 0..<visible {
         let index = first + line
         let view = state.views[index]

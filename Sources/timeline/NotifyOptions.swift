@@ -1,6 +1,7 @@
 import ArgumentParser
 import Attention
 import Foundation
+import TimelineCore
 
 extension NotifyLevel: ExpressibleByArgument {}
 extension InBandNotification.Sequence: ExpressibleByArgument {}
@@ -20,13 +21,13 @@ struct NotifyOptions: ParsableArguments {
     }
 
     @Option(name: .customLong("notify-command"), help: ArgumentHelp(
-        "Run CMD for each notification, the notification JSON on its stdin (split like a shell would, never run by one).",
+        "Run CMD for each notification, the notification JSON on its stdin (split into words like credential_process, never run by a shell).",
         valueName: "CMD"))
     var notifyCommand: String?
 
     func validate() throws {
         if let notifyCommand {
-            do { _ = try CommandLineWords.split(notifyCommand) } catch {
+            do { _ = try Self.argv(notifyCommand) } catch {
                 throw ValidationError("--notify-command: \(error)")
             }
         }
@@ -36,8 +37,15 @@ struct NotifyOptions: ParsableArguments {
 
     /// The command channel, when `--notify-command` is given and notifications are on.
     func commandChannel(onFailure: @escaping @Sendable (String) -> Void) -> CommandChannel? {
-        guard notify != .off, let notifyCommand, let argv = try? CommandLineWords.split(notifyCommand) else { return nil }
+        guard notify != .off, let notifyCommand, let argv = try? Self.argv(notifyCommand) else { return nil }
         return CommandChannel(argv: argv, onFailure: onFailure)
+    }
+
+    /// The command's words; an error when it cannot be split or is blank.
+    static func argv(_ command: String) throws -> [String] {
+        let words = try CommandLineWords.split(command)
+        guard !words.isEmpty else { throw CommandLineWords.SplitError(description: "the command is empty") }
+        return words
     }
 
     static var nowMicros: Int64 { Int64(Date().timeIntervalSince1970 * 1_000_000) }

@@ -28,7 +28,7 @@ final class PollerTestKit {
     func poller(
         endpoint: URL? = nil, waitSeconds: Int = 2, concurrency: Int = 2, peek: Bool = false,
         stopWhenEmpty: Bool = false, queueURL: String? = nil, dbPath: String? = nil,
-        onBatch: (@Sendable (BatchOutcome) -> Void)? = nil
+        onBatch: (@Sendable (BatchOutcome) -> Void)? = nil, onCommit: (@Sendable () -> Void)? = nil
     ) -> Poller {
         let pollClient = endpoint.map { TestClients.client(endpoint: $0) } ?? client
         let path = dbPath ?? self.dbPath
@@ -37,7 +37,7 @@ final class PollerTestKit {
             configuration: PollerConfiguration(
                 queueURLs: [queueURL ?? self.queueURL], concurrency: concurrency, waitSeconds: waitSeconds,
                 peek: peek, stopWhenEmpty: stopWhenEmpty),
-            makeStore: { try TimelineStore(path: path) }, onBatch: onBatch)
+            makeStore: { try TimelineStore(path: path) }, onBatch: onBatch, onCommit: onCommit)
     }
 
     func store() throws -> TimelineStore { try TimelineStore(path: dbPath) }
@@ -60,7 +60,10 @@ final class PollerTestKit {
     }
 
     /// Visible plus in-flight messages, as the queue reports them.
-    func queueDepth() throws -> Int {
+    func queueDepth() throws -> Int { try Self.queueDepth(client, queueURL) }
+
+    /// Visible plus in-flight messages of any queue (usable from a `@Sendable` hook).
+    static func queueDepth(_ client: SQSClient, _ queueURL: String) throws -> Int {
         let a = try client.getQueueAttributes(
             queueURL: queueURL, names: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"])
         return (Int(a["ApproximateNumberOfMessages"] ?? "") ?? -1) + (Int(a["ApproximateNumberOfMessagesNotVisible"] ?? "") ?? -1)

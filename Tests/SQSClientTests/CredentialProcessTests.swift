@@ -3,30 +3,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `credential_process` without a shell: botocore's splitting, bounded output, sanitized stderr,
+/// `credential_process` without a shell (split by `CommandLineWords`, tested in TimelineCoreTests), bounded output, sanitized stderr,
 /// the process group killed on timeout, no inherited descriptors.
 @Suite struct CredentialProcessTests {
-    @Test func splittingMatchesPythonShlexAsBotocoreUsesIt() throws {
-        let lines = [
-            "aws configure export-credentials --profile dev --format process",
-            #"/opt/my tool/bin/helper --name "a b" 'c d' e\ f"#,
-            #"helper "x\"y\\z\q" 'single \" stays' a"b"c"#,
-            "helper ''  \"\" tail\t tabs",
-            "helper a#b ; $(id) `id` | cat > out",
-            "  leading and trailing  ",
-            "unicode 日本 \"ü ö\"",
-        ]
-        let script = "import json, shlex, sys; print(json.dumps([shlex.split(line) for line in json.load(sys.stdin)]))"
-        let expected = try #require(try JSONSerialization.jsonObject(
-            with: PythonRunner.run(script, stdin: JSONSerialization.data(withJSONObject: lines))) as? [[String]])
-        for (line, words) in zip(lines, expected) {
-            #expect(try CommandLineSplitter.split(line) == words, "\(line)")
-        }
-        #expect(throws: CommandLineSplitter.SplitError.self) { try CommandLineSplitter.split("helper 'open") }
-        #expect(throws: CommandLineSplitter.SplitError.self) { try CommandLineSplitter.split("helper \"open") }
-        #expect(throws: CommandLineSplitter.SplitError.self) { try CommandLineSplitter.split("helper \\") }
-    }
-
     @Test func valuesQuotedFromFilesAreSanitized() throws {
         let temp = try TemporaryDirectory()
         try temp.write(".aws/config", "[profile evil]\nrole_arn = arn:x\nsource_profile = \u{1B}]52;c;cGF5bG9hZA==\u{07}ghost\n")

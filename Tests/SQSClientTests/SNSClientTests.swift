@@ -53,14 +53,6 @@ import Testing
         }
     }
 
-    @Test func queryXMLReadsElementsAndEntities() {
-        let xml = "<R><member><A>x &amp; y &lt;z&gt; &#233;&#x2713; &quot;q&apos;</A></member><member><A>2</A></member></R>"[...]
-        #expect(QueryXML.all("A", in: xml) == ["x & y <z> é✓ \"q'", "2"])
-        #expect(QueryXML.elements("member", in: xml).count == 2)
-        #expect(QueryXML.first("Missing", in: xml) == nil)
-        #expect(QueryXML.decodeEntities("a &bogus; & b") == "a &bogus; & b")
-    }
-
     @Test func fifoKeysKeepValidIDsAndHashTheRest() {
         #expect(FIFOKeys.key("deploy-42/step:1") == "deploy-42/step:1")
         let hashed = FIFOKeys.key("tâche")

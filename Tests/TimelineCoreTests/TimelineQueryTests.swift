@@ -72,7 +72,26 @@ import Testing
         #expect(DurationText.seconds("30d") == 2_592_000)
         #expect(DurationText.seconds("1w2d") == 777_600)
         #expect(DurationText.seconds("90s") == 90)
-        for bad in ["", "30", "d", "1x", "-1d", "1.5h", "99999999999d"] { #expect(DurationText.seconds(bad) == nil, "\(bad)") }
+        #expect(DurationText.seconds("1H30m") == 5_400)
+        #expect(DurationText.seconds("2W") == 1_209_600)
+        for bad in ["", "30", "d", "1x", "-1d", "1.5h", "99999999999d", "1 h", "h1"] { #expect(DurationText.seconds(bad) == nil, "\(bad)") }
+        // The microseconds of every accepted duration fit in an Int64.
+        #expect(DurationText.maxSeconds == 9_223_372_036_854)
+        #expect(DurationText.seconds("15250284w") == 9_223_371_763_200)
+        #expect(DurationText.seconds("15250285w") == nil)
+        #expect(DurationText.seconds("15250284w1w") == nil)
+        #expect(DurationText.seconds("9999999999w") == nil)
+    }
+
+    @Test func aHugeSinceIsAProblemNotAnOverflow() {
+        // 9,999,999,999 weeks used to parse, and `since` then trapped converting it to microseconds.
+        let q = TimelineQuery.parse("since:9999999999w")
+        #expect(q.since == nil)
+        #expect(q.problems.first?.contains("since:9999999999w is not a time") == true)
+        let ok = TimelineQuery.parse("since:1000w")
+        #expect(ok.problems.isEmpty)
+        let expected: Int64 = 2_000_000_000_000_000 - 604_800_000 * 1_000_000
+        #expect(ok.since?.micros(now: 2_000_000_000_000_000) == expected)
     }
 }
 

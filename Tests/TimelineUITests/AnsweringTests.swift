@@ -95,6 +95,43 @@ struct AnsweringTests {
         #expect(reduce(&s, .key(.char("y"))) == [.sendReply(again)])
     }
 
+    @Test func reduceIsDeterministicForRepliesItsIDsComeFromTheState() throws {
+        var base = Self.detailOpen()
+        base.answering.replyIDs = ReplyIDs(seed: (1, 2))
+        var (a, b) = (base, base)
+        // An action reply: the same state and key give the same state, reply id included.
+        _ = reduce(&a, .key(.char("1")))
+        _ = reduce(&b, .key(.char("1")))
+        #expect(a == b)
+        guard case .confirm(let picked)? = a.answering.prompt, case .confirm(let again)? = b.answering.prompt else {
+            Issue.record("no confirmation"); return
+        }
+        #expect(picked.reply.id == again.reply.id)
+        let uuid = try #require(UUID(uuidString: picked.reply.id))
+        #expect(picked.reply.id == uuid.uuidString.lowercased())
+        #expect(Array(picked.reply.id)[14] == "4" && "89ab".contains(Array(picked.reply.id)[19]), "a version 4 UUID")
+        // A text reply: deterministic too, and a new id.
+        var (c, d) = (a, a)
+        _ = reduce(&c, .key(.char("y")))
+        _ = reduce(&d, .key(.char("y")))
+        var sent: [String] = []
+        for var state in [c, d] {
+            _ = reduce(&state, .key(.char("r")))
+            for ch in "ok" { _ = reduce(&state, .key(.char(ch))) }
+            guard case .sendReply(let record)? = reduce(&state, .key(.enter)).first else { Issue.record("Enter sent nothing"); return }
+            sent.append(record.reply.id)
+        }
+        #expect(sent[0] == sent[1])
+        #expect(sent[0] != picked.reply.id)
+        // Another seed, other ids; a state made without one draws its own seed.
+        var other = base
+        other.answering.replyIDs = ReplyIDs(seed: (1, 3))
+        _ = reduce(&other, .key(.char("1")))
+        guard case .confirm(let otherPick)? = other.answering.prompt else { Issue.record("no confirmation"); return }
+        #expect(otherPick.reply.id != picked.reply.id)
+        #expect(AnswerState().replyIDs != AnswerState().replyIDs)
+    }
+
     @Test func rTypesATextReplyThatEnterSendsAndEscCancels() {
         var s = Self.detailOpen()
         _ = reduce(&s, .key(.char("r")))

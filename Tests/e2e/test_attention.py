@@ -433,8 +433,15 @@ def test_running_rows_show_elapsed_eta_and_timed_out(tmux, timeline_bin, e2e_env
 
 
 def test_bad_durations_are_refused(run_timeline, db_path):
-    result = run_timeline("tui", "--no-poll", "--db", db_path, "--stale-after", "ten")
-    assert result.returncode == 64 and "stale-after" in result.stderr
+    for bad in ("ten", "0s", "10", "9999999999w", "1.5h"):
+        result = run_timeline("tui", "--no-poll", "--db", db_path, "--stale-after", bad)
+        assert result.returncode == 64 and "stale-after" in result.stderr, bad
+
+
+def test_bad_notify_commands_are_refused(run_timeline, db_path):
+    for command, reason in (("   ", "the command is empty"), ("notify 'open", "unclosed single quote")):
+        result = run_timeline("tui", "--no-poll", "--db", db_path, "--notify-command", command)
+        assert result.returncode == 64 and "--notify-command: " in result.stderr and reason in result.stderr, result.stderr
 
 
 def test_title_is_restored_on_sigterm_too(tui, feed):

@@ -1,9 +1,8 @@
-import TestSupport
 import Foundation
 
 /// Runs a Python snippet (`python3` on PATH, or `$TIMELINE_PYTHON`) and returns its stdout.
-enum PythonRunner {
-    static func run(_ script: String, arguments: [String] = [], stdin: Data? = nil) throws -> Data {
+public enum PythonRunner {
+    public static func run(_ script: String, arguments: [String] = [], stdin: Data? = nil) throws -> Data {
         let python = ProcessInfo.processInfo.environment["TIMELINE_PYTHON"] ?? "python3"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -1,11 +1,15 @@
-/// Splits a `credential_process` command line into arguments the way botocore does on POSIX
-/// (Python's `shlex.split`): whitespace separates words; `'…'` keeps everything literally; `"…"`
-/// keeps everything except that a backslash escapes `"` or `\`; outside quotes a backslash makes
-/// the next character literal; quoted pieces join adjacent text (`a"b c"` is one word `ab c`);
-/// `""` is an empty word. No expansion of any kind (`$`, `;`, `|`, `*` are plain characters).
-public enum CommandLineSplitter {
+/// Splits a command line into argv for commands timeline runs without a shell: a profile's
+/// `credential_process` and `--notify-command`. One rule for both, the one botocore uses for
+/// `credential_process` on POSIX (Python's `shlex.split`), so a line that works with the AWS CLI works here:
+/// space, tab, CR and LF separate words; `'…'` keeps everything literally; `"…"` keeps everything except
+/// that a backslash escapes `"` or `\` (so `"\$x"` stays `\$x`: nothing is expanded, so `$` needs no
+/// escape); outside quotes a backslash makes the next character literal; quoted pieces join adjacent text
+/// (`a"b c"` is one word `ab c`); `""` is an empty word. No expansion of any kind: `$`, `;`, `|`, `*`,
+/// `#` are plain characters. A blank line gives no words; callers say why that is an error for them.
+public enum CommandLineWords {
     public struct SplitError: Error, Equatable, CustomStringConvertible {
         public var description: String
+        public init(description: String) { self.description = description }
     }
 
     public static func split(_ line: String) throws(SplitError) -> [String] {

@@ -22,7 +22,8 @@ extension TimelineReading {
 /// keystroke made stale, instead of letting it hold a lane (and a core) until it ends.
 public protocol CancellableReading: AnyObject {
     /// Runs `body`; its queries stop with `ReadCancelled` soon after `isCancelled()` turns true (it is asked
-    /// from inside them, on the calling thread). Every query of this reader is affected while `body` runs.
+    /// from inside them, on the calling thread). Every query of this reader is affected while `body` runs,
+    /// so one reader serves one such caller at a time (the runtime gives each lane its own reader).
     func cancellable<T>(when isCancelled: @escaping @Sendable () -> Bool, _ body: () throws -> T) throws -> T
 }
 

@@ -144,11 +144,11 @@ struct FilterSQL {
             UNION ALL
             \(waiting)
             """
-        matchSetPosition = (conditions.count, values.count..<values.count + 1 + 5 * terms.count)
-        conditions.append("t.row_id IN (\(set))")
         matchExpression = match
         var setValues: [SQLiteValue] = [.text(knownMatches.map { "[" + $0.map(String.init).joined(separator: ",") + "]" } ?? match)]
         for term in terms { setValues += Self.containsValues(term, count: 5) }
+        matchSetPosition = (conditions.count, values.count..<values.count + setValues.count)
+        conditions.append("t.row_id IN (\(set))")
         values += setValues
         matchSet = (set, setValues)
     }
@@ -193,7 +193,7 @@ struct FilterSQL {
     /// timeline rows `t` (and events `e` when needed), `WHERE` the other conditions: a count that may stop
     /// early never waits for the whole set to be gathered first. Nil without a match set.
     func fromMatchSet() -> (sql: String, values: [SQLiteValue])? {
-        guard let (set, position) = matchSet.flatMap({ set in matchSetPosition.map { (set, $0) } }) else { return nil }
+        guard let set = matchSet, let position = matchSetPosition else { return nil }
         var others = conditions
         others.remove(at: position.condition)
         var otherValues = values

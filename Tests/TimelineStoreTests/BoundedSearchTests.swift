@@ -40,6 +40,8 @@ struct BoundedSearchTests {
         "agent:agent-12",        // qualifier alone, 2% of the tasks
         "status:error gateway",  // a common status and a common term
         "status:error 7",        // a common status and a term shorter than a trigram
+        "gateway 7",             // an indexed term matching most tasks and a short one (counted walking the timeline)
+        "details 12 status:error",
         "status:needs_input",    // a rare status
         "status:error",          // a common status alone
         "検索テスト", "検索",       // CJK through the index, and shorter than a trigram

@@ -5,11 +5,13 @@ import TimelineUI
 
 /// Keeps counts from monopolizing a core on a large history: a recount of the same query (after store
 /// changes) waits until twice its last duration has passed since it last finished (at most 2 s); a new
-/// query waits a short debounce so a burst of keystrokes is counted once.
+/// query waits a short debounce so a burst of keystrokes is counted once; the exact counts that follow a
+/// capped count of the same query start at once.
 final class CountThrottle: @unchecked Sendable {
     private var generation: Int?
     private var lastEnd: UInt64 = 0
     private var lastDuration: UInt64 = 0
+    private var lastWasCapped = false
 
     /// A new query waits this long first, so counts for keystrokes typed in quick succession are
     /// skipped (superseded) instead of competing with the frames for CPU.
@@ -21,14 +23,16 @@ final class CountThrottle: @unchecked Sendable {
             if generation != nil, debounceSeconds > 0 { Thread.sleep(forTimeInterval: debounceSeconds) }
             return
         }
+        if lastWasCapped { return }
         let ready = lastEnd + min(2 * lastDuration, 2_000_000_000)
         let now = DispatchTime.now().uptimeNanoseconds
         if ready > now { Thread.sleep(forTimeInterval: Double(ready - now) / 1e9) }
     }
 
-    func finished(generation g: Int, startedNanos: UInt64) {
+    func finished(generation g: Int, startedNanos: UInt64, capped: Bool) {
         let now = DispatchTime.now().uptimeNanoseconds
         generation = g
+        lastWasCapped = capped
         lastEnd = now
         lastDuration = now - startedNanos
     }

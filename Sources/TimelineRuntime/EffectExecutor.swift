@@ -4,34 +4,46 @@ import TimelineUI
 /// Runs one data effect against a `TimelineReading` and returns the input that reports its result.
 /// Called off the input path (the controller's background queue); the reader is used by one thread.
 public enum EffectExecutor {
-    public static func run(_ effect: Effect, on reader: TimelineReading) -> Input? {
+    /// `isCancelled`: when the reader can stop its queries part-way (`CancellableReading`), the effect stops
+    /// as soon as this is true, and answers nothing (a newer effect of its kind replaces it).
+    public static func run(_ effect: Effect, on reader: TimelineReading,
+                           cancelledWhen isCancelled: (@Sendable () -> Bool)? = nil) -> Input? {
         do {
-            switch effect {
-            case .loadWindow(let request): return .windowLoaded(try loadWindow(request, reader))
-            case .loadCounts(let request): return .countsLoaded(try loadCounts(request, reader))
-            case .loadHistory(let taskID):
-                let row = try reader.row(taskID: taskID)
-                let events = try reader.history(taskID: taskID, limit: 500)
-                let replies = try (reader as? ReplyKeeping)?.replies(taskID: taskID) ?? []
-                return .historyLoaded(HistoryResult(taskID: taskID, row: row, events: events, replies: replies))
-            case .findMatch(let request): return .matchFound(try findMatch(request, reader))
-            case .loadReplies(let eventIDs):
-                guard let keeper = reader as? ReplyKeeping else { return nil }
-                return .repliesLoaded(Array(try keeper.latestReplies(inReplyTo: eventIDs).values))
-            case .loadAgents(let limit):
-                guard let directory = reader as? AgentDirectory else { return .agentsLoaded([]) }
-                return .agentsLoaded(try directory.agents(limit: limit))
-            case .sendReply: return nil  // sends run on the controller's send lane
-            case .markRead(let taskID, let seq):
-                try (reader as? ReadMarking)?.markRead(taskID: taskID, seq: seq)
-                return nil
-            case .markAllRead:
-                try (reader as? ReadMarking)?.markAllRead()
-                return nil
-            case .quit, .setMark, .saveView, .rememberView, .exportHistory, .restartPoller: return nil  // not reads: ActionExecutor, the poller hook
+            if let isCancelled, let cancellable = reader as? CancellableReading {
+                return try cancellable.cancellable(when: isCancelled) { try answer(effect, reader) }
             }
+            return try answer(effect, reader)
+        } catch is ReadCancelled {
+            return nil
         } catch {
             return .loadFailed("store: \(error)")
+        }
+    }
+
+    private static func answer(_ effect: Effect, _ reader: TimelineReading) throws -> Input? {
+        switch effect {
+        case .loadWindow(let request): return .windowLoaded(try loadWindow(request, reader))
+        case .loadCounts(let request): return .countsLoaded(try loadCounts(request, reader))
+        case .loadHistory(let taskID):
+            let row = try reader.row(taskID: taskID)
+            let events = try reader.history(taskID: taskID, limit: 500)
+            let replies = try (reader as? ReplyKeeping)?.replies(taskID: taskID) ?? []
+            return .historyLoaded(HistoryResult(taskID: taskID, row: row, events: events, replies: replies))
+        case .findMatch(let request): return .matchFound(try findMatch(request, reader))
+        case .loadReplies(let eventIDs):
+            guard let keeper = reader as? ReplyKeeping else { return nil }
+            return .repliesLoaded(Array(try keeper.latestReplies(inReplyTo: eventIDs).values))
+        case .loadAgents(let limit):
+            guard let directory = reader as? AgentDirectory else { return .agentsLoaded([]) }
+            return .agentsLoaded(try directory.agents(limit: limit))
+        case .sendReply: return nil  // sends run on the controller's send lane
+        case .markRead(let taskID, let seq):
+            try (reader as? ReadMarking)?.markRead(taskID: taskID, seq: seq)
+            return nil
+        case .markAllRead:
+            try (reader as? ReadMarking)?.markAllRead()
+            return nil
+        case .quit, .setMark, .saveView, .rememberView, .exportHistory, .restartPoller: return nil  // not reads: ActionExecutor, the poller hook
         }
     }
 
@@ -82,10 +94,17 @@ public enum EffectExecutor {
         return try reader.rows(matching: query, olderThan: justAbove, limit: 1).first.flatMap { $0.key == key ? $0 : nil }
     }
 
+    /// Counts for the header and status bar; with a cap, each stops one row past it (so "more than the cap"
+    /// is told from "exactly the cap").
     static func loadCounts(_ r: CountsRequest, _ reader: TimelineReading) throws -> CountsResult {
-        let total = try reader.count(matching: r.listQuery)
-        let perStatus = try reader.statusCounts(matching: r.statusQuery)
-        let matches = try r.matchQuery.map { try reader.count(matching: $0) }
+        func count(_ query: TimelineQuery) throws -> Int {
+            try r.cap.map { try reader.count(matching: query, upTo: $0 + 1) } ?? reader.count(matching: query)
+        }
+        let perStatus = try r.cap.map { try reader.statusCounts(matching: r.statusQuery, upTo: $0 + 1) }
+            ?? reader.statusCounts(matching: r.statusQuery)
+        // Without a status filter the list is the status counts' query: its total is their sum (capped alike).
+        let total = r.listQuery == r.statusQuery ? perStatus.values.reduce(0, +) : try count(r.listQuery)
+        let matches = try r.matchQuery.map(count)
         let newCount = try r.newerThan.map { try reader.countNewer(than: $0, matching: r.listQuery) }
         return CountsResult(request: r, total: total, perStatus: perStatus, matchCount: matches, newCount: newCount)
     }

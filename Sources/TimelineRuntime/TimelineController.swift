@@ -10,8 +10,9 @@ import TimelineUI
 /// Two lanes, each a serial queue with its own reader (so SQLite connections stay on one thread): the
 /// fast lane answers what the next frame needs (windows, history, n/N, change checks); the slow lane
 /// counts (totals, per-status, matches), so a count over a large history never delays a frame. A newer
-/// effect of the same kind supersedes one still waiting. Commits by other connections are noticed
-/// through `changeToken` (`pollBackground`) and fed back as `.storeChanged`.
+/// effect of the same kind supersedes one still waiting, and stops one still running (`CancellableReading`).
+/// Commits by other connections are noticed through `changeToken` (`pollBackground`) and fed back as
+/// `.storeChanged`.
 ///
 /// The terminal loop feeds inputs with `send`, calls `pollBackground` and `drain` each iteration and
 /// redraws; tests and benches wait with `settle` / `settleFrame`.
@@ -43,10 +44,11 @@ public final class TimelineController: @unchecked Sendable {
     /// of commits (`checkForChangesNow`) raises it: the check is then only a slow fallback.
     public var changeCheckInterval: Int64 = TimelineController.changeCheckMicros
 
-    /// `countDebounce`: how long counts for a new query wait, so a burst of keystrokes is counted once.
+    /// `countDebounce`: how long counts for a new query wait, so a burst of keystrokes is counted once (a
+    /// count already running when the next key arrives stops anyway: this only spares starting it).
     public init(state: AppState, makeReader: @escaping @Sendable () throws -> TimelineReading,
                 pollerStatus: (@Sendable () -> PollerStatusView)? = nil,
-                pollerRestart: (@Sendable () -> Void)? = nil, countDebounce: Double = 0.12,
+                pollerRestart: (@Sendable () -> Void)? = nil, countDebounce: Double = 0.03,
                 actions: TimelineActions? = nil, sendReply: (@Sendable (ReplyRecord) -> ReplyRecord)? = nil) {
         self.state = state
         self.actions = actions
@@ -187,9 +189,14 @@ public final class TimelineController: @unchecked Sendable {
                     let reader = try lane.reader()
                     if lane === fast, lastToken == nil { lastToken = try? reader.changeToken() }
                     let started = DispatchTime.now().uptimeNanoseconds
-                    if let result = EffectExecutor.run(effect, on: reader) { inbox.put(result) }
+                    // A read that a newer one of its kind made stale stops part-way (a search or count
+                    // typed over by the next keystroke); writes always finish.
+                    let tickets = self.tickets
+                    let isStale: @Sendable () -> Bool = { !tickets.isLatest(ticket, kind) }
+                    let stale = kind == .write ? nil : isStale
+                    if let result = EffectExecutor.run(effect, on: reader, cancelledWhen: stale) { inbox.put(result) }
                     if case .loadCounts(let request) = effect {
-                        countThrottle.finished(generation: request.generation, startedNanos: started)
+                        countThrottle.finished(generation: request.generation, startedNanos: started, capped: request.cap != nil)
                     }
                 } catch {
                     inbox.put(.loadFailed("cannot open the store: \(error)"))

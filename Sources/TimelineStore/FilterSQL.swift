@@ -29,9 +29,16 @@ struct FilterSQL {
     private(set) var matchExpression: String?
     /// True when the indexed terms are the whole filter: a count is then the size of `matchSet`.
     var isOnlyIndexedTerms: Bool { matchSet != nil && conditions.count == 1 }
+    /// Where the match-set condition sits in `conditions`, and its values in `values`.
+    private var matchSetPosition: (condition: Int, values: Range<Int>)?
 
+    /// `qualifierPiece(column, needle)`: the part of a qualifier's needle its index clause looks for (any
+    /// substring of 3+ characters will do: the clause only narrows, the LIKE condition decides); the whole
+    /// needle by default. `knownMatches`: the rows the index holds for `matchExpression`, when a probe
+    /// already read them all (the set then starts from them instead of asking the index again).
     init(_ query: TimelineQuery, tokenizer: SearchTokenizer, textTest: TextTest = .fullTextIndex,
-         nowMicros: Int64 = Int64(Date().timeIntervalSince1970 * 1_000_000)) {
+         nowMicros: Int64 = Int64(Date().timeIntervalSince1970 * 1_000_000),
+         qualifierPiece: (_ column: String, _ needle: String) -> String = { $1 }, knownMatches: [Int64]? = nil) {
         var indexedTerms: [String] = []
         for term in query.terms where !term.isEmpty {
             if textTest == .fullTextIndex, tokenizer == .trigram, term.unicodeScalars.count >= 3 {
@@ -49,10 +56,13 @@ struct FilterSQL {
         if textTest == .fullTextIndex, tokenizer == .trigram {
             for (column, needles) in [("agent_id", query.agents), ("category", query.categories), ("task_id", query.tasks)]
             where !needles.isEmpty && needles.allSatisfy({ $0.unicodeScalars.count >= 3 }) {
-                columnClauses.append("(" + needles.map { "\(column) : " + Self.phrase($0) }.joined(separator: " OR ") + ")")
+                columnClauses.append("(" + needles.map { "\(column) : " + Self.phrase(qualifierPiece(column, $0)) }
+                    .joined(separator: " OR ") + ")")
             }
         }
-        if !indexedTerms.isEmpty || !columnClauses.isEmpty { addIndexedTerms(indexedTerms, columnClauses: columnClauses) }
+        if !indexedTerms.isEmpty || !columnClauses.isEmpty {
+            addIndexedTerms(indexedTerms, columnClauses: columnClauses, knownMatches: knownMatches)
+        }
         if !query.statuses.isEmpty {
             let statuses = query.statuses.map(\.rawValue).sorted()
             conditions.append("t.status IN (" + statuses.map { _ in "?" }.joined(separator: ", ") + ")")
@@ -118,22 +128,27 @@ struct FilterSQL {
 
     /// Terms (and column clauses of qualifiers) answered by the trigram index; rows still waiting for the
     /// index are matched with LIKE on the terms (the qualifiers' own conditions filter them too).
-    private mutating func addIndexedTerms(_ terms: [String], columnClauses: [String]) {
+    private mutating func addIndexedTerms(_ terms: [String], columnClauses: [String], knownMatches: [Int64]?) {
         let match = (terms.map(Self.phrase) + columnClauses).joined(separator: " AND ")
         let waiting = terms.isEmpty
             ? "SELECT w.row_id FROM timeline w WHERE w.indexed_seq IS NOT w.seq"
             : "SELECT w.row_id FROM timeline w JOIN events we ON we.seq = w.seq WHERE w.indexed_seq IS NOT w.seq AND "
                 + terms.map { Self.anyTextColumn(of: "we", t: "w", contains: $0) }.joined(separator: " AND ")
+        // The index's rows: asked of the index, or the ones a probe already read (a JSON array).
+        let indexed = knownMatches == nil
+            ? "SELECT rowid AS row_id FROM search WHERE search MATCH ? AND rowid"
+            : "SELECT value AS row_id FROM json_each(?) WHERE value"
         let set = """
-            SELECT rowid FROM search WHERE search MATCH ?
-                AND rowid NOT IN (SELECT row_id FROM timeline WHERE indexed_seq IS NOT seq)
+            \(indexed)
+                NOT IN (SELECT row_id FROM timeline WHERE indexed_seq IS NOT seq)
             UNION ALL
             \(waiting)
             """
-        conditions.append("t.row_id IN (\(set))")
         matchExpression = match
-        var setValues: [SQLiteValue] = [.text(match)]
+        var setValues: [SQLiteValue] = [.text(knownMatches.map { "[" + $0.map(String.init).joined(separator: ",") + "]" } ?? match)]
         for term in terms { setValues += Self.containsValues(term, count: 5) }
+        matchSetPosition = (conditions.count, values.count..<values.count + setValues.count)
+        conditions.append("t.row_id IN (\(set))")
         values += setValues
         matchSet = (set, setValues)
     }
@@ -172,6 +187,21 @@ struct FilterSQL {
             escaped.append(character)
         }
         return "%" + escaped + "%"
+    }
+
+    /// `FROM …` the match set's rows (the outer loop, read as the index yields them) joined to their
+    /// timeline rows `t` (and events `e` when needed), `WHERE` the other conditions: a count that may stop
+    /// early never waits for the whole set to be gathered first. Nil without a match set.
+    func fromMatchSet() -> (sql: String, values: [SQLiteValue])? {
+        guard let set = matchSet, let position = matchSetPosition else { return nil }
+        var others = conditions
+        others.remove(at: position.condition)
+        var otherValues = values
+        otherValues.removeSubrange(position.values)
+        let sql = " FROM (\(set.sql)) k CROSS JOIN timeline t ON t.row_id = k.row_id"
+            + (needsEvents ? " JOIN events e ON e.seq = t.seq" : "")
+            + (others.isEmpty ? "" : " WHERE " + others.joined(separator: " AND "))
+        return (sql, set.values + otherValues)
     }
 
     /// `WHERE …` for these conditions plus `extra`, or an empty string.

@@ -44,24 +44,30 @@ extension TimelineStore: TimelineReading {
 
     /// One window of rows matching `query` within `bounds`, in `order` of (ts_us, seq) (caller holds the lock).
     ///
-    /// With full-text terms, a probe of at most `rareMatchLimit` matches picks the plan: few matches are
-    /// read from the index and sorted (by key alone; events are read for the window's rows only); many
-    /// matches are met early by walking the timeline in display order and testing each row's text
-    /// (the same case-insensitive substring test that covers rows waiting for the index), for at most
-    /// `walkBudget` rows before falling back to the matches.
+    /// Every plan reads about a window's worth of rows when matches are common, and only the matches when
+    /// they are rare. With full-text terms, a probe reads at most `rareMatchLimit` matches from the index: when
+    /// that is all of them, the window is built from those rows (sorted by key alone; events are read for the
+    /// window's rows only); when there are more, matches are met early by walking the timeline in display
+    /// order and testing each row's text (the same case-insensitive substring test that covers rows waiting
+    /// for the index), for at most `walkBudget` rows before falling back to the matches. Without full-text
+    /// terms, statuses that are rare are read from their index and sorted; common ones (and every other
+    /// condition) are tested walking in display order.
     private func window(_ query: TimelineQuery, bounds: [String], boundValues: [SQLiteValue], order: String,
                         limit: Int) throws -> [TimelineRow] {
-        let indexed = FilterSQL(query, tokenizer: searchTokenizer)
+        let indexed = filter(query)
         let orderBy = " ORDER BY t.ts_us \(order), t.seq \(order)"
         let limitValue = SQLiteValue.integer(Int64(limit))
         guard let match = indexed.matchExpression else {
-            let sql = "SELECT \(Self.rowColumns) FROM timeline t JOIN events e ON e.seq = t.seq"
-                + indexed.whereClause(adding: bounds) + orderBy + " LIMIT ?"
+            // Left to itself the planner prefers the status index and sorts every row of the status.
+            let walkInOrder = try !query.statuses.isEmpty && query.marked != true && !fewRows(withStatuses: query.statuses)
+            let sql = "SELECT \(Self.rowColumns) FROM \(walkInOrder ? Self.timelineInOrder : "timeline t")"
+                + " JOIN events e ON e.seq = t.seq" + indexed.whereClause(adding: bounds) + orderBy + " LIMIT ?"
             return try readRows(sql, indexed.values + boundValues + [limitValue])
         }
-        if try !fewMatches(match) {
+        let known = try indexedMatches(match)
+        if known == nil {
             // The walk: rows in order up to the `walkBudget`-th (found on the order index alone), each tested.
-            let scan = FilterSQL(query, tokenizer: searchTokenizer, textTest: .substringPerRow)
+            let scan = filter(query, textTest: .substringPerRow)
             let boundary = try walkBoundary(bounds: bounds, boundValues: boundValues, orderBy: orderBy)
             var walkBounds = bounds
             var walkValues = boundValues
@@ -69,19 +75,24 @@ extension TimelineStore: TimelineReading {
                 walkBounds.append("(t.ts_us, t.seq) \(order == "DESC" ? ">=" : "<=") (?, ?)")
                 walkValues += [.integer(boundary.timestampMicros), .integer(boundary.seq)]
             }
-            let sql = "SELECT \(Self.rowColumns) FROM timeline t JOIN events e ON e.seq = t.seq"
+            let sql = "SELECT \(Self.rowColumns) FROM \(Self.timelineInOrder) JOIN events e ON e.seq = t.seq"
                 + scan.whereClause(adding: walkBounds) + orderBy + " LIMIT ?"
             let rows = try readRows(sql, scan.values + walkValues + [limitValue])
             // A full window, or a walk that saw every row in bounds, is the answer.
             if rows.count == limit || boundary == nil { return rows }
         }
-        // From the matches: sort their keys, read events for the window's rows only.
-        let keys = "SELECT t.row_id FROM timeline t" + join(indexed) + indexed.whereClause(adding: bounds)
+        // From the matches (those the probe read, when it read them all): sort their keys, read events for
+        // the window's rows only.
+        let matches = known.map { filter(query, knownMatches: $0) } ?? indexed
+        let keys = "SELECT t.row_id FROM timeline t" + join(matches) + matches.whereClause(adding: bounds)
             + orderBy + " LIMIT ?"
         let sql = "SELECT \(Self.rowColumns) FROM (\(keys)) k CROSS JOIN timeline t ON t.row_id = k.row_id"
             + " JOIN events e ON e.seq = t.seq" + orderBy
-        return try readRows(sql, indexed.values + boundValues + [limitValue])
+        return try readRows(sql, matches.values + boundValues + [limitValue])
     }
+
+    /// The timeline walked in display order (newest first or oldest first, as the query's ORDER BY says).
+    private static let timelineInOrder = "timeline t INDEXED BY timeline_order"
 
     /// Key of the `walkBudget`-th row within `bounds` in `orderBy` order; nil when there are fewer rows.
     private func walkBoundary(bounds: [String], boundValues: [SQLiteValue], orderBy: String) throws -> RowKey? {
@@ -94,47 +105,96 @@ extension TimelineStore: TimelineReading {
         return RowKey(timestampMicros: statement.int64(0), seq: statement.int64(1))
     }
 
-    /// Whether the full-text index holds fewer than `rareMatchLimit` rows matching `match`.
-    private func fewMatches(_ match: String) throws -> Bool {
-        let probe = "SELECT count(*) FROM (SELECT rowid FROM search WHERE search MATCH ? LIMIT ?)"
-        return try db.scalarInt(probe, [.text(match), .integer(Int64(Self.rareMatchLimit))]) < Self.rareMatchLimit
+    /// Every row the full-text index holds for `match` when there are fewer than `rareMatchLimit`; nil when
+    /// there are more.
+    private func indexedMatches(_ match: String) throws -> [Int64]? {
+        let statement = try db.cached("SELECT rowid FROM search WHERE search MATCH ? LIMIT ?")
+        defer { statement.reset() }
+        try statement.bind([.text(match), .integer(Int64(Self.rareMatchLimit))])
+        var rows: [Int64] = []
+        while try statement.step() == .row { rows.append(statement.int64(0)) }
+        return rows.count < Self.rareMatchLimit ? rows : nil
+    }
+
+    /// Whether fewer than `rareMatchLimit` timeline rows have one of `statuses` (read on the status index).
+    private func fewRows(withStatuses statuses: Set<Status>) throws -> Bool {
+        let list = statuses.map { _ in "?" }.joined(separator: ", ")
+        let probe = "SELECT count(*) FROM (SELECT 1 FROM timeline WHERE status IN (\(list)) LIMIT ?)"
+        let values = statuses.map(\.rawValue).sorted().map { SQLiteValue.text($0) } + [.integer(Int64(Self.rareMatchLimit))]
+        return try db.scalarInt(probe, values) < Self.rareMatchLimit
     }
 
     public func count(matching query: TimelineQuery) throws -> Int {
-        let filter = FilterSQL(query, tokenizer: searchTokenizer)
+        try locked { try count(query, upTo: nil) }
+    }
+
+    public func count(matching query: TimelineQuery, upTo limit: Int) throws -> Int {
+        try locked { try count(query, upTo: max(0, limit)) }
+    }
+
+    /// Rows matching `query`, counting at most `limit` when given (caller holds the lock).
+    private func count(_ query: TimelineQuery, upTo limit: Int?) throws -> Int {
+        let filter = filter(query)
+        let cap = limit.map { " LIMIT \($0)" } ?? ""
         if filter.isOnlyIndexedTerms, let set = filter.matchSet {
             // Every element of the match set is a distinct timeline row.
-            return try locked { Int(try db.scalarInt("SELECT count(*) FROM (\(set.sql))", set.values)) }
+            return Int(try db.scalarInt("SELECT count(*) FROM (\(set.sql)\(cap))", set.values))
         }
-        let sql = "SELECT count(*) FROM timeline t" + join(filter) + filter.whereClause()
-        return try locked { Int(try db.scalarInt(sql, filter.values)) }
+        let source = try countSource(query, filter)
+        return Int(try db.scalarInt("SELECT count(*) FROM (SELECT 1" + source.sql + cap + ")", source.values))
+    }
+
+    /// `FROM … WHERE …` of the rows a count reads (caller holds the lock): with full-text terms, the match
+    /// set's rows as the index yields them (a capped count stops early, never gathering the whole set
+    /// first), unless other conditions test each row's text anyway and the set holds half the timeline or
+    /// more: then walking the timeline and testing each row reads fewer rows than going through the index.
+    private func countSource(_ query: TimelineQuery, _ indexed: FilterSQL) throws -> (sql: String, values: [SQLiteValue]) {
+        guard let match = indexed.matchExpression, let streamed = indexed.fromMatchSet() else {
+            return (" FROM timeline t" + join(indexed) + indexed.whereClause(), indexed.values)
+        }
+        if !indexed.needsEvents { return streamed }
+        let half = try db.scalarInt("SELECT max(row_id) FROM timeline") / 2
+        let probe = "SELECT count(*) FROM (SELECT rowid FROM search WHERE search MATCH ? LIMIT ?)"
+        guard half > 0, try db.scalarInt(probe, [.text(match), .integer(half)]) >= half else { return streamed }
+        let scan = filter(query, textTest: .substringPerRow)
+        return (" FROM timeline t" + join(scan) + scan.whereClause(), scan.values)
     }
 
     public func countNewer(than key: RowKey, matching query: TimelineQuery) throws -> Int {
-        let filter = FilterSQL(query, tokenizer: searchTokenizer)
-        let sql = "SELECT count(*) FROM timeline t" + join(filter)
-            + filter.whereClause(adding: ["(t.ts_us, t.seq) > (?, ?)"])
-        let values = filter.values + [.integer(key.timestampMicros), .integer(key.seq)]
-        return try locked { Int(try db.scalarInt(sql, values)) }
+        try locked {
+            let filter = filter(query)
+            let sql = "SELECT count(*) FROM timeline t" + join(filter)
+                + filter.whereClause(adding: ["(t.ts_us, t.seq) > (?, ?)"])
+            return Int(try db.scalarInt(sql, filter.values + [.integer(key.timestampMicros), .integer(key.seq)]))
+        }
     }
 
     public func statusCounts(matching query: TimelineQuery) throws -> [Status: Int] {
-        let filter = FilterSQL(query, tokenizer: searchTokenizer)
-        // One pass over the order index with a counter per status (GROUP BY would sort every row).
-        let counters = Status.allCases.map { "count(*) FILTER (WHERE t.status = '\($0.rawValue)')" }
-        let sql = "SELECT " + counters.joined(separator: ", ") + " FROM timeline t" + join(filter) + filter.whereClause()
-        return try locked {
-            let statement = try db.cached(sql)
-            defer { statement.reset() }
-            try statement.bind(filter.values)
-            var counts: [Status: Int] = [:]
-            if try statement.step() == .row {
-                for (index, status) in Status.allCases.enumerated() where statement.int(Int32(index)) > 0 {
-                    counts[status] = statement.int(Int32(index))
-                }
+        try locked { try statusCounts(query, upTo: nil) }
+    }
+
+    public func statusCounts(matching query: TimelineQuery, upTo limit: Int) throws -> [Status: Int] {
+        try locked { try statusCounts(query, upTo: max(0, limit)) }
+    }
+
+    /// Per-status counts of the rows matching `query`, or of the first `limit` of them (caller holds the lock).
+    private func statusCounts(_ query: TimelineQuery, upTo limit: Int?) throws -> [Status: Int] {
+        let filter = filter(query)
+        // One pass with a counter per status (GROUP BY would sort every row).
+        let counters = Status.allCases.map { "count(*) FILTER (WHERE status = '\($0.rawValue)')" }
+        let (from, values) = try countSource(query, filter)
+        let rows = "SELECT t.status AS status" + from + (limit.map { " LIMIT \($0)" } ?? "")
+        let sql = "SELECT " + counters.joined(separator: ", ") + " FROM (\(rows))"
+        let statement = try db.cached(sql)
+        defer { statement.reset() }
+        try statement.bind(values)
+        var counts: [Status: Int] = [:]
+        if try statement.step() == .row {
+            for (index, status) in Status.allCases.enumerated() where statement.int(Int32(index)) > 0 {
+                counts[status] = statement.int(Int32(index))
             }
-            return counts
         }
+        return counts
     }
 
     public func row(taskID: String) throws -> TimelineRow? {
@@ -163,6 +223,19 @@ extension TimelineStore: TimelineReading {
     }
 
     // MARK: Helpers
+
+    /// The filter for `query` on this connection (caller holds the lock): a qualifier's index clause looks
+    /// for its needle's rarest trigram (`QualifierPieces`).
+    private func filter(_ query: TimelineQuery, textTest: FilterSQL.TextTest = .fullTextIndex,
+                        knownMatches: [Int64]? = nil) -> FilterSQL {
+        FilterSQL(query, tokenizer: searchTokenizer, textTest: textTest, qualifierPiece: { column, needle in
+            qualifierPieces.piece(column: column, needle: needle) { column, trigram in
+                let phrase = "\(column) : \"" + trigram.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                return Int(try db.scalarInt("SELECT count(*) FROM (SELECT rowid FROM search WHERE search MATCH ? LIMIT ?)",
+                                            [.text(phrase), .integer(Int64(QualifierPieces.probeLimit))]))
+            }
+        }, knownMatches: knownMatches)
+    }
 
     private func join(_ filter: FilterSQL) -> String {
         filter.needsEvents ? " JOIN events e ON e.seq = t.seq" : ""

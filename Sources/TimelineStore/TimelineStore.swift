@@ -36,6 +36,8 @@ public final class TimelineStore: @unchecked Sendable {
     private let lock = NSLock()
     /// The tokenizer of the full-text index (trigram unless the SQLite library lacks it).
     public let searchTokenizer: SearchTokenizer
+    /// Which piece of a qualifier's needle its full-text clause looks for (reads only).
+    let qualifierPieces = QualifierPieces()
     /// Path of the database file.
     public var path: String { db.path }
 

@@ -64,6 +64,12 @@ public struct CountsRequest: Sendable, Equatable {
     public var matchQuery: TimelineQuery?
     /// Count rows newer than this key (`↑ N new` in BROWSE).
     public var newerThan: RowKey?
+    /// Count at most this many rows past which totals show as "10,000+" (a new query is counted this way
+    /// first, so its counts settle in a fraction of a second); nil: exact counts.
+    public var cap: Int?
+
+    /// How far a new query is counted first: `CountsRequest.cap`.
+    public static let firstCap = 10_000
 }
 
 public struct CountsResult: Sendable, Equatable {
@@ -72,6 +78,13 @@ public struct CountsResult: Sendable, Equatable {
     public var perStatus: [Status: Int]
     public var matchCount: Int?
     public var newCount: Int?
+
+    /// True unless a capped count stopped early: a total or match count over the cap means "more than the
+    /// cap", and per-status counts that add up to more than it are lower bounds.
+    public var isExact: Bool {
+        guard let cap = request.cap else { return true }
+        return total <= cap && (matchCount ?? 0) <= cap && perStatus.values.reduce(0, +) <= cap
+    }
 
     public init(request: CountsRequest, total: Int, perStatus: [Status: Int], matchCount: Int?, newCount: Int?) {
         self.request = request

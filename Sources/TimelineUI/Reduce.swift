@@ -28,13 +28,7 @@ public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
         if s.agentsView != nil { effects.append(.loadAgents(limit: agentsViewLimit)) }
         return effects
     case .windowLoaded(let result): return applyWindow(&s, result)
-    case .countsLoaded(let result):
-        guard result.request.generation == s.generation else { return [] }
-        s.counts.total = result.total
-        s.counts.perStatus = result.perStatus
-        s.search.matchCount = result.matchCount ?? (s.search.query.isEmpty ? nil : result.total)
-        if s.mode == .browse, let n = result.newCount { s.counts.newSinceBrowse = n }
-        return []
+    case .countsLoaded(let result): return applyCounts(&s, result)
     case .historyLoaded(let result):
         guard var d = s.detail, d.taskID == result.taskID else { return [] }
         d.history = result.events
@@ -63,6 +57,23 @@ public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
         s.notice = message
         return []
     }
+}
+
+/// Installs loaded counts. A capped count that stopped early is shown ("10,000+") and the exact counts are
+/// asked for next; it never replaces exact counts of the same query (a recount after a store change).
+func applyCounts(_ s: inout AppState, _ result: CountsResult) -> [Effect] {
+    guard result.request.generation == s.generation else { return [] }
+    var exact = result.request
+    exact.cap = nil
+    let exactKnown = s.counts.generation == s.generation && s.counts.cap == nil
+    if !result.isExact && exactKnown { return [.loadCounts(exact)] }
+    s.counts.total = result.total
+    s.counts.perStatus = result.perStatus
+    s.counts.generation = result.request.generation
+    s.counts.cap = result.isExact ? nil : result.request.cap
+    s.search.matchCount = result.matchCount ?? (s.search.query.isEmpty ? nil : result.total)
+    if s.mode == .browse, let n = result.newCount { s.counts.newSinceBrowse = n }
+    return result.isExact ? [] : [.loadCounts(exact)]
 }
 
 /// Installs a loaded window, keeping the selection on the right row and screen line.

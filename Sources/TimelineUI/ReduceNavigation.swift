@@ -37,11 +37,14 @@ func windowEffect(_ s: inout AppState, from start: WindowAnchor? = nil) -> Effec
     return .loadWindow(req)
 }
 
-/// Header/status counts for the current state.
+/// Header/status counts for the current state: capped for a new query (they settle fast; the exact counts
+/// follow when there are more), exact for a recount of a query whose exact counts are shown.
 func countsEffect(_ s: AppState) -> Effect? {
     if s.listMatchesNothing { return nil }
+    let exactShown = s.counts.generation == s.generation && s.counts.cap == nil
     let req = CountsRequest(generation: s.generation, listQuery: s.listQuery, statusQuery: s.statusCountQuery,
-                            matchQuery: s.matchQuery, newerThan: s.mode == .browse ? s.browseBaseline : nil)
+                            matchQuery: s.matchQuery, newerThan: s.mode == .browse ? s.browseBaseline : nil,
+                            cap: exactShown ? nil : CountsRequest.firstCap)
     return .loadCounts(req)
 }
 

@@ -12,9 +12,10 @@ func renderHeader(_ state: AppState, into screen: inout Screen) {
     x += 1
     for status in Status.allCases {
         let picked = state.statusFilter.isEmpty || state.statusFilter.contains(status)
-        let n = state.counts.perStatus[status] ?? 0
+        let count = state.counts.perStatus[status] ?? 0
+        let n = CountText.perStatus(count, state.counts)
         // "N need you" shows only while agents wait, and always with its words: it asks for attention.
-        if status == .needsInput && n == 0 && !state.statusFilter.contains(status) { continue }
+        if status == .needsInput && count == 0 && !state.statusFilter.contains(status) { continue }
         let text = screen.width >= 100 || status == .needsInput
             ? "\(StatusGlyph.glyph(status)) \(n) \(StatusGlyph.label(status))"
             : "\(StatusGlyph.glyph(status)) \(n)"
@@ -99,9 +100,14 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
 
 /// `row N of M`, or counts while nothing is selected.
 func positionText(_ state: AppState) -> String {
-    guard state.selectedRow != nil else { return state.counts.total.map { "\(Thousands.format($0)) tasks" } ?? "" }
+    guard state.selectedRow != nil else {
+        return state.counts.total.map { "\(CountText.total($0, state.counts)) tasks" } ?? ""
+    }
     let n = Thousands.format(state.selectedPosition + 1)
     guard let total = state.counts.total else { return "row \(n)" }
+    if let cap = state.counts.cap, total > cap {
+        return "row \(n) of \(Thousands.format(max(cap, state.selectedPosition + 1)))+"
+    }
     return "row \(n) of \(Thousands.format(max(total, state.selectedPosition + 1)))"
 }
 
@@ -113,7 +119,7 @@ func renderPrompt(_ state: AppState, into screen: inout Screen, y: Int) {
         if let problem = s.query.problems.first {
             // A malformed qualifier matches nothing: say why instead of "0 matches".
             parts.append(TextWidth.safe(problem))
-        } else if let n = s.matchCount { parts.append("\(Thousands.format(n)) match\(n == 1 ? "" : "es")") }
+        } else if let n = s.matchCount { parts.append("\(CountText.total(n, state.counts)) match\(n == 1 ? "" : "es")") }
         parts.append("Tab: \(s.kind == .filter ? "highlight" : "filter")")
         parts.append("⏎ keep  Esc clear")
         return parts.joined(separator: " · ") + " "
@@ -127,6 +133,21 @@ func renderPrompt(_ state: AppState, into screen: inout Screen, y: Int) {
     screen.put(" ", x: x, y: y, style: Style(reverse: true))
     if infoWidth + x + 2 <= screen.width {
         screen.put(info, x: screen.width - infoWidth, y: y, style: Style(fg: .muted, bg: .statusBar))
+    }
+}
+
+/// Counts as shown while a capped count (`Counts.cap`) stands in for the exact one.
+enum CountText {
+    /// A total or match count: "10,000+" past the cap, else the number.
+    static func total(_ n: Int, _ counts: Counts) -> String {
+        if let cap = counts.cap, n > cap { return Thousands.format(cap) + "+" }
+        return Thousands.format(n)
+    }
+
+    /// A per-status count: a lower bound "N+" when the capped count stopped before seeing every row.
+    static func perStatus(_ n: Int, _ counts: Counts) -> String {
+        guard let cap = counts.cap, counts.perStatus.values.reduce(0, +) > cap else { return "\(n)" }
+        return "\(n)+"
     }
 }
 

@@ -25,8 +25,28 @@ public final class TemporaryDirectory: @unchecked Sendable {
     public func write(_ name: String, _ text: String, executable: Bool = false) throws -> String {
         let file = url.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: file, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: executable ? 0o700 : 0o600], ofItemAtPath: file.path)
+        // Written through a close-on-exec descriptor (a descriptor without it would be inherited by processes
+        // other tests start meanwhile, and running this file while one of them holds it open for writing
+        // fails with "Text file busy"), then renamed into place so readers never see half a file.
+        let staging = file.path + ".writing-\(UUID().uuidString)"
+        let fd = open(staging, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw TestSetupError("cannot create \(staging): \(String(cString: strerror(errno)))") }
+        var closed = false
+        defer { if !closed { close(fd); unlink(staging) } }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes[written...].withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+            guard n > 0 else { throw TestSetupError("cannot write \(file.path): \(String(cString: strerror(errno)))") }
+            written += n
+        }
+        guard fchmod(fd, executable ? 0o700 : 0o600) == 0 else { throw TestSetupError("cannot chmod \(staging)") }
+        closed = true
+        close(fd)
+        guard rename(staging, file.path) == 0 else {
+            unlink(staging)
+            throw TestSetupError("cannot rename into \(file.path): \(String(cString: strerror(errno)))")
+        }
         return file.path
     }
 

@@ -71,20 +71,28 @@ struct ConnectionTests {
         #expect(try reader.changeToken() != afterFirst)
     }
 
-    @Test func readerOnAnotherConnectionReadsWhileOneWrites() async throws {
+    @Test func readerOnAnotherConnectionReadsWhileOneWrites() throws {
         let fixture = try StoreFixture()
         let path = fixture.path
         _ = try fixture.store.ingestEvents([makeEvent("seed", task: "seed", second: 0)])
         let batches = 200
 
-        // A writer thread with its own connection, like `timeline poll` in another process.
-        let writer = Task.detached {
-            let store = try TimelineStore(path: path)
-            for batch in 0..<batches {
-                let events = (0..<5).map { makeEvent("w\(batch)-\($0)", task: "T\($0)", second: Int64(batch)) }
-                _ = try store.ingestEvents(events)
+        // A writer thread with its own connection, like `timeline poll` in another process. A thread of its
+        // own, not a task: a task could wait behind busy tests on the cooperative pool for the whole minute.
+        let writerDone = DispatchSemaphore(value: 0)
+        let writerError = WriterError()
+        Thread {
+            defer { writerDone.signal() }
+            do {
+                let store = try TimelineStore(path: path)
+                for batch in 0..<batches {
+                    let events = (0..<5).map { makeEvent("w\(batch)-\($0)", task: "T\($0)", second: Int64(batch)) }
+                    _ = try store.ingestEvents(events)
+                }
+            } catch {
+                writerError.set(error)
             }
-        }
+        }.start()
         // A reader on a third connection keeps reading consistent windows meanwhile.
         let reader = try TimelineStore(path: path, readOnly: true)
         var reads = 0
@@ -99,9 +107,9 @@ struct ConnectionTests {
             if token != lastToken { tokenChanges += 1; lastToken = token }
             reads += 1
             if try reader.stats().events == 1 + batches * 5 { break }
-            await Task.yield()
         }
-        try await writer.value
+        writerDone.wait()
+        if let error = writerError.value { throw error }
         #expect(reads > 0)
         #expect(tokenChanges > 0)
         let final = try reader.allRows()
@@ -245,4 +253,12 @@ struct MigrationTests {
         #expect(try store.stats().events == 2)
         #expect(try store.history(taskID: "T", limit: 5).map(\.id) == ["second", "first"])
     }
+}
+
+/// The writer thread's failure, read after it ends.
+private final class WriterError: @unchecked Sendable {
+    private let lock = NSLock()
+    private var error: Error?
+    var value: Error? { lock.withLock { error } }
+    func set(_ error: Error) { lock.withLock { self.error = error } }
 }

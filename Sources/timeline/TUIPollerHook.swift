@@ -5,7 +5,8 @@ import TimelineUI
 
 /// Runs the Ingest poller in the background of `timeline tui`. Settings are resolved and a queue name is
 /// looked up on a background thread, so the UI never waits on the network; until then, and if that
-/// fails, the status says so.
+/// fails, the status says so. A lookup that fails for a passing reason (network, throttling, 5xx) is
+/// retried with backoff, as the poller retries its receives; only a lasting cause stops it (`R` retries).
 final class TUIPollerHook: @unchecked Sendable {
     private let lock = NSLock()
     private var poller: Poller?
@@ -14,6 +15,10 @@ final class TUIPollerHook: @unchecked Sendable {
     private var stopped = false
     /// True while a set-up (first start or `R` restart) runs on its background thread.
     private var launching = false
+    /// While a set-up waits to try again after a passing failure: until when, and why.
+    private var retrying: (until: Date, reason: String)?
+    /// Ends a set-up's wait early when the TUI quits.
+    private let wake = DispatchSemaphore(value: 0)
     private let databasePath: String
     private let options: QueueOptions
     private let concurrency: Int
@@ -71,34 +76,55 @@ final class TUIPollerHook: @unchecked Sendable {
             return prepared
         }
         let thread = Thread { [self] in
-            defer { lock.withLock { launching = false } }
-            do {
-                let launcher = try PollerLauncher(options: options, configuration: configuration)
-                let poller = launcher.poller(databasePath: databasePath, concurrency: concurrency, peek: peek,
-                                             onCommit: onCommit)
-                let shouldStart: Bool = lock.withLock {
-                    queueURL = launcher.queueURLs.first
-                    guard !stopped else { return false }
-                    self.poller = poller
-                    return true
+            defer { lock.withLock { launching = false; retrying = nil } }
+            var backoff = Backoff()
+            while true {
+                do {
+                    try startPoller(configuration: configuration)
+                    return
+                } catch let error as SQSError where error.isRetryable {
+                    let until = Date().addingTimeInterval(backoff.nextDelay())
+                    let reason = PollerMessages.describe(PollerFault.request(error))
+                    guard lock.withLock({ () -> Bool in retrying = (until, reason); return !stopped }) else { return }
+                    _ = wake.wait(timeout: .now() + max(0, until.timeIntervalSinceNow))
+                    if lock.withLock({ stopped }) { return }
+                } catch {
+                    let message = (error as? CommandFailure)?.message
+                        ?? (error as? SQSError).map { SQSErrorHint.describe($0) } ?? "\(error)"
+                    lock.withLock { failure = message }
+                    return
                 }
-                if shouldStart { poller.start() }
-            } catch {
-                let message = (error as? CommandFailure)?.message
-                    ?? (error as? SQSError).map { SQSErrorHint.describe($0) } ?? "\(error)"
-                lock.withLock { failure = message }
             }
         }
         thread.name = "timeline-poller-setup"
         thread.start()
     }
 
+    /// Resolves the queue (a name is looked up: a network call) and starts a poller, unless the TUI quit.
+    private func startPoller(configuration: SQSConfiguration?) throws {
+        let launcher = try PollerLauncher(options: options, configuration: configuration)
+        let poller = launcher.poller(databasePath: databasePath, concurrency: concurrency, peek: peek, onCommit: onCommit)
+        let shouldStart: Bool = lock.withLock {
+            queueURL = launcher.queueURLs.first
+            retrying = nil
+            guard !stopped else { return false }
+            self.poller = poller
+            return true
+        }
+        if shouldStart { poller.start() }
+    }
+
     /// The poller's status for the status bar (cheap, thread-safe).
     var status: PollerStatusView {
-        let (poller, failure, queueURL) = lock.withLock { (self.poller, self.failure, self.queueURL) }
+        let (poller, failure, queueURL, retrying) = lock.withLock { (self.poller, self.failure, self.queueURL, self.retrying) }
         let name = queueURL.map(PollerLauncher.queueName)
         if let failure {
             return PollerStatusView(state: .stopped(reason: failure), queueName: name, queueURL: queueURL)
+        }
+        if let retrying {
+            let until = Int64(retrying.until.timeIntervalSince1970 * 1_000_000)
+            return PollerStatusView(state: .backingOff(untilMicros: until, reason: retrying.reason), queueName: name,
+                                    queueURL: queueURL)
         }
         guard let poller else { return PollerStatusView(state: .connecting, queueName: name, queueURL: queueURL) }
         return Self.view(of: poller.status, queueName: name, queueURL: queueURL)
@@ -110,6 +136,7 @@ final class TUIPollerHook: @unchecked Sendable {
             stopped = true
             return self.poller
         }
+        wake.signal()
         HelperRegistry.shared.terminateAll()  // a credential helper must not hold up quitting
         poller?.stop(timeout: 5)
     }

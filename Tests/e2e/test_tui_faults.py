@@ -58,3 +58,29 @@ def test_status_shows_a_hostile_endpoints_error_sanitized(tmux, timeline_bin, e2
         raw = tui.screen(colours=True)
         assert "]52;" not in raw and "pwned" not in raw, "an OSC sequence reached the terminal"
         tui.keys("q")
+
+
+def test_a_queue_name_whose_lookup_cannot_connect_is_retried_until_the_endpoint_answers(
+        tmux, timeline_bin, e2e_env, db_path, tmp_path, queue, sqs_endpoint):
+    """`--queue NAME` at an endpoint that refuses (a proxy in front of the SQS server, not started yet): the
+    GetQueueUrl lookup is retried with backoff (the status says why), never "stopped"; once the endpoint
+    comes up, events arrive without pressing R."""
+    from conftest import FaultProxy
+
+    proxy = FaultProxy(sqs_endpoint)  # its port refuses connections until start()
+    name = queue.url.rsplit("/", 1)[-1]
+    command = [timeline_bin, "tui", "--queue", name, "--endpoint-url", proxy.endpoint, "--region", "us-east-1",
+               "--db", db_path]
+    tui = TerminalProgram(tmux, command, e2e_env, tmp_path, 100, 30)
+    try:
+        screen = tui.wait_for(lambda s: "retry" in status_line(s), timeout=20)
+        assert "stopped" not in status_line(screen), screen
+        assert "NetworkError" in status_line(screen), screen
+        proxy.start()
+        queue.send_raw('{"id":"e-1","task_id":"L-1","agent_id":"lookup","title":"arrived after the retry",'
+                   '"status":"info","timestamp":"' + time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()) + '"}')
+        screen = tui.wait_for("arrived after the retry", timeout=30)
+        assert "stopped" not in status_line(screen), screen
+        tui.keys("q")
+    finally:
+        proxy.kill()

@@ -20,6 +20,8 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // glibc's posix_spawn_file_actions_addclosefrom_np and pipe2 (hidden behind _GNU_SOURCE).
         .systemLibrary(name: "CProcessSpawn"),
+        // glibc's mallopt (malloc.h is not in Swift's Glibc module).
+        .systemLibrary(name: "CMalloc"),
 
         // The one strict JSON reader and JSON string writer (event payloads, SQS requests and answers).
         .target(name: "StrictJSON"),
@@ -30,7 +32,7 @@ let package = Package(
         .target(name: "Ingest", dependencies: ["TimelineCore", "TimelineStore", "SQSClient"]),
         .target(name: "TimelineUI", dependencies: ["TimelineCore"]),
         // Runs TimelineUI's effects on background lanes against the store and feeds the results back.
-        .target(name: "TimelineRuntime", dependencies: ["TimelineUI", "TimelineCore"]),
+        .target(name: "TimelineRuntime", dependencies: ["TimelineUI", "TimelineCore", "CMalloc"]),
         .target(name: "Terminal", dependencies: ["TimelineUI", "TimelineRuntime", "CNCursesW"]),
         // Human in the loop: sends replies (SQS or webhook) and keeps their outcome.
         .target(name: "ReplyDelivery", dependencies: ["TimelineCore", "SQSClient"]),

@@ -26,7 +26,8 @@ public final class AttentionMonitor: @unchecked Sendable {
 
     public init(databasePath: String, policy: NotifyPolicy, startedMicros: Int64,
                 burstWindowMicros: Int64 = 2_000_000) throws {
-        store = try TimelineStore(path: databasePath)
+        // Reads only: a read-only connection keeps the small reader page cache (its counts scan whole indexes).
+        store = try TimelineStore(path: databasePath, readOnly: true)
         watermark = try store.newestSeq()
         notifier = Notifier(policy: policy, startedMicros: startedMicros, burstWindowMicros: burstWindowMicros)
     }

@@ -43,7 +43,8 @@ public final class Poller: @unchecked Sendable {
     /// Visibility given to a held batch beyond the next retry, so it does not reappear meanwhile.
     static let heldVisibilityMargin = 30
 
-    /// `makeStore` is called once per worker thread: each has its own SQLite connection.
+    /// `makeStore` is called once per worker thread (it may hand every worker the same store: a
+    /// `TimelineStore` serializes its calls).
     /// `onBatch` runs on a worker thread after each batch is stored, or when one first fails to be;
     /// `onCommit` right after each batch's commit, before the deletes (so a viewer in this process can show
     /// the events at once).

@@ -12,6 +12,11 @@ public final class SQSClient: Sendable {
     public let credentialsProvider: any CredentialsProvider
     public let transport: any HTTPTransport
     private let clock: @Sendable () -> Date
+    /// What every request signs from `endpoint`, worked out once (Foundation's URL accessors cost more
+    /// than the rest of the signing): the `Host` header, the path and the query.
+    private let hostHeader: String
+    private let signingPath: String
+    private let signingQuery: String
     /// Added to a long poll's wait time to bound the whole call.
     public static let timeoutMargin: TimeInterval = 10
     /// Bound for calls that do not long-poll.
@@ -28,6 +33,9 @@ public final class SQSClient: Sendable {
         self.credentialsProvider = credentials
         self.transport = transport
         self.clock = clock
+        hostHeader = Self.hostHeader(for: endpoint)
+        signingPath = endpoint.path.isEmpty ? "/" : endpoint.path
+        signingQuery = endpoint.query ?? ""
     }
 
     // MARK: - Calls
@@ -38,19 +46,19 @@ public final class SQSClient: Sendable {
         queueURL: String, maxMessages: Int = 10, waitSeconds: Int = 20, visibilityTimeout: Int? = nil,
         attemptID: String? = nil, cancel: CancellationToken? = nil
     ) throws(SQSError) -> [SQSMessage] {
-        var body: [String: Any] = [
-            "QueueUrl": queueURL,
-            "MaxNumberOfMessages": min(10, max(1, maxMessages)),
-            "WaitTimeSeconds": min(20, max(0, waitSeconds)),
-            "AttributeNames": ["ApproximateReceiveCount", "SentTimestamp"],
-            "MessageSystemAttributeNames": ["ApproximateReceiveCount", "SentTimestamp"],
-        ]
-        if let visibilityTimeout { body["VisibilityTimeout"] = visibilityTimeout }
+        // Members in sorted key order (as JSONWriter writes a dictionary).
+        var body = JSONObjectWriter()
+        body.add("AttributeNames", ["ApproximateReceiveCount", "SentTimestamp"])
+        body.add("MaxNumberOfMessages", min(10, max(1, maxMessages)))
+        body.add("MessageSystemAttributeNames", ["ApproximateReceiveCount", "SentTimestamp"])
+        body.add("QueueUrl", queueURL)
         // FIFO queues: repeating a failed receive with the same attempt id returns the same messages
         // instead of leaving them invisible (and their group blocked) until the visibility timeout.
-        if let attemptID { body["ReceiveRequestAttemptId"] = attemptID }
+        if let attemptID { body.add("ReceiveRequestAttemptId", attemptID) }
+        if let visibilityTimeout { body.add("VisibilityTimeout", visibilityTimeout) }
+        body.add("WaitTimeSeconds", min(20, max(0, waitSeconds)))
         let reply = try call(
-            "ReceiveMessage", body, timeout: TimeInterval(waitSeconds) + Self.timeoutMargin, cancel: cancel)
+            "ReceiveMessage", body: body.bytes, timeout: TimeInterval(waitSeconds) + Self.timeoutMargin, cancel: cancel)
         let messages = reply["Messages"] as? [[String: Any]] ?? []
         return messages.compactMap { item in
             guard let id = item["MessageId"] as? String, let handle = item["ReceiptHandle"] as? String else { return nil }
@@ -64,11 +72,15 @@ public final class SQSClient: Sendable {
 
     /// Deletes up to 10 messages. Per-entry failures come back in `failed` (the call itself succeeds).
     public func deleteMessageBatch(queueURL: String, entries: [DeleteEntry]) throws(SQSError) -> BatchResult {
-        let reply = try call("DeleteMessageBatch", [
-            "QueueUrl": queueURL,
-            "Entries": entries.map { ["Id": $0.id, "ReceiptHandle": $0.receiptHandle] },
-        ])
-        return Self.batchResult(reply)
+        var body = JSONObjectWriter()
+        body.add("Entries", entries.map { entry in
+            var item = JSONObjectWriter()
+            item.add("Id", entry.id)
+            item.add("ReceiptHandle", entry.receiptHandle)
+            return item
+        })
+        body.add("QueueUrl", queueURL)
+        return Self.batchResult(try call("DeleteMessageBatch", body: body.bytes))
     }
 
     /// Sends one message; returns its SQS message id (sanitized: it is printed, never looked up). FIFO
@@ -183,7 +195,15 @@ public final class SQSClient: Sendable {
         _ action: String, _ payload: [String: Any], timeout: TimeInterval = SQSClient.shortCallTimeout,
         cancel: CancellationToken? = nil
     ) throws(SQSError) -> [String: Any] {
-        let response = try exchange(action, payload, timeout: timeout, cancel: cancel)
+        try call(action, body: try Self.encode(action, payload), timeout: timeout, cancel: cancel)
+    }
+
+    /// `call` with the request body already written.
+    func call(
+        _ action: String, body: [UInt8], timeout: TimeInterval = SQSClient.shortCallTimeout,
+        cancel: CancellationToken? = nil
+    ) throws(SQSError) -> [String: Any] {
+        let response = try exchange(action, body, timeout: timeout, cancel: cancel)
         guard (200..<300).contains(response.status) else {
             var error = ErrorResponseDecoder.decode(response)
             if Self.clockSensitiveCodes.contains(error.code) { error.clockSkew = clockSkew(of: response) }
@@ -218,16 +238,13 @@ public final class SQSClient: Sendable {
 
     /// Signs and sends one call; returns the response whatever its status.
     func exchange(
-        _ action: String, _ payload: [String: Any], timeout: TimeInterval, cancel: CancellationToken?
+        _ action: String, _ body: [UInt8], timeout: TimeInterval, cancel: CancellationToken?
     ) throws(SQSError) -> HTTPResponse {
         let credentials: AWSCredentials
         do {
             credentials = try credentialsProvider.credentials()
         } catch {
             throw SQSError(kind: .auth, code: "CredentialsUnavailable", message: error.message)
-        }
-        guard let body = JSONWriter.encode(payload) else {
-            throw SQSError(kind: .client, code: "InvalidRequest", message: "could not encode \(action) request")
         }
         let request = signedRequest(action: action, body: body, credentials: credentials)
         do {
@@ -237,11 +254,19 @@ public final class SQSClient: Sendable {
         }
     }
 
+    /// The JSON body of `action`'s `payload`.
+    static func encode(_ action: String, _ payload: [String: Any]) throws(SQSError) -> [UInt8] {
+        guard let body = JSONWriter.encode(payload) else {
+            throw SQSError(kind: .client, code: "InvalidRequest", message: "could not encode \(action) request")
+        }
+        return body
+    }
+
     /// Server clock minus local clock, in seconds, from the `Date` header of a signed `ListQueues`
     /// answer (read even when the answer is an error: skew is a common cause of auth failures).
     public func serverClockOffset() throws(SQSError) -> TimeInterval {
         let sentAt = clock()
-        let response = try exchange("ListQueues", ["MaxResults": 1], timeout: Self.shortCallTimeout, cancel: nil)
+        let response = try exchange("ListQueues", try Self.encode("ListQueues", ["MaxResults": 1]), timeout: Self.shortCallTimeout, cancel: nil)
         let receivedAt = clock()
         guard let header = response.headers.value(for: "Date"), let serverDate = Self.parseHTTPDate(header) else {
             throw SQSError(kind: .server, code: "NoDateHeader", message: "the endpoint's answer has no Date header", httpStatus: response.status)
@@ -261,13 +286,12 @@ public final class SQSClient: Sendable {
 
     /// The HTTP request for `action`, with SigV4 headers for service `sqs` in `region`.
     func signedRequest(action: String, body: [UInt8], credentials: AWSCredentials) -> HTTPRequest {
-        let path = endpoint.path.isEmpty ? "/" : endpoint.path
         var headers = [
-            HTTPHeader("Host", Self.hostHeader(for: endpoint)),
+            HTTPHeader("Host", hostHeader),
             HTTPHeader("Content-Type", "application/x-amz-json-1.0"),
             HTTPHeader("X-Amz-Target", "AmazonSQS.\(action)"),
         ]
-        let signing = SigningRequest(method: "POST", path: path, query: endpoint.query ?? "", headers: headers, body: body)
+        let signing = SigningRequest(method: "POST", path: signingPath, query: signingQuery, headers: headers, body: body)
         headers += SigV4Signer.sign(request: signing, credentials: credentials, region: region, service: "sqs", date: clock())
         return HTTPRequest(method: "POST", url: endpoint, headers: headers, body: body)
     }

@@ -58,8 +58,8 @@ public enum CanonicalRequest {
                           URIEncoding.encode(URIEncoding.decode(String(value)))))
         }
         pairs.sort { lhs, rhs in
-            lhs.0 != rhs.0 ? Array(lhs.0.utf8).lexicographicallyPrecedes(Array(rhs.0.utf8))
-                           : Array(lhs.1.utf8).lexicographicallyPrecedes(Array(rhs.1.utf8))
+            lhs.0 != rhs.0 ? lhs.0.utf8.lexicographicallyPrecedes(rhs.0.utf8)
+                           : lhs.1.utf8.lexicographicallyPrecedes(rhs.1.utf8)
         }
         return pairs.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
     }
@@ -74,7 +74,7 @@ public enum CanonicalRequest {
             if values[name] == nil { order.append(name) }
             values[name, default: []].append(collapseWhitespace(header.value))
         }
-        return order.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        return order.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             .map { HTTPHeader($0, values[$0]!.joined(separator: ",")) }
     }
 
@@ -84,8 +84,25 @@ public enum CanonicalRequest {
     }
 
     static func collapseWhitespace(_ value: String) -> String {
-        value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+        if isCollapsed(value) { return value }  // the usual case: nothing to trim or collapse
+        return value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
             .joined(separator: " ")
+    }
+
+    /// True when `value` has no tab, newline or carriage return, no leading or trailing space and no two
+    /// spaces in a row: `collapseWhitespace` would return it unchanged.
+    static func isCollapsed(_ value: String) -> Bool {
+        var previousSpace = true  // a leading space counts as a run
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): return false
+            case UInt8(ascii: " "):
+                if previousSpace { return false }
+                previousSpace = true
+            default: previousSpace = false
+            }
+        }
+        return !previousSpace || value.isEmpty
     }
 }
 

@@ -24,6 +24,11 @@ public enum JSONWriter {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Appends `text` as a JSON string literal to `out`.
+    public static func appendQuoted(_ text: String, to out: inout [UInt8]) {
+        appendString(text, to: &out, escaping: nil)
+    }
+
     /// JSON text (already valid JSON) with every scalar `escaping` selects written as a `\uXXXX` escape:
     /// the same JSON value. Such scalars can only stand inside strings in valid JSON, except JSON's own
     /// whitespace (tab, newline, carriage return), which is always left as it is.
@@ -101,9 +106,25 @@ public enum JSONWriter {
                 }
             }
         } else {
-            for byte in text.utf8 { appendByte(byte, to: &out) }
+            // Runs of bytes that need no escape are copied whole (receipt handles and bodies are long).
+            var text = text
+            text.withUTF8 { bytes in
+                var start = 0
+                for index in 0..<bytes.count where needsEscape(bytes[index]) {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                    appendByte(bytes[index], to: &out)
+                    start = index + 1
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+            }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// True for the bytes `appendByte` escapes: quote, backslash, C0 controls and DEL.
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     /// One byte of UTF-8 text, escaped when JSON requires it.

@@ -78,14 +78,18 @@ final class CursesScreen {
     }
 
     /// Draws only what differs from the previous screen (`Screen.diff`), then updates the terminal once.
-    func draw(_ screen: Screen) {
+    /// False when nothing differed.
+    @discardableResult
+    func draw(_ screen: Screen) -> Bool {
         if screen.redrawsFully(from: previous) { werase(tl_stdscr()) }
-        for run in screen.diff(from: previous) {
+        let runs = screen.diff(from: previous)
+        for run in runs {
             for (offset, cell) in run.cells.enumerated() { put(cell, x: run.x + offset, y: run.y) }
         }
         previous = screen
         wnoutrefresh(tl_stdscr())
         doupdate()
+        return !runs.isEmpty
     }
 
     private func put(_ cell: Cell, x: Int, y: Int) {

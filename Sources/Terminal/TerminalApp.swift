@@ -5,9 +5,9 @@ import TimelineUI
 
 /// The interactive loop, event-driven: it sleeps in `poll(2)` (`EventWait`) until terminal input, a
 /// background result (the controller's wake handler), a write to the database (inotify on its WAL) or a
-/// signal, with a timeout only for the next tick (ten a second while something animates, else one a
-/// second for relative times and the side channel). Then it decodes the input bytes (`TerminalInput`),
-/// feeds the controller and draws the diff.
+/// signal, with a timeout only for the next tick (`TickCadence`: ten a second while something animates,
+/// else one a second, stretched to a few seconds while ticks change nothing on screen). Then it decodes
+/// the input bytes (`TerminalInput`), feeds the controller and draws the diff.
 public enum TerminalApp {
     /// How soon after a store write is noticed the store is looked at again: a write seen by inotify
     /// may land just before SQLite publishes the commit to readers.
@@ -38,10 +38,13 @@ public enum TerminalApp {
         controller.start()
         var running = true
         var lastTick = clock()
+        var cadence = TickCadence()
         var recheckAt: Int64?
         var dirty = true
         var woken = EventWait.Woken(terminal: true)
         while running && TerminalRestore.terminationSignal == 0 {
+            // Input, a background result or a store write (not a timeout, not a signal) is activity.
+            let active = woken.terminal || woken.wakePipe || woken.store
             if woken.terminal {
                 // Everything already queued: a held key or a paste is applied whole.
                 for input in keyboard.read(timeoutMillis: 0) where running {
@@ -63,11 +66,12 @@ public enum TerminalApp {
                 controller.checkForChangesNow()
                 recheckAt = nil
             }
-            let tickEvery: Int64 = controller.state.animating ? 100_000 : 1_000_000
-            if now - lastTick >= tickEvery {
+            var ticked = false
+            if now - lastTick >= cadence.interval(animating: controller.state.animating) {
                 controller.send(.tick(nowMicros: now))
                 lastTick = now
                 dirty = true
+                ticked = true
             }
             controller.pollBackground(nowMicros: now)
             wakePipe?.drain()
@@ -83,11 +87,13 @@ public enum TerminalApp {
                 dirty = true
             }
             if sideChannel?.service(controller: controller, nowMicros: now) == true { dirty = true }
+            var changed = false
             if dirty {
-                curses.draw(render(controller.state, width: size.width, height: size.height))
+                changed = curses.draw(render(controller.state, width: size.width, height: size.height))
                 dirty = false
             }
-            var timeout = lastTick + (controller.state.animating ? 100_000 : 1_000_000) - clock()
+            if active { cadence.activity() } else if ticked || changed { cadence.ticked(changedScreen: changed) }
+            var timeout = lastTick + cadence.interval(animating: controller.state.animating) - clock()
             if let due = recheckAt { timeout = min(timeout, due - clock()) }
             woken = events.wait(timeoutMicros: timeout)
         }

@@ -152,6 +152,7 @@ enum TUIBenchMeasure {
         let exactAfter = exactLatencies.max() ?? 0
 
         let rssMiB = peakRSSMiB()
+        let (fileMiB, anonMiB) = (statusMiB("RssFile:"), statusMiB("RssAnon:"))
         let events = (try? TimelineStore(path: path, readOnly: true).stats().events) ?? 0
         print(String(format: """
             tui %@ events (%@ tasks):
@@ -161,9 +162,11 @@ enum TUIBenchMeasure {
               search keystroke frame %8.2f ms median wall, %.2f ms worst; %.2f ms CPU per keystroke incl. counts
               match counts settle    %8.1f ms after the last keystroke (worst query; exact counts past 10,000 after %.1f ms)
               peak RSS               %8.1f MiB   (%.1f after the first frame, %.1f after the counts, %.1f before the searches)
+              RSS at the end         %8.1f MiB mapped files (code of the binary and libraries) + %.1f MiB anonymous
             """, tuiBenchThousands(events), tuiBenchThousands(total), firstFrame * 1000, countsReady * 1000,
                      scrollCPU * 1000, scrollWall * 1000, pageCPU * 1000, median * 1000, worst * 1000,
-                     searchCPU * 1000, countsAfter * 1000, exactAfter * 1000, rssMiB, rssFirstFrame, rssCounts, rssBeforeSearch))
+                     searchCPU * 1000, countsAfter * 1000, exactAfter * 1000, rssMiB, rssFirstFrame, rssCounts, rssBeforeSearch,
+                     fileMiB, anonMiB))
     }
 
     /// CPU and wall seconds per step of `steps` key presses that each moved the selection, walking
@@ -214,6 +217,14 @@ enum TUIBenchMeasure {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_maxrss) / 1024
+    }
+
+    /// A `/proc/self/status` size line (`RssFile:`, `RssAnon:`) in MiB (0 when unreadable).
+    static func statusMiB(_ field: String) -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
+              let kib = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kib / 1024
     }
 
     static func now() -> Double { Date().timeIntervalSince1970 }

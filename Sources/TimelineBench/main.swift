@@ -1,5 +1,6 @@
 @preconcurrency import Glibc  // before Foundation: lets setvbuf below name `stdout` (a C global)
 import Foundation
+import TimelineRuntime
 
 // TimelineBench: prints figures for `make bench`; asserts nothing.
 //
@@ -10,6 +11,8 @@ import Foundation
 // Line-buffered stdout: our lines and the TUI children's lines come out in order through a pipe.
 setvbuf(stdout, nil, _IOLBF, 0)
 
+// The same process settings as `timeline` (the TUI child measures the viewer's memory).
+ProcessMemory.configure()
 let environment = ProcessInfo.processInfo.environment
 let isTUIChild = environment["TIMELINE_TUI_BENCH_CHILD"] != nil
 // The other parts are the Python benches that `make bench` runs after this one: drain and latency

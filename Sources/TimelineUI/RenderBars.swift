@@ -166,10 +166,15 @@ enum Thousands {
 
 /// Poller state in words for the status bar.
 enum PollerText {
+    /// How old the last receive must be before the status bar shows its age. A healthy long poll answers
+    /// within 20 s (then the age says nothing, and counting it up would redraw an idle screen every second);
+    /// an older one is news: the endpoint went quiet.
+    static let receiveAgeShownAfterMicros: Int64 = 30_000_000
+
     static func describe(_ p: PollerStatusView, nowMicros: Int64) -> String {
         let last = p.lastReceiveMicros.map { micros -> String in
-            let age = TimeFormat.relative(fromMicros: micros, nowMicros: nowMicros)
-            return age == "now" ? " · last receive now" : " · last receive \(age) ago"
+            guard nowMicros - micros >= receiveAgeShownAfterMicros else { return "" }
+            return " · last receive \(TimeFormat.relative(fromMicros: micros, nowMicros: nowMicros)) ago"
         } ?? ""
         switch p.state {
         case .connecting: return "◌ connecting…"

@@ -28,12 +28,32 @@ struct PollerLauncher {
             configuration: PollerConfiguration(
                 queueURLs: queueURLs, concurrency: concurrency, waitSeconds: waitSeconds, peek: peek,
                 stopWhenEmpty: stopWhenEmpty, giveUpAfter: giveUpAfter, storeGiveUpAfter: storeGiveUpAfter),
-            makeStore: { try TimelineStore(path: databasePath) },
+            makeStore: SharedWriter(path: databasePath).store,
             onBatch: onBatch, onCommit: onCommit)
     }
 
     /// The last path component of a queue URL (its name).
     static func queueName(_ url: String) -> String {
         URL(string: url)?.lastPathComponent ?? url
+    }
+}
+
+/// One writer connection for all of a poller's workers: they take turns on the store's lock instead of on
+/// SQLite's file lock, and each commit finds the page cache warm (another connection's commit empties it).
+/// Opened on first use; an open that fails is tried again by the next caller.
+private final class SharedWriter: @unchecked Sendable {
+    private let path: String
+    private let lock = NSLock()
+    private var opened: TimelineStore?
+
+    init(path: String) { self.path = path }
+
+    @Sendable func store() throws -> TimelineStore {
+        try lock.withLock {
+            if let opened { return opened }
+            let store = try TimelineStore(path: path)
+            opened = store
+            return store
+        }
     }
 }

@@ -123,7 +123,7 @@ struct TUICommand: ParsableCommand {
         }
         try restoreMarksAndViews(&state, databasePath: path)
         let actions = try TUIActions(databasePath: path, configPath: try UserConfig.file().path)
-        let makeReader: @Sendable () throws -> TimelineReading = { try TimelineStore(path: path) }
+        let makeReader: @Sendable () throws -> TimelineReading = { try TimelineStore.viewer(path: path) }
         // Replies go out with the viewer's credentials, configured like the poller's (region, endpoint, profile).
         let outbox = ReplyOutbox(keeper: try TimelineStore(path: path), sender: ReplyTargets.sender(
             region: queue.region, endpointURL: queue.endpointURL, profile: queue.profile,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TimelineRuntime
 
 @main
 struct TimelineCommand: ParsableCommand {
@@ -16,6 +17,7 @@ struct TimelineCommand: ParsableCommand {
 
     /// `-V` is `--version` too (swift-argument-parser knows only the long form).
     static func main() {
+        ProcessMemory.configure()
         let arguments = Array(CommandLine.arguments.dropFirst())
         main(arguments == ["-V"] ? ["--version"] : arguments)
     }

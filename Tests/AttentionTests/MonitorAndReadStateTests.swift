@@ -49,6 +49,22 @@ struct MonitorAndReadStateTests {
         #expect(try reopened.fleetCounts().unreadErrors == 1)
     }
 
+    @Test func theViewersConnectionWritesReadMarksWithTheReadersSmallCache() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("t.db")
+        let writer = try TimelineStore(path: path)
+        try writer.put(event("1", task: "A", .error))
+        let viewer = try TimelineStore.viewer(path: path)
+        let readOnly = try TimelineStore(path: path, readOnly: true)
+        #expect(try viewer.pageCacheSetting() == readOnly.pageCacheSetting())
+        #expect(try viewer.pageCacheSetting() > writer.pageCacheSetting(), "a smaller cache (negative KiB)")
+        // The TUI's lanes mark tasks read through their connection: a read-only one could not.
+        let a = try #require(try viewer.row(taskID: "A"))
+        #expect(throws: (any Error).self) { try readOnly.markRead(taskID: "A", seq: a.seq) }
+        try viewer.markRead(taskID: "A", seq: a.seq)
+        #expect(try TimelineStore(path: path, readOnly: true).row(taskID: "A")?.unread == false)
+    }
+
     @Test func aNewerEventMakesAReadTaskUnreadAgainAndUMarksAll() throws {
         let dir = try TemporaryDirectory()
         let store = try TimelineStore(path: dir.file("t.db"))

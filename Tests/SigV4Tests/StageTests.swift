@@ -25,6 +25,17 @@ import Testing
         #expect(headers == [HTTPHeader("x-a", "1,2"), HTTPHeader("x-b", "two words here")])
     }
 
+    @Test func headerValuesWithNothingToCollapseAreKeptAsTheyAre() {
+        let cases: [(String, String)] = [
+            ("", ""), ("a", "a"), ("one two", "one two"), ("AmazonSQS.ReceiveMessage", "AmazonSQS.ReceiveMessage"),
+            (" lead", "lead"), ("trail ", "trail"), ("two  spaces", "two spaces"), ("tab\there", "tab here"),
+            ("line\nbreak", "line break"), ("  ", ""), ("é  ü", "é ü"),
+        ]
+        for (value, collapsed) in cases {
+            #expect(CanonicalRequest.canonicalHeaders([HTTPHeader("X", value)]) == [HTTPHeader("x", collapsed)], "\(value)")
+        }
+    }
+
     @Test func signingKeyMatchesAWSDocumentationExample() {
         // From the AWS SigV4 documentation ("Examples of how to derive a signing key").
         let key = SigV4Signer.signingKey(

@@ -16,6 +16,33 @@ struct JSONWriterTests {
         #expect(JSONWriter.quoted("q\" b\\ /\n\r\t\u{1}\u{7F} é🚀") == #""q\" b\\ /\n\r\t\u0001\u007f é🚀""#)
     }
 
+    @Test func escapesAtTheEdgesAndBetweenLongPlainRuns() {
+        let plain = String(repeating: "AQEB+zx/9=", count: 40)
+        #expect(JSONWriter.quoted("\"" + plain + "\n" + plain + "\\") == #""\""# + plain + #"\n"# + plain + #"\\""#)
+        #expect(JSONWriter.quoted(plain) == "\"" + plain + "\"")
+        #expect(JSONWriter.quoted("") == "\"\"")
+        #expect(JSONWriter.quoted("\u{1}\u{7F}") == #""\u0001\u007f""#)
+    }
+
+    @Test func objectWriterWritesTheSameBytesAsTheDictionaryInSortedOrder() {
+        var item = JSONObjectWriter()
+        item.add("Id", "m0")
+        item.add("ReceiptHandle", "AQEB\"quoted\"\n/+=")
+        var object = JSONObjectWriter()
+        object.add("Attributes", ["A", "b\\c"])
+        object.add("Entries", [item, item])
+        object.add("Max", 10)
+        object.add("Negative", -3)
+        object.add("QueueUrl", "http://127.0.0.1:4566/000000000000/q é")
+        let entry: [String: Any] = ["Id": "m0", "ReceiptHandle": "AQEB\"quoted\"\n/+="]
+        let dictionary: [String: Any] = [
+            "QueueUrl": "http://127.0.0.1:4566/000000000000/q é", "Max": 10, "Negative": -3,
+            "Attributes": ["A", "b\\c"], "Entries": [entry, entry],
+        ]
+        #expect(object.bytes == JSONWriter.encode(dictionary))
+        #expect(JSONObjectWriter().bytes == Array("{}".utf8))
+    }
+
     @Test func escapesTheCallersCharactersAsTheSameValue() throws {
         let unsafe: (Unicode.Scalar) -> Bool = { $0.value == 0x202E || $0.value == 0xE0001 || $0 == "\"" || $0 == "A" }
         let line = try #require(text(["k": "A\u{202E}\u{E0001}\"\u{1}"], escaping: unsafe))

@@ -11,7 +11,7 @@ struct ScreenGoldenTests {
 
     @Test func followWide120x30() {
         let s = loadedState(sampleRows(), width: 120, height: 30) {
-            $0.poller = PollerStatusView(state: .receiving, queueName: "agents-demo", lastReceiveMicros: fixedNow - 2_000_000)
+            $0.poller = PollerStatusView(state: .receiving, queueName: "agents-demo", lastReceiveMicros: fixedNow - 90_000_000)
         }
         GoldenScreen.check(render(s, width: 120, height: 30), "120x30-follow-receiving")
     }

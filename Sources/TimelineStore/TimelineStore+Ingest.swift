@@ -10,9 +10,10 @@ extension TimelineStore {
     /// `(timestamp, arrival sequence)`; an older event is kept in the task's history only.
     /// When this returns, the batch is committed; when it throws, nothing of it was stored.
     ///
-    /// The full-text index is brought up to date in the same transaction once more than
-    /// `searchIndexBacklog` rows wait for it (searches cover waiting rows with LIKE, so results are
-    /// always current). `deferSearchIndex: true` (bulk imports) skips that; call `flushSearchIndex()` after.
+    /// The full-text index is brought up to date in the same transaction (the batch's own rows plus up to
+    /// `searchIndexBacklogPerIngest` older waiting rows, so no batch pays for many; searches cover waiting
+    /// rows with LIKE, so results are always current); its segments are merged later by the background
+    /// `SearchMerger`. `deferSearchIndex: true` (bulk imports) skips that; call `flushSearchIndex()` after.
     @discardableResult
     public func ingest(_ items: [IngestItem], deferSearchIndex: Bool = false) throws -> [IngestOutcome] {
         if items.isEmpty { return [] }
@@ -20,7 +21,9 @@ extension TimelineStore {
         return try locked {
             if deferSearchIndex { try db.execute(Self.bulkImportPragmas) }
             defer { if deferSearchIndex { restoreNormalSettings() } }
-            return try db.transaction {
+            var indexed = 0
+            defer { if indexed > 0 { SearchMerger.shared(path: db.path).request() } }
+            return try WriteGate.shared(path: db.path).withLock { try db.transaction {
                 var writer = try BatchWriter(db: db, receivedMicros: receivedMicros)
                 var outcomes: [IngestOutcome] = []
                 outcomes.reserveCapacity(items.count)
@@ -35,22 +38,25 @@ extension TimelineStore {
                 }
                 try writer.writeTimelineRows()
                 if !deferSearchIndex {
-                    let indexer = SearchIndexer(db: db)
-                    if try indexer.backlog(atLeast: Self.searchIndexBacklog) {
-                        try indexer.indexWaitingRows(limit: Self.searchIndexChunk)
-                    }
+                    indexed = try SearchIndexer(db: db).indexWaitingRows(limit: items.count + Self.searchIndexBacklogPerIngest)
                 }
                 return outcomes
-            }
+            } }
         }
     }
 
     /// Indexes every timeline row that waits for the full-text index (in transactions of a few thousand
-    /// rows), then checkpoints the WAL. Call it when a bulk import (`deferSearchIndex: true`) ends.
+    /// rows), merges the index's segments, then checkpoints the WAL. Call it when a bulk import
+    /// (`deferSearchIndex: true`) ends.
     public func flushSearchIndex() throws {
         try locked { try db.execute(Self.bulkImportPragmas) }
         defer { locked { restoreNormalSettings() } }
-        while try locked({ try db.transaction { try SearchIndexer(db: db).indexWaitingRows(limit: Self.searchIndexChunk) } }) > 0 {}
+        func inWriteTransaction<T>(_ body: () throws -> T) throws -> T {
+            try locked { try WriteGate.shared(path: db.path).withLock { try db.transaction(body) } }
+        }
+        while try inWriteTransaction({ try SearchIndexer(db: db).indexWaitingRows(limit: Self.searchIndexChunk) }) > 0 {}
+        // The merges the background `SearchMerger` would do, in larger steps (nobody waits meanwhile).
+        while try inWriteTransaction({ try SearchMerger.mergeStep(db, pages: Self.bulkMergePagesPerStep) }) {}
         // One checkpoint for the whole import (bulk batches leave their pages in the WAL).
         try locked { try db.execute("PRAGMA wal_checkpoint(PASSIVE)") }
     }
@@ -74,10 +80,12 @@ extension TimelineStore {
         Checkpointer.install(on: db)
     }
 
-    /// Most rows that may wait for the full-text index before an ingest indexes them.
-    static let searchIndexBacklog = 100
-    /// Most rows indexed per transaction.
+    /// Most rows of an older backlog (e.g. an interrupted import's) one ingest indexes besides its own.
+    static let searchIndexBacklogPerIngest = 100
+    /// Most rows indexed per transaction by `flushSearchIndex`.
     static let searchIndexChunk = 5_000
+    /// Pages written per merge step by `flushSearchIndex`.
+    static let bulkMergePagesPerStep = 1_000
 }
 
 /// The statements of one ingest transaction.

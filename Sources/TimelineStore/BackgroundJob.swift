@@ -1,0 +1,100 @@
+import Foundation
+
+/// Upkeep of one database file that must stay off the ingest path (WAL checkpoints, full-text merges):
+/// `request()` only wakes a thread, which runs the job on its own connection until the job says it is done.
+/// One per job and file per process; the thread ends (closing its connection) after a few idle seconds
+/// and starts again on the next request.
+final class BackgroundJob: @unchecked Sendable {
+    /// How long the thread waits for another request before it ends.
+    static let idleSeconds: TimeInterval = 5
+
+    private static let registryLock = NSLock()
+    nonisolated(unsafe) private static var registry: [String: BackgroundJob] = [:]
+
+    /// The job called `name` for the file at `path` (made on first use with `work`). `work` runs on the
+    /// job's thread with its connection, and returns whether more work is left (then it runs again).
+    static func shared(name: String, path: String, work: @escaping @Sendable (Database) throws -> Bool) -> BackgroundJob {
+        registryLock.withLock {
+            let key = name + "\u{0}" + path
+            if let existing = registry[key] { return existing }
+            let made = BackgroundJob(name: name, path: path, work: work)
+            registry[key] = made
+            return made
+        }
+    }
+
+    private let name: String
+    private let path: String
+    private let work: @Sendable (Database) throws -> Bool
+    private let condition = NSCondition()
+    private var requested = false
+    private var threadRunning = false
+    /// Runs of the job so far (for tests).
+    private var completed = 0
+
+    private init(name: String, path: String, work: @escaping @Sendable (Database) throws -> Bool) {
+        self.name = name
+        self.path = path
+        self.work = work
+    }
+
+    /// Asks for a run soon (coalesces; never blocks on I/O).
+    func request() {
+        condition.lock()
+        defer { condition.unlock() }
+        requested = true
+        if threadRunning {
+            condition.signal()
+            return
+        }
+        threadRunning = true
+        let thread = Thread { [self] in run() }
+        thread.name = "timeline-\(name)"
+        thread.start()
+    }
+
+    /// Runs completed so far, read under the lock.
+    var completedCount: Int { condition.withLock { completed } }
+
+    private func run() {
+        var db: Database?
+        condition.lock()
+        while true {
+            if !requested {
+                let deadline = Date().addingTimeInterval(Self.idleSeconds)
+                while !requested && condition.wait(until: deadline) {}
+                if !requested { break }
+            }
+            requested = false
+            condition.unlock()
+            if db == nil {
+                db = try? Database(path: path, mode: .readWrite)
+                if let db { Checkpointer.install(on: db) }
+            }
+            // Busy (e.g. another process) or failing: the next request retries.
+            if let db { while (try? work(db)) == true {} }
+            condition.lock()
+            completed += 1
+        }
+        threadRunning = false
+        condition.unlock()
+        db = nil
+    }
+}
+
+/// Serializes the writes of one file within this process (ingest and the background jobs), so a
+/// background job never makes an ingest wait in SQLite's busy handler (which sleeps 1, 2, 5… ms).
+enum WriteGate {
+    private static let registryLock = NSLock()
+    nonisolated(unsafe) private static var registry: [String: NSLock] = [:]
+
+    /// The gate of the file at `path`.
+    static func shared(path: String) -> NSLock {
+        registryLock.withLock {
+            if let existing = registry[path] { return existing }
+            let made = NSLock()
+            registry[path] = made
+            return made
+        }
+    }
+}

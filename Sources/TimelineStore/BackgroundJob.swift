@@ -83,18 +83,44 @@ final class BackgroundJob: @unchecked Sendable {
 }
 
 /// Serializes the writes of one file within this process (ingest and the background jobs), so a
-/// background job never makes an ingest wait in SQLite's busy handler (which sleeps 1, 2, 5… ms).
-enum WriteGate {
+/// background job never makes an ingest wait in SQLite's busy handler (which sleeps 1, 2, 5… ms), and
+/// tells the background jobs how long the file has been idle.
+final class WriteGate: @unchecked Sendable {
     private static let registryLock = NSLock()
-    nonisolated(unsafe) private static var registry: [String: NSLock] = [:]
+    nonisolated(unsafe) private static var registry: [String: WriteGate] = [:]
 
     /// The gate of the file at `path`.
-    static func shared(path: String) -> NSLock {
+    static func shared(path: String) -> WriteGate {
         registryLock.withLock {
             if let existing = registry[path] { return existing }
-            let made = NSLock()
+            let made = WriteGate()
             registry[path] = made
             return made
         }
+    }
+
+    private let lock = NSLock()
+    private let clock = ContinuousClock()
+    /// When the last `withWriteLock` body ended (read and written under `lock`).
+    private var lastWrite: ContinuousClock.Instant
+
+    private init() { lastWrite = clock.now }
+
+    /// Runs `body` (a write transaction) alone among this process's writers of the file.
+    func withWriteLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer {
+            lastWrite = clock.now
+            lock.unlock()
+        }
+        return try body()
+    }
+
+    /// Runs `body` under the lock if no write ended within `quiet`; returns nil (without waiting) otherwise.
+    func whenIdle<T>(for quiet: Duration, _ body: () throws -> T) rethrows -> T? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard clock.now - lastWrite >= quiet else { return nil }
+        return try body()
     }
 }

@@ -1,23 +1,29 @@
 import Foundation
 
-/// Merges the full-text index's segments off the ingest path. The index runs with FTS5's `automerge`
-/// off (schema version 8), so a commit never merges; an ingest that adds to the index wakes this job,
-/// which merges in small steps (one short transaction each, under the `WriteGate`, pausing between steps
-/// so a waiting ingest goes first) until no level holds FTS5's `usermerge` (4) segments. FTS5's
-/// `crisismerge` (64) still bounds the segments of a level should the job never run.
+/// Keeps the full-text index's merges small and mostly off the ingest path. The index runs with FTS5's
+/// `automerge` off (schema version 8): FTS5 otherwise merged 64 × levels pages inside some commits (the
+/// ingest p99). Instead each ingest that indexed rows does one step of `pagesPerStep` pages (so
+/// back-to-back batches keep the segments bounded) and wakes this job, which, once no batch has come for
+/// `quietBeforeStep`, merges on its own connection in steps of the same size (one short transaction each)
+/// until no level holds FTS5's `usermerge` (4) segments. FTS5's `crisismerge` (64) bounds a level's
+/// segments whatever happens.
 enum SearchMerger {
-    /// Pages (of about 4 KB) written by one background step: a few milliseconds.
-    static let pagesPerStep = 32
-    /// Pause between two background steps.
-    static let pauseMicros: UInt32 = 500
+    /// Pages (of about 4 KB) written by one step: about a millisecond.
+    static let pagesPerStep = 8
+    /// How long the file must have had no write before a background step (a poller's batches come far
+    /// apart; a bulk run of batches does its own steps).
+    static let quietBeforeStep = Duration.milliseconds(20)
 
     /// The merge job of the file at `path`.
     static func shared(path: String) -> BackgroundJob {
         BackgroundJob.shared(name: "search-merger", path: path) { db in
-            let merged = try WriteGate.shared(path: db.path).withLock {
+            let gate = WriteGate.shared(path: db.path)
+            guard let merged = try gate.whenIdle(for: quietBeforeStep, {
                 try db.transaction { try mergeStep(db, pages: pagesPerStep) }
+            }) else {
+                Thread.sleep(forTimeInterval: 0.005)   // writes are going on: look again soon
+                return true
             }
-            if merged { usleep(pauseMicros) }
             return merged
         }
     }

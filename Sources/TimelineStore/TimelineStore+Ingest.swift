@@ -12,8 +12,8 @@ extension TimelineStore {
     ///
     /// The full-text index is brought up to date in the same transaction (the batch's own rows plus up to
     /// `searchIndexBacklogPerIngest` older waiting rows, so no batch pays for many; searches cover waiting
-    /// rows with LIKE, so results are always current); its segments are merged later by the background
-    /// `SearchMerger`. `deferSearchIndex: true` (bulk imports) skips that; call `flushSearchIndex()` after.
+    /// rows with LIKE, so results are always current), with one small merge step of its segments; the
+    /// background `SearchMerger` merges the rest while no batch comes. `deferSearchIndex: true` (bulk imports) skips that; call `flushSearchIndex()` after.
     @discardableResult
     public func ingest(_ items: [IngestItem], deferSearchIndex: Bool = false) throws -> [IngestOutcome] {
         if items.isEmpty { return [] }
@@ -23,7 +23,7 @@ extension TimelineStore {
             defer { if deferSearchIndex { restoreNormalSettings() } }
             var indexed = 0
             defer { if indexed > 0 { SearchMerger.shared(path: db.path).request() } }
-            return try WriteGate.shared(path: db.path).withLock { try db.transaction {
+            return try WriteGate.shared(path: db.path).withWriteLock { try db.transaction {
                 var writer = try BatchWriter(db: db, receivedMicros: receivedMicros)
                 var outcomes: [IngestOutcome] = []
                 outcomes.reserveCapacity(items.count)
@@ -39,6 +39,9 @@ extension TimelineStore {
                 try writer.writeTimelineRows()
                 if !deferSearchIndex {
                     indexed = try SearchIndexer(db: db).indexWaitingRows(limit: items.count + Self.searchIndexBacklogPerIngest)
+                    // A small, bounded share of the merging, so back-to-back batches (no idle time for the
+                    // merger) keep the segments bounded without ever paying for one large merge.
+                    if indexed > 0 { _ = try SearchMerger.mergeStep(db, pages: SearchMerger.pagesPerStep) }
                 }
                 return outcomes
             } }
@@ -52,7 +55,7 @@ extension TimelineStore {
         try locked { try db.execute(Self.bulkImportPragmas) }
         defer { locked { restoreNormalSettings() } }
         func inWriteTransaction<T>(_ body: () throws -> T) throws -> T {
-            try locked { try WriteGate.shared(path: db.path).withLock { try db.transaction(body) } }
+            try locked { try WriteGate.shared(path: db.path).withWriteLock { try db.transaction(body) } }
         }
         while try inWriteTransaction({ try SearchIndexer(db: db).indexWaitingRows(limit: Self.searchIndexChunk) }) > 0 {}
         // The merges the background `SearchMerger` would do, in larger steps (nobody waits meanwhile).

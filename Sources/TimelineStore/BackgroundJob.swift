@@ -69,7 +69,11 @@ final class BackgroundJob: @unchecked Sendable {
             condition.unlock()
             if db == nil {
                 db = try? Database(path: path, mode: .readWrite)
-                if let db { Checkpointer.install(on: db) }
+                if let db {
+                    // As the store's own connections: in WAL, NORMAL is crash-safe and skips a sync per commit.
+                    try? db.execute("PRAGMA synchronous = NORMAL")
+                    Checkpointer.install(on: db)
+                }
             }
             // Busy (e.g. another process) or failing: the next request retries.
             if let db { while (try? work(db)) == true {} }

@@ -9,6 +9,12 @@ import CSQLite
 struct SearchIndexer {
     let db: Database
 
+    /// Whether at least `count` rows wait for the index.
+    func backlog(atLeast count: Int) throws -> Bool {
+        try db.scalarInt("SELECT count(*) FROM (SELECT 1 FROM timeline WHERE indexed_seq IS NOT seq LIMIT ?)",
+                         [.integer(Int64(count))]) >= count
+    }
+
     /// Indexes up to `limit` waiting rows; returns how many it indexed.
     @discardableResult
     func indexWaitingRows(limit: Int) throws -> Int {

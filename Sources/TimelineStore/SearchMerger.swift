@@ -2,14 +2,14 @@ import Foundation
 
 /// Keeps the full-text index's merges small and mostly off the ingest path. The index runs with FTS5's
 /// `automerge` off (schema version 8): FTS5 otherwise merged 64 × levels pages inside some commits (the
-/// ingest p99). Instead each ingest that indexed rows does one step of `pagesPerStep` pages (so
+/// ingest p99). Instead each ingest that indexes rows does one step of `pagesPerStep` pages (so
 /// back-to-back batches keep the segments bounded) and wakes this job, which, once no batch has come for
 /// `quietBeforeStep`, merges on its own connection in steps of the same size (one short transaction each)
 /// until no level holds FTS5's `usermerge` (4) segments. FTS5's `crisismerge` (64) bounds a level's
 /// segments whatever happens.
 enum SearchMerger {
-    /// Pages (of about 4 KB) written by one step: about a millisecond.
-    static let pagesPerStep = 8
+    /// Pages (of about 4 KB) written by one step: about a millisecond (most of a step's cost is fixed).
+    static let pagesPerStep = 24
     /// How long the file must have had no write before a background step (a poller's batches come far
     /// apart; a bulk run of batches does its own steps).
     static let quietBeforeStep = Duration.milliseconds(20)

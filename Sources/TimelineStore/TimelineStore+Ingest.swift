@@ -10,10 +10,11 @@ extension TimelineStore {
     /// `(timestamp, arrival sequence)`; an older event is kept in the task's history only.
     /// When this returns, the batch is committed; when it throws, nothing of it was stored.
     ///
-    /// The full-text index is brought up to date in the same transaction (the batch's own rows plus up to
-    /// `searchIndexBacklogPerIngest` older waiting rows, so no batch pays for many; searches cover waiting
-    /// rows with LIKE, so results are always current), with one small merge step of its segments; the
-    /// background `SearchMerger` merges the rest while no batch comes. `deferSearchIndex: true` (bulk imports) skips that; call `flushSearchIndex()` after.
+    /// Once `searchIndexBacklog` rows wait for the full-text index (searches cover waiting rows with LIKE,
+    /// so results are always current), the batch indexes them in the same transaction (its own rows plus
+    /// up to `searchIndexBacklogPerIngest` more, so no batch pays for many) and does one small merge step
+    /// of the index's segments; the background `SearchMerger` merges the rest while no batch comes.
+    /// `deferSearchIndex: true` (bulk imports) skips that; call `flushSearchIndex()` after.
     @discardableResult
     public func ingest(_ items: [IngestItem], deferSearchIndex: Bool = false) throws -> [IngestOutcome] {
         if items.isEmpty { return [] }
@@ -38,10 +39,13 @@ extension TimelineStore {
                 }
                 try writer.writeTimelineRows()
                 if !deferSearchIndex {
-                    indexed = try SearchIndexer(db: db).indexWaitingRows(limit: items.count + Self.searchIndexBacklogPerIngest)
-                    // A small, bounded share of the merging, so back-to-back batches (no idle time for the
-                    // merger) keep the segments bounded without ever paying for one large merge.
-                    if indexed > 0 { _ = try SearchMerger.mergeStep(db, pages: SearchMerger.pagesPerStep) }
+                    let indexer = SearchIndexer(db: db)
+                    if try indexer.backlog(atLeast: Self.searchIndexBacklog) {
+                        indexed = try indexer.indexWaitingRows(limit: items.count + Self.searchIndexBacklogPerIngest)
+                        // A small, bounded share of the merging, so back-to-back batches (no idle time for
+                        // the merger) keep the segments bounded without ever paying for one large merge.
+                        _ = try SearchMerger.mergeStep(db, pages: SearchMerger.pagesPerStep)
+                    }
                 }
                 return outcomes
             } }
@@ -83,8 +87,12 @@ extension TimelineStore {
         Checkpointer.install(on: db)
     }
 
+    /// Rows that may wait for the full-text index before an ingest indexes them: indexing every few
+    /// batches costs less per batch than every batch (fewer, larger segments; fewer merges), and 30 rows
+    /// keep the batch that does it short.
+    static let searchIndexBacklog = 30
     /// Most rows of an older backlog (e.g. an interrupted import's) one ingest indexes besides its own.
-    static let searchIndexBacklogPerIngest = 100
+    static let searchIndexBacklogPerIngest = 60
     /// Most rows indexed per transaction by `flushSearchIndex`.
     static let searchIndexChunk = 5_000
     /// Pages written per merge step by `flushSearchIndex`.

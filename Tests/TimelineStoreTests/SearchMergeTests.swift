@@ -3,9 +3,9 @@ import Testing
 import TimelineCore
 @testable import TimelineStore
 
-/// Full-text segments are merged by the background `SearchMerger` (and by `flushSearchIndex` after a bulk
-/// import), never inside an ingest's commit; the number of segments stays bounded and searches find the
-/// same rows however the index was built.
+/// Full-text segments are merged in small steps (by ingests that index rows and the background
+/// `SearchMerger`) and by `flushSearchIndex` after a bulk import, never by FTS5's automerge inside a
+/// commit; the number of segments stays bounded and searches find the same rows however the index was built.
 @Suite("Search index merges")
 struct SearchMergeTests {
     /// Segments of the full-text index (each one is searched on every full-text query).
@@ -20,7 +20,7 @@ struct SearchMergeTests {
          makeEvent("n\(n)c", task: "T\(n / 2)a", second: Int64(n) + 1, title: "Deploy w\(n)x gamma")]
     }
 
-    @Test func commitsNeverMergeTheIndexThemselves() throws {
+    @Test func fts5AutomergeIsOffAndCrisismergeBoundsALevel() throws {
         let fixture = try StoreFixture()
         let config = try fixture.store.locked {
             try fixture.store.db.scalarString("SELECT group_concat(k || '=' || v, ',') FROM search_config WHERE k LIKE '%merge'")
@@ -33,7 +33,7 @@ struct SearchMergeTests {
         let store = fixture.store
         let batches = 300
         for n in 0..<batches { try store.ingestEvents(Self.batch(n)) }
-        #expect(try store.searchIndexBacklog() == 0, "each batch indexed its own rows")
+        #expect(try store.searchIndexBacklog() < TimelineStore.searchIndexBacklog, "batches indexed the backlog")
         // One segment per commit without merges (up to crisismerge's 64 per level); the merger gets them to
         // a handful. Waits for the background job, generously (no timing is asserted).
         let deadline = Date().addingTimeInterval(120)

@@ -113,10 +113,21 @@ private struct BatchWriter {
         var isNew: Bool
         var winnerSeq: Int64
         var winnerMicros: Int64
-        /// The new winning event, nil while the stored row still wins.
-        var winner: Event?
+        /// The new winning event's timeline columns, nil while the stored row still wins.
+        var winner: Winner?
         /// Events of the task this batch added.
         var added: Int
+    }
+
+    /// What the timeline row keeps of a winning event (not the whole event: changes are copied often).
+    private struct Winner {
+        var status: String
+        var agentID: String
+        var category: String?
+
+        init(_ event: Event) {
+            (status, agentID, category) = (event.status.rawValue, event.agentID, event.category)
+        }
     }
 
     let db: Database
@@ -169,7 +180,7 @@ private struct BatchWriter {
 
         guard var change = existing else {
             changes[event.taskID] = TaskChange(rowID: rowID, isNew: true, winnerSeq: seq,
-                                               winnerMicros: event.timestampMicros, winner: event, added: 1)
+                                               winnerMicros: event.timestampMicros, winner: Winner(event), added: 1)
             touched.append(event.taskID)
             return .inserted
         }
@@ -178,7 +189,7 @@ private struct BatchWriter {
         // Newest wins by (timestamp, arrival); seq only grows, so on equal timestamps the later arrival wins.
         let outcome: IngestOutcome
         if (event.timestampMicros, seq) > (change.winnerMicros, change.winnerSeq) {
-            (change.winnerSeq, change.winnerMicros, change.winner) = (seq, event.timestampMicros, event)
+            (change.winnerSeq, change.winnerMicros, change.winner) = (seq, event.timestampMicros, Winner(event))
             outcome = .replaced
         } else {
             outcome = .keptOlder
@@ -232,8 +243,8 @@ private struct BatchWriter {
                 try statement.bind(change.rowID, at: 1)
                 if change.isNew { try statement.bind(taskID, at: 8) }
                 try statement.bind(change.winnerSeq, at: 2)
-                try statement.bind(winner.timestampMicros, at: 3)
-                try statement.bind(winner.status.rawValue, at: 4)
+                try statement.bind(change.winnerMicros, at: 3)
+                try statement.bind(winner.status, at: 4)
                 try statement.bind(winner.agentID, at: 5)
                 try statement.bind(winner.category, at: 6)
                 try statement.bind(change.added, at: 7)

@@ -9,7 +9,7 @@ import Foundation
 /// segments whatever happens.
 enum SearchMerger {
     /// Pages (of about 4 KB) written by one step: about a millisecond (most of a step's cost is fixed).
-    static let pagesPerStep = 24
+    static let pagesPerStep = 8
     /// How long the file must have had no write before a background step (a poller's batches come far
     /// apart; a bulk run of batches does its own steps).
     static let quietBeforeStep = Duration.milliseconds(20)

@@ -12,7 +12,7 @@ extension TimelineStore {
     ///
     /// Once `searchIndexBacklog` rows wait for the full-text index (searches cover waiting rows with LIKE,
     /// so results are always current), the batch indexes them in the same transaction (its own rows plus
-    /// up to `searchIndexBacklogPerIngest` more, so no batch pays for many) and does one small merge step
+    /// up to `searchIndexBacklogPerIngest` more, so no batch pays for many) and does one small merge step (`SearchMerger.pagesPerStep`)
     /// of the index's segments; the background `SearchMerger` merges the rest while no batch comes.
     /// `deferSearchIndex: true` (bulk imports) skips that; call `flushSearchIndex()` after.
     @discardableResult

@@ -27,6 +27,7 @@ enum Schema {
         Migration(version: 5, apply: addMarks),
         Migration(version: 6, apply: createReplies),
         Migration(version: 7, apply: addReadMarks),
+        Migration(version: 8, apply: mergeSearchIndexInBackground),
     ]
 
     static var latestVersion: Int64 { migrations.last?.version ?? 0 }
@@ -231,6 +232,17 @@ enum Schema {
             INSERT OR REPLACE INTO meta (key, value)
                 SELECT 'read_all_seq', CAST(COALESCE(MAX(seq), 0) AS TEXT) FROM events;
             CREATE INDEX timeline_status_seq ON timeline (status, seq);
+            """)
+    }
+
+    /// Version 8 (issue 15, ingest p99): full-text segments are merged by the background `SearchMerger`,
+    /// never by a committing ingest (FTS5's automerge ran a merge of many pages inside some commits).
+    /// `crisismerge` rises from 16 to 64: the bound on segments per level should that job not keep up.
+    /// FTS5 keeps these settings in the index's own config table (`search_config`).
+    private static func mergeSearchIndexInBackground(_ db: Database) throws {
+        try db.execute("""
+            INSERT INTO search (search, rank) VALUES ('automerge', 0);
+            INSERT INTO search (search, rank) VALUES ('crisismerge', 64);
             """)
     }
 }

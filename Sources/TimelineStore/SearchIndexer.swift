@@ -27,7 +27,7 @@ struct SearchIndexer {
         waiting.reset()
         if rows.isEmpty { return 0 }
 
-        let text = try db.cached("SELECT title, body, agent_id, task_id, category FROM events WHERE seq = ?1")
+        let texts = try indexedText(of: rows.flatMap { row in [row.seq] + (row.indexedSeq.map { [$0] } ?? []) })
         let remove = try db.cached("""
             INSERT INTO search (search, rowid, title, body, agent_id, task_id, category)
             VALUES ('delete', ?1, ?2, ?3, ?4, ?5, ?6)
@@ -37,16 +37,14 @@ struct SearchIndexer {
 
         /// Binds the text of event `seq` to `statement` parameters 2…6.
         func bindText(of seq: Int64, to statement: Statement) throws {
-            try text.bind(seq, at: 1)
-            guard try text.step() == .row else {
-                text.reset()
+            guard let text = texts[seq] else {
                 throw SQLiteError(code: SQLITE_CORRUPT, message: "timeline row refers to missing event \(seq)")
             }
-            for column in 0..<4 { try statement.bind(text.string(Int32(column)), at: Int32(column + 2)) }
-            try statement.bind(text.optionalString(4), at: 6)
-            text.reset()
+            for (column, value) in text.columns.enumerated() { try statement.bind(value, at: Int32(column + 2)) }
+            try statement.bind(text.category, at: 6)
         }
 
+        // Rows go in in row_id order (FTS5 starts a new segment whenever a rowid goes down).
         for row in rows {
             if let old = row.indexedSeq {
                 try remove.bind(row.rowID, at: 1)
@@ -61,5 +59,28 @@ struct SearchIndexer {
             try markIndexed.run()
         }
         return rows.count
+    }
+
+    /// The indexed columns of one event.
+    private struct IndexedText {
+        /// title, body, agent_id, task_id.
+        var columns: [String]
+        var category: String?
+    }
+
+    /// The indexed text of each event in `seqs`, read in `seq` order: events stored together share pages,
+    /// so a large backlog (after a bulk import) reads the table about once instead of a page per row.
+    private func indexedText(of seqs: [Int64]) throws -> [Int64: IndexedText] {
+        let text = try db.cached("SELECT title, body, agent_id, task_id, category FROM events WHERE seq = ?1")
+        var texts: [Int64: IndexedText] = [:]
+        texts.reserveCapacity(seqs.count)
+        for seq in Set(seqs).sorted() {
+            try text.bind(seq, at: 1)
+            if try text.step() == .row {
+                texts[seq] = IndexedText(columns: (0..<4).map { text.string(Int32($0)) }, category: text.optionalString(4))
+            }
+            text.reset()
+        }
+        return texts
     }
 }

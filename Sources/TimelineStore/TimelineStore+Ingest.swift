@@ -10,9 +10,11 @@ extension TimelineStore {
     /// `(timestamp, arrival sequence)`; an older event is kept in the task's history only.
     /// When this returns, the batch is committed; when it throws, nothing of it was stored.
     ///
-    /// The full-text index is brought up to date in the same transaction once more than
-    /// `searchIndexBacklog` rows wait for it (searches cover waiting rows with LIKE, so results are
-    /// always current). `deferSearchIndex: true` (bulk imports) skips that; call `flushSearchIndex()` after.
+    /// Once `searchIndexBacklog` rows wait for the full-text index (searches cover waiting rows with LIKE,
+    /// so results are always current), the batch indexes them in the same transaction (its own rows plus
+    /// up to `searchIndexBacklogPerIngest` more, so no batch pays for many) and does one small merge step (`SearchMerger.pagesPerStep`)
+    /// of the index's segments; the background `SearchMerger` merges the rest while no batch comes.
+    /// `deferSearchIndex: true` (bulk imports) skips that; call `flushSearchIndex()` after.
     @discardableResult
     public func ingest(_ items: [IngestItem], deferSearchIndex: Bool = false) throws -> [IngestOutcome] {
         if items.isEmpty { return [] }
@@ -20,7 +22,9 @@ extension TimelineStore {
         return try locked {
             if deferSearchIndex { try db.execute(Self.bulkImportPragmas) }
             defer { if deferSearchIndex { restoreNormalSettings() } }
-            return try db.transaction {
+            var indexed = 0
+            defer { if indexed > 0 { SearchMerger.shared(path: db.path).request() } }
+            return try WriteGate.shared(path: db.path).withWriteLock { try db.transaction {
                 var writer = try BatchWriter(db: db, receivedMicros: receivedMicros)
                 var outcomes: [IngestOutcome] = []
                 outcomes.reserveCapacity(items.count)
@@ -37,20 +41,29 @@ extension TimelineStore {
                 if !deferSearchIndex {
                     let indexer = SearchIndexer(db: db)
                     if try indexer.backlog(atLeast: Self.searchIndexBacklog) {
-                        try indexer.indexWaitingRows(limit: Self.searchIndexChunk)
+                        indexed = try indexer.indexWaitingRows(limit: items.count + Self.searchIndexBacklogPerIngest)
+                        // A small, bounded share of the merging, so back-to-back batches (no idle time for
+                        // the merger) keep the segments bounded without ever paying for one large merge.
+                        _ = try SearchMerger.mergeStep(db, pages: SearchMerger.pagesPerStep)
                     }
                 }
                 return outcomes
-            }
+            } }
         }
     }
 
     /// Indexes every timeline row that waits for the full-text index (in transactions of a few thousand
-    /// rows), then checkpoints the WAL. Call it when a bulk import (`deferSearchIndex: true`) ends.
+    /// rows), merges the index's segments, then checkpoints the WAL. Call it when a bulk import
+    /// (`deferSearchIndex: true`) ends.
     public func flushSearchIndex() throws {
         try locked { try db.execute(Self.bulkImportPragmas) }
         defer { locked { restoreNormalSettings() } }
-        while try locked({ try db.transaction { try SearchIndexer(db: db).indexWaitingRows(limit: Self.searchIndexChunk) } }) > 0 {}
+        func inWriteTransaction<T>(_ body: () throws -> T) throws -> T {
+            try locked { try WriteGate.shared(path: db.path).withWriteLock { try db.transaction(body) } }
+        }
+        while try inWriteTransaction({ try SearchIndexer(db: db).indexWaitingRows(limit: Self.searchIndexChunk) }) > 0 {}
+        // The merges the background `SearchMerger` would do, in larger steps (nobody waits meanwhile).
+        while try inWriteTransaction({ try SearchMerger.mergeStep(db, pages: Self.bulkMergePagesPerStep) }) {}
         // One checkpoint for the whole import (bulk batches leave their pages in the WAL).
         try locked { try db.execute("PRAGMA wal_checkpoint(PASSIVE)") }
     }
@@ -74,10 +87,16 @@ extension TimelineStore {
         Checkpointer.install(on: db)
     }
 
-    /// Most rows that may wait for the full-text index before an ingest indexes them.
-    static let searchIndexBacklog = 100
-    /// Most rows indexed per transaction.
+    /// Rows that may wait for the full-text index before an ingest indexes them: indexing every few
+    /// batches costs less per batch than every batch (fewer, larger segments; fewer merges), and 30 rows
+    /// keep the batch that does it short.
+    static let searchIndexBacklog = 30
+    /// Most rows of an older backlog (e.g. an interrupted import's) one ingest indexes besides its own.
+    static let searchIndexBacklogPerIngest = 60
+    /// Most rows indexed per transaction by `flushSearchIndex`.
     static let searchIndexChunk = 5_000
+    /// Pages written per merge step by `flushSearchIndex`.
+    static let bulkMergePagesPerStep = 1_000
 }
 
 /// The statements of one ingest transaction.
@@ -94,10 +113,21 @@ private struct BatchWriter {
         var isNew: Bool
         var winnerSeq: Int64
         var winnerMicros: Int64
-        /// The new winning event, nil while the stored row still wins.
-        var winner: Event?
+        /// The new winning event's timeline columns, nil while the stored row still wins.
+        var winner: Winner?
         /// Events of the task this batch added.
         var added: Int
+    }
+
+    /// What the timeline row keeps of a winning event (not the whole event: changes are copied often).
+    private struct Winner {
+        var status: String
+        var agentID: String
+        var category: String?
+
+        init(_ event: Event) {
+            (status, agentID, category) = (event.status.rawValue, event.agentID, event.category)
+        }
     }
 
     let db: Database
@@ -150,7 +180,7 @@ private struct BatchWriter {
 
         guard var change = existing else {
             changes[event.taskID] = TaskChange(rowID: rowID, isNew: true, winnerSeq: seq,
-                                               winnerMicros: event.timestampMicros, winner: event, added: 1)
+                                               winnerMicros: event.timestampMicros, winner: Winner(event), added: 1)
             touched.append(event.taskID)
             return .inserted
         }
@@ -159,7 +189,7 @@ private struct BatchWriter {
         // Newest wins by (timestamp, arrival); seq only grows, so on equal timestamps the later arrival wins.
         let outcome: IngestOutcome
         if (event.timestampMicros, seq) > (change.winnerMicros, change.winnerSeq) {
-            (change.winnerSeq, change.winnerMicros, change.winner) = (seq, event.timestampMicros, event)
+            (change.winnerSeq, change.winnerMicros, change.winner) = (seq, event.timestampMicros, Winner(event))
             outcome = .replaced
         } else {
             outcome = .keptOlder
@@ -213,8 +243,8 @@ private struct BatchWriter {
                 try statement.bind(change.rowID, at: 1)
                 if change.isNew { try statement.bind(taskID, at: 8) }
                 try statement.bind(change.winnerSeq, at: 2)
-                try statement.bind(winner.timestampMicros, at: 3)
-                try statement.bind(winner.status.rawValue, at: 4)
+                try statement.bind(change.winnerMicros, at: 3)
+                try statement.bind(winner.status, at: 4)
                 try statement.bind(winner.agentID, at: 5)
                 try statement.bind(winner.category, at: 6)
                 try statement.bind(change.added, at: 7)

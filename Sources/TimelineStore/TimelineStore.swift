@@ -70,9 +70,12 @@ public final class TimelineStore: @unchecked Sendable {
                 throw StoreError.schemaNotReady(found: found, needed: Schema.latestVersion)
             }
         } else {
-            // 16 KiB pages suit ~1 KB event rows (fewer page splits: bulk import ran ~30% faster than with
-            // 4 KiB here). Only takes effect on a new, empty file.
-            if found == 0 { try db.execute("PRAGMA page_size = 16384") }
+            // 8 KiB pages: a poller's small commit writes every page it touches to the WAL whole (about 30
+            // pages land at random places in the indexes), so smaller pages halve its bytes (ingest batch of
+            // 10 at 1,000,000 events, p99: 6.5 ms with 16 KiB, 2.4 with 8 KiB), while bulk imports keep most
+            // of what larger pages gave them (fewer splits: 4 KiB was ~15% slower). Only takes effect on a
+            // new, empty file; older files keep their page size.
+            if found == 0 { try db.execute("PRAGMA page_size = \(Self.pageSize)") }
             try Self.retryWhileBusy { try db.execute("PRAGMA journal_mode = WAL") }
             try Schema.migrate(db)
             // Checkpoints run on a background thread, never on the ingest path (see `Checkpointer`).
@@ -96,6 +99,8 @@ public final class TimelineStore: @unchecked Sendable {
         }
     }
 
+    /// Page size of new database files (bytes).
+    static let pageSize = 8_192
     /// `PRAGMA cache_size` of writable connections (negative: KiB).
     static let pageCacheKiB = -4_096
     /// `PRAGMA cache_size` of read-only connections (negative: KiB).

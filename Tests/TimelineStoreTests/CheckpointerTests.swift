@@ -10,7 +10,7 @@ struct CheckpointerTests {
         let fixture = try StoreFixture()
         let checkpointer = Checkpointer.shared(path: fixture.path)
         let before = checkpointer.completedCount
-        // Large bodies fill the WAL past the threshold (1,000 pages of 16 KiB) within a few batches.
+        // Large bodies fill the WAL past the threshold (1,000 pages of 8 KiB) within a few batches.
         let body = String(repeating: "checkpoint me ", count: 300)
         var n = 0
         let deadline = Date().addingTimeInterval(60)
@@ -25,5 +25,38 @@ struct CheckpointerTests {
         // The committing connection does not checkpoint by itself: SQLite's autocheckpoint is off on it.
         #expect(try fixture.store.db.scalarInt("PRAGMA wal_autocheckpoint") == 0)
         #expect(try fixture.store.count(matching: TimelineQuery()) == n, "nothing lost")
+    }
+
+    /// A bulk import keeps the background checkpoints (the WAL does not grow by the whole import), and
+    /// `flushSearchIndex` leaves the WAL empty with every event readable and searchable.
+    @Test func aBulkImportIsCheckpointedAsItGoesAndEndsWithAnEmptyWAL() throws {
+        let fixture = try StoreFixture()
+        let checkpointer = Checkpointer.shared(path: fixture.path)
+        let before = checkpointer.completedCount
+        let body = String(repeating: "bulk import body ", count: 200)
+        var n = 0
+        var largestWAL = 0
+        let deadline = Date().addingTimeInterval(60)
+        // Batches of ~1,000 pages each: without checkpoints the WAL would hold every one of them.
+        while (checkpointer.completedCount == before || n < 8_000) && Date() < deadline {
+            let batch = (0..<2_000).map { _ -> IngestItem in
+                n += 1
+                return .event(makeEvent("b\(n)", task: "task-\(n % 3_000)", second: Int64(n), body: body), messageID: nil)
+            }
+            try fixture.store.ingest(batch, deferSearchIndex: true)
+            largestWAL = max(largestWAL, Self.walBytes(fixture.path))
+        }
+        #expect(checkpointer.completedCount > before, "the background thread checkpointed during the import")
+        try fixture.store.flushSearchIndex()
+        #expect(Self.walBytes(fixture.path) == 0, "the import ended with an empty WAL")
+        #expect(largestWAL > 0)
+        #expect(try fixture.store.stats().events == n, "nothing lost")
+        #expect(try fixture.store.searchIndexBacklog() == 0)
+        #expect(try fixture.store.count(matching: TimelineQuery.parse("b\(n)")) == 1, "the last event is searchable")
+        #expect(try fixture.store.db.scalarString("PRAGMA integrity_check") == "ok")
+    }
+
+    private static func walBytes(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? 0
     }
 }

@@ -89,7 +89,7 @@ extension TimelineStore {
     /// on as always, on the background `Checkpointer`'s thread (the other core) while the import writes
     /// the next batch: the WAL stays bounded by about two batches instead of growing by the whole
     /// import, and its pages are overwritten in the page cache rather than allocated anew (1,000,000
-    /// events: 95k events/s with the WAL growing and one checkpoint at the end, 128k/s so).
+    /// events: 95–97k events/s with the WAL growing and one checkpoint at the end, 110–132k/s so).
     static let bulkImportPragmas = "PRAGMA cache_size = \(bulkImportPageCacheKiB)"
 
     /// The settings every writable connection runs with otherwise: the normal page cache, and checkpoints

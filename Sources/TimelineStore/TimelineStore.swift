@@ -72,7 +72,7 @@ public final class TimelineStore: @unchecked Sendable {
         } else {
             // 8 KiB pages: a poller's small commit writes every page it touches to the WAL whole (about 30
             // pages land at random places in the indexes), so smaller pages halve its bytes (ingest batch of
-            // 10 at 1,000,000 events, p99: 6.5 ms with 16 KiB, 2.4 with 8 KiB), while bulk imports keep most
+            // 10 at 1,000,000 events, p99: 6.2–7.2 ms with 16 KiB, 2.4–5.1 with 8 KiB), while bulk imports keep most
             // of what larger pages gave them (fewer splits: 4 KiB was ~15% slower). Only takes effect on a
             // new, empty file; older files keep their page size.
             if found == 0 { try db.execute("PRAGMA page_size = \(Self.pageSize)") }
@@ -145,7 +145,7 @@ public final class TimelineStore: @unchecked Sendable {
         try locked { try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
-    private static func fileSize(_ path: String) -> Int64 {
+    static func fileSize(_ path: String) -> Int64 {
         var info = stat()
         return stat(path, &info) == 0 ? Int64(info.st_size) : 0
     }

@@ -35,7 +35,7 @@ struct CheckpointerTests {
         let before = checkpointer.completedCount
         let body = String(repeating: "bulk import body ", count: 200)
         var n = 0
-        var largestWAL = 0
+        var largestWAL: Int64 = 0
         let deadline = Date().addingTimeInterval(60)
         // Batches of ~1,000 pages each: without checkpoints the WAL would hold every one of them.
         while (checkpointer.completedCount == before || n < 8_000) && Date() < deadline {
@@ -44,19 +44,15 @@ struct CheckpointerTests {
                 return .event(makeEvent("b\(n)", task: "task-\(n % 3_000)", second: Int64(n), body: body), messageID: nil)
             }
             try fixture.store.ingest(batch, deferSearchIndex: true)
-            largestWAL = max(largestWAL, Self.walBytes(fixture.path))
+            largestWAL = max(largestWAL, TimelineStore.fileSize(fixture.path + "-wal"))
         }
         #expect(checkpointer.completedCount > before, "the background thread checkpointed during the import")
         try fixture.store.flushSearchIndex()
-        #expect(Self.walBytes(fixture.path) == 0, "the import ended with an empty WAL")
+        #expect(TimelineStore.fileSize(fixture.path + "-wal") == 0, "the import ended with an empty WAL")
         #expect(largestWAL > 0)
         #expect(try fixture.store.stats().events == n, "nothing lost")
         #expect(try fixture.store.searchIndexBacklog() == 0)
         #expect(try fixture.store.count(matching: TimelineQuery.parse("b\(n)")) == 1, "the last event is searchable")
         #expect(try fixture.store.db.scalarString("PRAGMA integrity_check") == "ok")
-    }
-
-    private static func walBytes(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? 0
     }
 }

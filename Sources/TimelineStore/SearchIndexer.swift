@@ -9,6 +9,18 @@ import CSQLite
 struct SearchIndexer {
     let db: Database
 
+    /// Ends every indexed value (SQL; two U+0001 characters, which typed search terms never hold): every
+    /// one- or two-character substring of a value then begins one of its trigrams, so a short term is found
+    /// through the index's vocabulary (`ShortTerms`) instead of by reading every row.
+    static let valueEnd = "char(1, 1)"
+
+    /// The indexed values of the event `e` (SQL), in the order of the index's columns: title, body,
+    /// agent_id, task_id, category, each ended by `valueEnd` (a NULL category stays NULL). Adding and
+    /// removing an index entry (contentless: removal needs the exact values) both use it.
+    static func indexedValues(of e: String) -> String {
+        ["title", "body", "agent_id", "task_id", "category"].map { "\(e).\($0) || \(valueEnd)" }.joined(separator: ", ")
+    }
+
     /// Whether at least `count` rows wait for the index.
     func backlog(atLeast count: Int) throws -> Bool {
         try db.scalarInt("SELECT count(*) FROM (SELECT 1 FROM timeline WHERE indexed_seq IS NOT seq LIMIT ?)",
@@ -61,7 +73,7 @@ struct SearchIndexer {
         return rows.count
     }
 
-    /// The indexed columns of one event.
+    /// The indexed values of one event (`indexedValues`).
     private struct IndexedText {
         /// title, body, agent_id, task_id.
         var columns: [String]
@@ -71,7 +83,7 @@ struct SearchIndexer {
     /// The indexed text of each event in `seqs`, read in `seq` order: events stored together share pages,
     /// so a large backlog (after a bulk import) reads the table about once instead of a page per row.
     private func indexedText(of seqs: [Int64]) throws -> [Int64: IndexedText] {
-        let text = try db.cached("SELECT title, body, agent_id, task_id, category FROM events WHERE seq = ?1")
+        let text = try db.cached("SELECT \(Self.indexedValues(of: "e")) FROM events e WHERE e.seq = ?1")
         var texts: [Int64: IndexedText] = [:]
         texts.reserveCapacity(seqs.count)
         for seq in Set(seqs).sorted() {

@@ -34,7 +34,7 @@ extension TimelineStore {
                 // Whole tasks: their index entries (with the exact indexed text), events, rows and marks.
                 try db.execute("""
                     INSERT INTO search (search, rowid, title, body, agent_id, task_id, category)
-                        SELECT 'delete', p.row_id, e.title, e.body, e.agent_id, e.task_id, e.category
+                        SELECT 'delete', p.row_id, \(SearchIndexer.indexedValues(of: "e"))
                         FROM temp.prune_tasks p JOIN events e ON e.seq = p.seq;
                     DELETE FROM marks WHERE task_id IN
                         (SELECT t.task_id FROM timeline t WHERE t.row_id IN (SELECT row_id FROM temp.prune_tasks));

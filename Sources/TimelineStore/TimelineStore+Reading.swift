@@ -225,7 +225,8 @@ extension TimelineStore: TimelineReading {
     // MARK: Helpers
 
     /// The filter for `query` on this connection (caller holds the lock): a qualifier's index clause looks
-    /// for its needle's rarest trigram (`QualifierPieces`).
+    /// for its needle's rarest trigram (`QualifierPieces`), a short term for the trigrams it begins
+    /// (`ShortTerms`).
     private func filter(_ query: TimelineQuery, textTest: FilterSQL.TextTest = .fullTextIndex,
                         knownMatches: [Int64]? = nil) -> FilterSQL {
         FilterSQL(query, tokenizer: searchTokenizer, textTest: textTest, qualifierPiece: { column, needle in
@@ -234,7 +235,25 @@ extension TimelineStore: TimelineReading {
                 return Int(try db.scalarInt("SELECT count(*) FROM (SELECT rowid FROM search WHERE search MATCH ? LIMIT ?)",
                                             [.text(phrase), .integer(Int64(QualifierPieces.probeLimit))]))
             }
-        }, knownMatches: knownMatches)
+        }, shortTermTrigrams: { try? shortTermTrigrams($0) }, knownMatches: knownMatches)
+    }
+
+    /// The index's trigrams that begin with the short term `term` (caller holds the lock); nil when the
+    /// term is not looked up in the vocabulary, or begins more than `ShortTerms.trigramLimit` trigrams.
+    func shortTermTrigrams(_ term: String) throws -> [String]? {
+        guard let prefix = ShortTerms.vocabularyPrefix(of: term) else { return nil }
+        let statement: Statement
+        do {
+            statement = try db.cached(ShortTerms.trigramsInRange)
+        } catch {
+            try db.execute(ShortTerms.createVocabulary)
+            statement = try db.cached(ShortTerms.trigramsInRange)
+        }
+        defer { statement.reset() }
+        try statement.bind([.text(prefix), .text(ShortTerms.rangeEnd(of: prefix)), .integer(Int64(ShortTerms.trigramLimit + 1))])
+        var trigrams: [String] = []
+        while try statement.step() == .row { trigrams.append(statement.string(0)) }
+        return trigrams.count <= ShortTerms.trigramLimit ? trigrams : nil
     }
 
     private func join(_ filter: FilterSQL) -> String {

@@ -140,6 +140,9 @@ public final class Poller: @unchecked Sendable {
         var attempt = ReceiveAttempt(queueURL: queueURL)
         // A short receive first and after every failure: its answer comes at once, so the state is true.
         var probe = true
+        // Whether this worker's last batch was committed: only then does it gather a backlog (a store that
+        // may not commit is never handed more than one receive's messages).
+        var storeCommits = false
         while waitWhileStoreFails() {
             let result = receive(
                 queueURL: queueURL, waitSeconds: probe ? 0 : configuration.waitSeconds, attemptID: attempt.idForNextReceive())
@@ -161,10 +164,37 @@ public final class Poller: @unchecked Sendable {
                     if configuration.stopWhenEmpty && queueIsEmpty(queueURL) { requestStop(reason: .drained) }
                     continue
                 }
-                storeAndDelete(messages, queueURL: queueURL, store: store)
+                let batch = storeCommits ? gatherBacklog(after: messages, queueURL: queueURL, attempt: &attempt) : messages
+                storeCommits = storeAndDelete(batch, queueURL: queueURL, store: store)
             }
         }
     }
+
+    /// `first` plus what further receives (without waiting) return while each comes back full, up to
+    /// `messagesPerCommit` messages and `backlogGatherTime`: a backlog is stored in a few large commits
+    /// (each commit writes whole index pages, so ten batches in one write far fewer bytes than ten
+    /// commits), while a receive that is not full (live traffic) is stored at once. Stops at a failed
+    /// receive (the next one retries it), when the poller stops, or when a worker holds a batch the store
+    /// cannot commit (no message is taken that may not be stored).
+    private func gatherBacklog(after first: [SQSMessage], queueURL: String, attempt: inout ReceiveAttempt) -> [SQSMessage] {
+        var messages = first
+        var last = first.count
+        let until = timing.now().addingTimeInterval(Self.backlogGatherTime)
+        while last == configuration.maxMessages, messages.count + configuration.maxMessages <= configuration.messagesPerCommit,
+              timing.now() < until, condition.withLock({ !stopping && workersHoldingBatches == 0 }) {
+            guard case .success(let more) = receive(queueURL: queueURL, waitSeconds: 0, attemptID: attempt.idForNextReceive())
+            else { break }
+            attempt.succeeded()
+            recordReceive(count: more.count)
+            messages += more
+            last = more.count
+        }
+        return messages
+    }
+
+    /// Longest a worker keeps receiving a backlog before storing what it holds: well inside any
+    /// visibility timeout, and short enough that a viewer shows a catching-up backlog as it comes.
+    static let backlogGatherTime: TimeInterval = 0.5
 
     /// One ReceiveMessage, cancellable by `requestStop`.
     private func receive(queueURL: String, waitSeconds: Int, attemptID: String?) -> Result<[SQSMessage], SQSError> {
@@ -206,8 +236,9 @@ public final class Poller: @unchecked Sendable {
     /// Stores one batch in one transaction, then (unless peeking) deletes what was stored. While the
     /// store fails, holds the batch: retries the commit with a growing backoff, extending the messages'
     /// visibility, until it commits, the poller stops, or `storeGiveUpAfter` passes (then the messages'
-    /// visibility lapses and they wait in the queue).
-    private func storeAndDelete(_ messages: [SQSMessage], queueURL: String, store: TimelineStore) {
+    /// visibility lapses and they wait in the queue). Returns whether the first commit attempt worked.
+    @discardableResult
+    private func storeAndDelete(_ messages: [SQSMessage], queueURL: String, store: TimelineStore) -> Bool {
         let items = MessageValidation.items(for: messages)
         var backoff = Backoff(base: Self.storeBackoff.base, cap: Self.storeBackoff.cap)
         var failingSince: Date?
@@ -236,11 +267,11 @@ public final class Poller: @unchecked Sendable {
                 let failedFor = now.timeIntervalSince(failingSince ?? now)
                 if let limit = configuration.storeGiveUpAfter, failedFor >= limit {
                     requestStop(reason: .storeFailed(failure, after: failedFor))
-                    return
+                    return false
                 }
                 let delay = backoff.nextDelay(random: timing.random())
                 setVisibility(of: messages, queueURL: queueURL, seconds: Int(delay.rounded(.up)) + Self.heldVisibilityMargin)
-                if !pause(for: delay, fault: .store(failure)) { return }
+                if !pause(for: delay, fault: .store(failure)) { return false }
             }
         }
         onCommit?()
@@ -274,6 +305,7 @@ public final class Poller: @unchecked Sendable {
             }
         }
         onBatch?(.stored(report))
+        return failingSince == nil
     }
 
     /// This worker's held batch is resolved (stored, or left to the queue): the others may receive again.

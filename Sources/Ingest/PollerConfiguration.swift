@@ -10,6 +10,9 @@ public struct PollerConfiguration: Sendable {
     public var waitSeconds: Int
     /// Messages per receive (1–10).
     public var maxMessages: Int
+    /// Most messages stored in one commit: while receives come back full (a backlog), a worker receives
+    /// again before storing, up to this many (at least `maxMessages`).
+    public var messagesPerCommit: Int
     /// Never delete: for a queue shared with other viewers. Redeliveries are absorbed by idempotent ingest.
     public var peek: Bool
     /// Visibility timeout asked for on receive (nil: the queue's default).
@@ -23,7 +26,7 @@ public struct PollerConfiguration: Sendable {
 
     public init(
         queueURLs: [String], concurrency: Int = 2, waitSeconds: Int = 20, maxMessages: Int = 10,
-        peek: Bool = false, visibilityTimeout: Int? = nil, stopWhenEmpty: Bool = false,
+        messagesPerCommit: Int = 100, peek: Bool = false, visibilityTimeout: Int? = nil, stopWhenEmpty: Bool = false,
         giveUpAfter: TimeInterval? = nil, storeGiveUpAfter: TimeInterval? = nil
     ) {
         self.giveUpAfter = giveUpAfter
@@ -34,6 +37,7 @@ public struct PollerConfiguration: Sendable {
         self.concurrency = concurrency
         self.waitSeconds = min(20, max(0, waitSeconds))
         self.maxMessages = min(10, max(1, maxMessages))
+        self.messagesPerCommit = max(self.maxMessages, messagesPerCommit)
         self.peek = peek
         self.visibilityTimeout = visibilityTimeout
         self.stopWhenEmpty = stopWhenEmpty

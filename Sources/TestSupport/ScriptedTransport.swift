@@ -68,6 +68,13 @@ public final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
         return ok(String(decoding: data, as: UTF8.self))
     }
 
+    /// A DeleteMessageBatch answer in which every entry of `call` succeeded.
+    public static func deleted(_ call: Call) -> HTTPResponse {
+        let entries = call.body["Entries"] as? [[String: Any]] ?? []
+        let data = try! JSONSerialization.data(withJSONObject: ["Successful": entries.map { ["Id": $0["Id"] ?? ""] }])
+        return ok(String(decoding: data, as: UTF8.self))
+    }
+
     /// An IMF-fixdate for a `Date` header.
     public static func httpDate(_ date: Date) -> String {
         let formatter = DateFormatter()

@@ -133,4 +133,41 @@ import TimelineStore
         #expect(visibility.last?.first?["VisibilityTimeout"] as? Int == 0, "given up: handed back to the queue")
         #expect(outcomes.current.contains { if case .storeFailed(_, 7, let f) = $0 { f.problem == .readOnly } else { false } })
     }
+
+    @Test func aBacklogIsStoredInCommitsOfUpToAHundredAndLiveTrafficAtOnce() throws {
+        let (directory, path, factory) = try Self.temporaryStore()
+        defer { withExtendedLifetime(directory) {} }
+        // One receive of 3 (live traffic), then 25 full ones (a backlog of 250), then nothing.
+        let full = (0..<25).map { Self.events(10, prefix: "b\($0)-") }
+        let receives = Locked(0)
+        let transport = ScriptedTransport { call throws(TransportError) in
+            switch call.action {
+            case "ReceiveMessage":
+                let n = receives.withValue { $0 += 1; return $0 }
+                if n == 1 { return ScriptedTransport.messages(Self.events(3, prefix: "live-")) }
+                return n <= 26 ? ScriptedTransport.messages(full[n - 2]) : ScriptedTransport.ok("{}")
+            case "DeleteMessageBatch":
+                return ScriptedTransport.deleted(call)
+            default:
+                return ScriptedTransport.ok("{}")
+            }
+        }
+        let reports = Locked<[BatchReport]>([])
+        let poller = Self.poller(transport, store: factory, onBatch: { outcome in
+            if case .stored(let report) = outcome { reports.withValue { $0.append(report) } }
+        })
+        poller.start()
+        #expect(PollerTestKit.eventually(timeout: 10) { reports.current.map(\.received).reduce(0, +) == 253 })
+        #expect(poller.stop())
+        // The receive that was not full is stored at once; full ones are gathered up to 100 messages per
+        // commit, and the empty receive after the backlog ends the last gathering at 50.
+        #expect(reports.current.map(\.received) == [3, 100, 100, 50])
+        #expect(reports.current.allSatisfy { $0.stored == $0.received && $0.deleted == $0.received })
+        // The receives that gather do not wait; every message was deleted after its commit, 10 per call.
+        let waits = transport.calls("ReceiveMessage").prefix(27).map { $0.body["WaitTimeSeconds"] as? Int ?? -1 }
+        let gathering = Array(repeating: 0, count: 9)
+        #expect(waits == [0, 20] + gathering + [20] + gathering + [20, 0, 0, 0, 0, 0], "waits: \(waits)")
+        #expect(transport.calls("DeleteMessageBatch").count == 26)
+        #expect(try TimelineStore(path: path).stats().events == 253)
+    }
 }

@@ -57,17 +57,12 @@ public final class SQSClient: Sendable {
         if let attemptID { body.add("ReceiveRequestAttemptId", attemptID) }
         if let visibilityTimeout { body.add("VisibilityTimeout", visibilityTimeout) }
         body.add("WaitTimeSeconds", min(20, max(0, waitSeconds)))
-        let reply = try call(
+        let answer = try answerBody(
             "ReceiveMessage", body: body.bytes, timeout: TimeInterval(waitSeconds) + Self.timeoutMargin, cancel: cancel)
-        let messages = reply["Messages"] as? [[String: Any]] ?? []
-        return messages.compactMap { item in
-            guard let id = item["MessageId"] as? String, let handle = item["ReceiptHandle"] as? String else { return nil }
-            var attributes: [String: String] = [:]
-            for (key, value) in item["Attributes"] as? [String: Any] ?? [:] { attributes[key] = "\(value)" }
-            return SQSMessage(
-                messageID: id, receiptHandle: handle, body: item["Body"] as? String ?? "",
-                attributes: attributes, md5OfBody: item["MD5OfBody"] as? String)
+        guard let messages = SQSMessage.messages(inReceiveAnswer: answer.body) else {
+            throw Self.malformed("ReceiveMessage", answer)
         }
+        return messages
     }
 
     /// Deletes up to 10 messages. Per-entry failures come back in `failed` (the call itself succeeds).
@@ -203,6 +198,18 @@ public final class SQSClient: Sendable {
         _ action: String, body: [UInt8], timeout: TimeInterval = SQSClient.shortCallTimeout,
         cancel: CancellationToken? = nil
     ) throws(SQSError) -> [String: Any] {
+        let response = try answerBody(action, body: body, timeout: timeout, cancel: cancel)
+        if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d }) { return [:] }
+        guard let object = JSONReader.object(from: response.body) else { throw Self.malformed(action, response) }
+        return object
+    }
+
+    /// Sends one call and returns its answer when the status is a success; throws the error it describes
+    /// otherwise.
+    func answerBody(
+        _ action: String, body: [UInt8], timeout: TimeInterval = SQSClient.shortCallTimeout,
+        cancel: CancellationToken? = nil
+    ) throws(SQSError) -> HTTPResponse {
         let response = try exchange(action, body, timeout: timeout, cancel: cancel)
         guard (200..<300).contains(response.status) else {
             var error = ErrorResponseDecoder.decode(response)
@@ -213,14 +220,15 @@ public final class SQSClient: Sendable {
             }
             throw error
         }
-        if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d }) { return [:] }
-        guard let object = JSONReader.object(from: response.body) else {
-            throw SQSError(
-                kind: .server, code: "MalformedResponse",
-                message: "\(action) answer is not a JSON object: \(ErrorResponseDecoder.summarize(response.text))",
-                httpStatus: response.status)
-        }
-        return object
+        return response
+    }
+
+    /// The error for a successful answer that is not the JSON object `action` answers with.
+    static func malformed(_ action: String, _ response: HTTPResponse) -> SQSError {
+        SQSError(
+            kind: .server, code: "MalformedResponse",
+            message: "\(action) answer is not a JSON object: \(ErrorResponseDecoder.summarize(response.text))",
+            httpStatus: response.status)
     }
 
     /// Errors a wrong local clock causes: for these the answer's `Date` header is compared with the clock.

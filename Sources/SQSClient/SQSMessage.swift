@@ -1,3 +1,4 @@
+import StrictJSON
 import TimelineCore
 /// One message received from SQS.
 public struct SQSMessage: Sendable, Equatable {
@@ -15,6 +16,38 @@ public struct SQSMessage: Sendable, Equatable {
         self.body = body
         self.attributes = attributes
         self.md5OfBody = md5OfBody
+    }
+
+    /// The messages of a ReceiveMessage answer (an empty or blank answer, or one without `Messages`, has
+    /// none); an entry without a message id or receipt handle is left out (it could not be deleted). Nil
+    /// when the answer is not a well-formed JSON object. Read in one pass, without building a dictionary.
+    public static func messages(inReceiveAnswer answer: [UInt8]) -> [SQSMessage]? {
+        if answer.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d }) { return [] }
+        var messages: [SQSMessage] = []
+        let wellFormed = JSONReader.walkObject(answer) { reader, key throws(JSONSyntaxError) in
+            guard key == "Messages" else { return try reader.skip() }
+            messages.removeAll()  // a repeated key: the last one counts
+            try reader.elements { reader throws(JSONSyntaxError) in
+                var id: String?, handle: String?, body: String?, md5: String?
+                var attributes: [String: String] = [:]
+                try reader.members { reader, key throws(JSONSyntaxError) in
+                    switch key {
+                    case "MessageId": id = try reader.text()
+                    case "ReceiptHandle": handle = try reader.text()
+                    case "Body": body = try reader.text()
+                    case "MD5OfBody": md5 = try reader.text()
+                    case "Attributes":
+                        try reader.members { reader, name throws(JSONSyntaxError) in attributes[name] = try reader.text() }
+                    default: try reader.skip()
+                    }
+                }
+                if let id, let handle {
+                    messages.append(SQSMessage(messageID: id, receiptHandle: handle, body: body ?? "",
+                                               attributes: attributes, md5OfBody: md5))
+                }
+            }
+        }
+        return wellFormed ? messages : nil
     }
 
     /// `ApproximateReceiveCount` as a number.

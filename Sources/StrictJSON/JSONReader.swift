@@ -83,6 +83,8 @@ public struct JSONReader {
     /// False: each decoded string is checked for UTF-8 (the whole input was not checked beforehand).
     private let inputIsValidUTF8: Bool
     var index = 0
+    /// Containers around the cursor while an object is walked (`walkObject`).
+    var walkDepth = 0
     /// The first duplicate key found in document order.
     public private(set) var firstDuplicate: DuplicateKey?
 

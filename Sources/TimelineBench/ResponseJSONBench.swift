@@ -1,9 +1,9 @@
 import Foundation
-import StrictJSON
+import SQSClient
 
 /// SQS response reading: parses 10,000 ReceiveMessage answers of 10 messages each (the shape moto and
-/// SQS send: escaped event JSON bodies, receipt handles, attributes) and reads each message's fields the
-/// way `SQSClient.receiveMessage` does. CPU seconds and answers per second; asserts nothing.
+/// SQS send: escaped event JSON bodies, receipt handles, attributes) into messages with the reader
+/// `SQSClient.receiveMessage` uses. CPU seconds and answers per second; asserts nothing.
 func runResponseJSONBench() {
     report("== SQS response JSON ==")
     let response = Array(sampleReceiveResponse(messages: 10).utf8)
@@ -11,13 +11,10 @@ func runResponseJSONBench() {
     var fields = 0
     let cpuBefore = processCPUSeconds()
     for _ in 0..<rounds {
-        guard let object = SQSResponseBench.object(from: response) else {
+        guard let messages = SQSMessage.messages(inReceiveAnswer: response) else {
             report("response did not parse"); return
         }
-        for item in object["Messages"] as? [[String: Any]] ?? [] {
-            if item["MessageId"] is String, item["ReceiptHandle"] is String, item["Body"] is String { fields += 3 }
-            fields += (item["Attributes"] as? [String: Any])?.count ?? 0
-        }
+        for message in messages { fields += 3 + message.attributes.count + (message.md5OfBody == nil ? 0 : 1) }
     }
     let cpu = processCPUSeconds() - cpuBefore
     report(String(format: "%d answers of %d bytes (%d fields read): %.3f CPU-s, %.0f answers/CPU-s",
@@ -40,7 +37,3 @@ private func sampleReceiveResponse(messages: Int) -> String {
     return #"{"Messages":["# + items.joined(separator: ",") + "]}"
 }
 
-/// The reader `SQSClient` uses for answers.
-enum SQSResponseBench {
-    static func object(from bytes: [UInt8]) -> [String: Any]? { JSONReader.object(from: bytes) }
-}

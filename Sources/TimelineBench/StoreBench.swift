@@ -76,6 +76,11 @@ private struct StoreBench {
         report(String(format: "ingest batch of 10 (own transaction): median %.3f ms, p90 %.3f ms, p99 %.3f ms, max %.3f ms",
                      percentile(batchTimes, 0.5).millis, percentile(batchTimes, 0.9).millis,
                      percentile(batchTimes, 0.99).millis, percentile(batchTimes, 1).millis))
+        if verbose {
+            let slowest = batchTimes.indices.sorted { batchTimes[$0] > batchTimes[$1] }.prefix(15).sorted()
+            report("  slowest batches (number: ms): " + slowest.map { String(format: "%d: %.1f", $0, batchTimes[$0].millis) }
+                .joined(separator: ", "))
+        }
 
         let everything = TimelineQuery()
         let first = try repeatTimed { _ = try store.rows(matching: everything, olderThan: nil, limit: 60) }

@@ -167,6 +167,27 @@ enum TUIBenchMeasure {
                      scrollCPU * 1000, scrollWall * 1000, pageCPU * 1000, median * 1000, worst * 1000,
                      searchCPU * 1000, countsAfter * 1000, exactAfter * 1000, rssMiB, rssFirstFrame, rssCounts, rssBeforeSearch,
                      fileMiB, anonMiB))
+        if verbose { printLargestMappings() }
+    }
+
+    /// The mappings holding the most resident memory now (`/proc/self/smaps`), for a closer look at RSS.
+    static func printLargestMappings(count: Int = 12) {
+        // Read to the end: /proc files report a size of 0.
+        guard let data = FileHandle(forReadingAtPath: "/proc/self/smaps")?.readDataToEndOfFile() else { return }
+        let smaps = String(decoding: data, as: UTF8.self)
+        var residentKiB: [String: Int] = [:]
+        var name = ""
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if fields.first?.contains("-") == true, fields.count >= 5 {
+                name = fields.count >= 6 ? String(fields[5]) : "[anonymous]"
+            } else if fields.first == "Rss:", fields.count >= 2, let kib = Int(fields[1]) {
+                residentKiB[name, default: 0] += kib
+            }
+        }
+        for (mapping, kib) in residentKiB.sorted(by: { $0.value > $1.value }).prefix(count) {
+            print(String(format: "    %8.1f MiB  %@", Double(kib) / 1024, mapping))
+        }
     }
 
     /// CPU and wall seconds per step of `steps` key presses that each moved the selection, walking

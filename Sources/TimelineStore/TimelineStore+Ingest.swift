@@ -64,20 +64,8 @@ extension TimelineStore {
         while try inWriteTransaction({ try SearchIndexer(db: db).indexWaitingRows(limit: Self.searchIndexChunk) }) > 0 {}
         // The merges the background `SearchMerger` would do, in larger steps (nobody waits meanwhile).
         while try inWriteTransaction({ try SearchMerger.mergeStep(db, pages: Self.bulkMergePagesPerStep) }) {}
-        try emptyWAL()
-    }
-
-    /// Checkpoints every page of the WAL and truncates it to zero bytes, so an import leaves no large WAL
-    /// behind (on disk, and for the next commit to cut back). SQLite answers at once, without waiting,
-    /// while another connection (the background `Checkpointer`) runs a checkpoint: try again until
-    /// `walEmptyingTimeout`, then leave the rest to the `Checkpointer`.
-    private func emptyWAL() throws {
-        let deadline = ContinuousClock.now + Self.walEmptyingTimeout
-        // The pragma's first column is 1 when the checkpoint was blocked (another checkpointer, or a reader
-        // still using the WAL past the busy timeout).
-        while try locked({ try db.scalarInt("PRAGMA wal_checkpoint(TRUNCATE)") }) != 0, ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
+        // No large WAL left behind: on disk, and for the next commit to cut back.
+        try checkpoint()
     }
 
     /// Rows waiting for the full-text index (they are searched with LIKE meanwhile).
@@ -109,8 +97,6 @@ extension TimelineStore {
     static let searchIndexChunk = 5_000
     /// Pages written per merge step by `flushSearchIndex`.
     static let bulkMergePagesPerStep = 1_000
-    /// How long `flushSearchIndex` tries to empty the WAL while other checkpoints or readers are in the way.
-    static let walEmptyingTimeout = Duration.seconds(10)
 }
 
 /// The statements of one ingest transaction.

@@ -37,8 +37,8 @@ struct CheckpointerTests {
         var n = 0
         var largestWAL: Int64 = 0
         let deadline = Date().addingTimeInterval(60)
-        // Batches of ~1,000 pages each: without checkpoints the WAL would hold every one of them.
-        while (checkpointer.completedCount == before || n < 8_000) && Date() < deadline {
+        // Batches of ~1,000 pages each, back to back: without a bound the WAL would hold all 60 of them.
+        while (checkpointer.completedCount == before || n < 120_000) && Date() < deadline {
             let batch = (0..<2_000).map { _ -> IngestItem in
                 n += 1
                 return .event(makeEvent("b\(n)", task: "task-\(n % 3_000)", second: Int64(n), body: body), messageID: nil)
@@ -49,7 +49,11 @@ struct CheckpointerTests {
         #expect(checkpointer.completedCount > before, "the background thread checkpointed during the import")
         try fixture.store.flushSearchIndex()
         #expect(TimelineStore.fileSize(fixture.path + "-wal") == 0, "the import ended with an empty WAL")
-        #expect(largestWAL > 0)
+        // Bounded by the limit plus about a batch, far from the import's whole size.
+        let imported = Int64(n * body.utf8.count)
+        let bound = Int64(Checkpointer.walPagesLimit) * Int64(TimelineStore.pageSize) + imported / 10
+        #expect(largestWAL > 0 && largestWAL < bound && bound < imported / 2,
+                "largest WAL \(largestWAL) bytes (bound \(bound)) for \(imported) bytes imported")
         #expect(try fixture.store.stats().events == n, "nothing lost")
         #expect(try fixture.store.searchIndexBacklog() == 0)
         #expect(try fixture.store.count(matching: TimelineQuery.parse("b\(n)")) == 1, "the last event is searchable")

@@ -14,10 +14,12 @@ let package = Package(
     ],
     targets: [
         // System libraries: a module map plus a shim.h with only what Swift cannot call directly.
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Headers only: libcurl itself is opened at the first request (see shim.h).
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CNCursesW", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
-        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Headers only: libcrypto itself is opened at the first digest (see shim.h).
+        .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         // glibc's posix_spawn_file_actions_addclosefrom_np and pipe2 (hidden behind _GNU_SOURCE).
         .systemLibrary(name: "CProcessSpawn"),
         // glibc's mallopt (malloc.h is not in Swift's Glibc module).

@@ -16,42 +16,43 @@ final class CurlConnection {
     static let pollSliceMilliseconds: Int32 = 5_000
     static let connectTimeoutMilliseconds = 5_000
 
-    init?() {
-        CurlGlobal.ensureInitialized()
-        guard let easy = curl_easy_init() else { return nil }
-        guard let multi = curl_multi_init() else {
-            curl_easy_cleanup(easy)
-            return nil
+    /// Opens libcurl on first use (`tl_curl_open`); throws when it cannot be loaded or make a handle.
+    init() throws(TransportError) {
+        if let problem = tl_curl_open() { throw TransportError(kind: .other, message: String(cString: problem)) }
+        guard let easy = tl_curl_easy_init() else { throw TransportError(kind: .other, message: "libcurl could not create a handle") }
+        guard let multi = tl_curl_multi_init() else {
+            tl_curl_easy_cleanup(easy)
+            throw TransportError(kind: .other, message: "libcurl could not create a handle")
         }
         self.easy = easy
         self.multi = multi
     }
 
     deinit {
-        curl_multi_cleanup(multi)
-        curl_easy_cleanup(easy)
+        _ = tl_curl_multi_cleanup(multi)
+        tl_curl_easy_cleanup(easy)
         errorBuffer.deallocate()
     }
 
     /// Performs `request`, blocking the calling thread.
     func perform(_ request: HTTPRequest, timeout: TimeInterval, cancel: CancellationToken?) throws(TransportError) -> HTTPResponse {
         if cancel?.isCancelled == true { throw TransportError(kind: .cancelled, message: "cancelled before sending") }
-        curl_easy_reset(easy)
+        tl_curl_easy_reset(easy)
         let sink = ResponseSink()
         var headerList: UnsafeMutablePointer<curl_slist>? = nil
-        defer { curl_slist_free_all(headerList) }
+        defer { tl_curl_slist_free_all(headerList) }
         for header in request.headers {
-            headerList = curl_slist_append(headerList, "\(header.name): \(header.value)")
+            headerList = tl_curl_slist_append(headerList, "\(header.name): \(header.value)")
         }
         // No `Expect: 100-continue` round trip for larger bodies.
-        headerList = curl_slist_append(headerList, "Expect:")
+        headerList = tl_curl_slist_append(headerList, "Expect:")
         // Ask for a persistent connection explicitly: some servers (LocalStack's gateway) close after
         // every answer unless asked, which costs a TCP handshake and a socket per call.
-        headerList = curl_slist_append(headerList, "Connection: keep-alive")
+        headerList = tl_curl_slist_append(headerList, "Connection: keep-alive")
         try configure(request, timeout: timeout, headers: headerList, sink: sink)
 
         let wakeup = MultiHandleRef(pointer: multi)
-        let handlerID = cancel?.onCancel { _ = curl_multi_wakeup(wakeup.pointer) }
+        let handlerID = cancel?.onCancel { _ = tl_curl_multi_wakeup(wakeup.pointer) }
         defer { if let handlerID { cancel?.removeHandler(handlerID) } }
 
         let result = withExtendedLifetime(sink) { drive(cancel: cancel) }
@@ -71,18 +72,18 @@ final class CurlConnection {
 
     /// Runs the transfer in slices of at most `pollSliceMilliseconds`, checking `cancel` between them.
     private func drive(cancel: CancellationToken?) -> Outcome {
-        guard curl_multi_add_handle(multi, easy) == CURLM_OK else { return .failed(CURLE_FAILED_INIT) }
-        defer { curl_multi_remove_handle(multi, easy) }
+        guard tl_curl_multi_add_handle(multi, easy) == CURLM_OK else { return .failed(CURLE_FAILED_INIT) }
+        defer { _ = tl_curl_multi_remove_handle(multi, easy) }
         var running: Int32 = 1
         while true {
             if cancel?.isCancelled == true { return .cancelled }
-            let code = curl_multi_perform(multi, &running)
+            let code = tl_curl_multi_perform(multi, &running)
             guard code == CURLM_OK else { return .failed(CURLE_FAILED_INIT) }
             if running == 0 { break }
-            _ = curl_multi_poll(multi, nil, 0, Self.pollSliceMilliseconds, nil)
+            _ = tl_curl_multi_poll(multi, Self.pollSliceMilliseconds)
         }
         var remaining: Int32 = 0
-        while let message = curl_multi_info_read(multi, &remaining) {
+        while let message = tl_curl_multi_info_read(multi, &remaining) {
             if message.pointee.msg == CURLMSG_DONE {
                 let code = message.pointee.data.result
                 return code == CURLE_OK ? .finished : .failed(code)
@@ -138,7 +139,7 @@ final class CurlConnection {
 
     private func mapError(_ code: CURLcode, url: URL) -> TransportError {
         let detail = String(cString: errorBuffer)
-        let summary = String(cString: curl_easy_strerror(code))
+        let summary = String(cString: tl_curl_easy_strerror(code))
         let message = "\(detail.isEmpty ? summary : detail) (\(url.scheme ?? "")://\(url.host ?? "")\(url.port.map { ":\($0)" } ?? ""))"
         return TransportError(kind: Self.kind(of: code), code: Int(code.rawValue), message: message)
     }
@@ -164,13 +165,4 @@ final class CurlConnection {
 /// curl_multi_wakeup is documented as safe to call from any thread.
 struct MultiHandleRef: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer
-}
-
-/// `curl_global_init` once per process, before any handle is made.
-enum CurlGlobal {
-    private static let initialized: Bool = {
-        curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
-    }()
-
-    static func ensureInitialized() { _ = initialized }
 }

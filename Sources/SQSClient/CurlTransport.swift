@@ -15,9 +15,8 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     }
 
     public func send(_ request: HTTPRequest, timeout: TimeInterval, cancel: CancellationToken?) throws(TransportError) -> HTTPResponse {
-        guard let connection = lock.withLock({ idle.popLast() }) ?? CurlConnection() else {
-            throw TransportError(kind: .other, message: "libcurl could not create a handle")
-        }
+        let connection: CurlConnection
+        if let pooled = lock.withLock({ idle.popLast() }) { connection = pooled } else { connection = try CurlConnection() }
         do {
             let response = try connection.perform(request, timeout: timeout, cancel: cancel)
             giveBack(connection)

@@ -1,43 +1,49 @@
 import COpenSSL
 import Foundation
 
-/// SHA-256 and HMAC-SHA256 through OpenSSL's non-deprecated one-shot APIs.
+/// SHA-256 and HMAC-SHA256 through OpenSSL's non-deprecated one-shot APIs (libcrypto is opened at the
+/// first digest: see COpenSSL's shim.h).
 public enum Digest {
+    /// Opens libcrypto on first use (later calls cost one `pthread_once` check). Without it no request can
+    /// be signed (nor sent: libcurl needs it too), so a missing library stops the program with the reason.
+    private static func openLibrary() {
+        if let problem = tl_crypto_open() { fatalError(String(cString: problem)) }
+    }
+
     /// SHA-256 of `data` (32 bytes).
     public static func sha256<D: ContiguousBytes>(_ data: D) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let ok = data.withUnsafeBytes { input in
-            out.withUnsafeMutableBufferPointer { output in
-                EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, tl_evp_sha256(), nil)
-            }
-        }
-        precondition(ok == 1 && length == 32, "EVP_Digest(SHA-256) failed")
-        return Array(out.prefix(32))
+        digest(data, sha1: false, length: 32)
     }
 
     /// SHA-1 of `data` (20 bytes): only for file names the AWS CLI derives with it (SSO token cache).
     public static func sha1<D: ContiguousBytes>(_ data: D) -> [UInt8] {
+        digest(data, sha1: true, length: 20)
+    }
+
+    private static func digest<D: ContiguousBytes>(_ data: D, sha1: Bool, length expected: Int) -> [UInt8] {
+        openLibrary()
         var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let ok = data.withUnsafeBytes { input in
             out.withUnsafeMutableBufferPointer { output in
-                EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, EVP_sha1(), nil)
+                tl_digest(input.baseAddress, input.count, output.baseAddress, &length, sha1 ? 1 : 0)
             }
         }
-        precondition(ok == 1 && length == 20, "EVP_Digest(SHA-1) failed")
-        return Array(out.prefix(20))
+        precondition(ok == 1 && length == expected, "EVP_Digest failed")
+        return Array(out.prefix(expected))
     }
 
     /// HMAC-SHA256 of `data` under `key` (32 bytes).
     public static func hmacSHA256<K: ContiguousBytes, D: ContiguousBytes>(key: K, _ data: D) -> [UInt8] {
+        openLibrary()
         var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let result = key.withUnsafeBytes { keyBytes in
             data.withUnsafeBytes { input in
                 out.withUnsafeMutableBufferPointer { output in
-                    HMAC(tl_evp_sha256(), keyBytes.baseAddress, Int32(keyBytes.count),
-                         input.baseAddress, input.count, output.baseAddress, &length)
+                    tl_hmac_sha256(keyBytes.baseAddress, Int32(keyBytes.count),
+                                   input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count,
+                                   output.baseAddress, &length)
                 }
             }
         }

@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import time
 import uuid
+from pathlib import Path
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -79,6 +80,18 @@ def test_empty_state_then_rows_appear_while_running(env):
     assert row_index(lines, "First task started") < row_index(lines, "Second task done")
     assert "row 1 of 2" in screen
     assert "alpha" in screen and "deploy" in screen and "40%" in screen
+
+
+def test_a_view_that_never_talks_to_sqs_does_not_load_the_network_stack(env):
+    """libcurl (and the ~30 libraries it depends on) is opened at the first request: a `--no-poll` view
+    never maps it. (test_tui_sqs checks that a polling TUI does.)"""
+    feed, start = env
+    feed(event("T-1", "quiet view"))
+    tui = start()
+    tui.wait_for(lambda s: "quiet view" in s)
+    maps = Path(f"/proc/{tui.pid()}/maps").read_text()
+    assert "libcurl" not in maps and "libldap" not in maps, "the network stack was loaded by a view that never polls"
+    assert "libsqlite3" in maps
 
 
 def test_writes_by_another_process_appear_without_keys_while_the_loop_sleeps(env):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 from timeline_testing.tmux import TerminalProgram
@@ -69,6 +70,8 @@ def test_published_events_appear_upsert_moves_to_top_and_colours(queue, start_tu
     assert "row 1 of 5" in screen
     wait_until(lambda: queue.depth() == 0, timeout=20, message="the TUI's poller left messages in the queue")
     assert StoreView(db_path).event_count() == 6
+    # libcurl is opened at the first request (a view that never polls does not load it: test_tui.py).
+    assert "libcurl" in Path(f"/proc/{tui.pid()}/maps").read_text()
 
 
 def test_search_filters_and_esc_clears(queue, start_tui):

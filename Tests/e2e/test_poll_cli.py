@@ -250,6 +250,26 @@ def test_unknown_queue_exits_1_with_a_clear_message(queue, run_timeline, db_path
     assert "Check the queue URL" in result.stderr
 
 
+def test_a_libcurl_that_cannot_be_loaded_stops_polling_with_the_reason(queue, run_timeline, db_path, e2e_env,
+                                                                       tmp_path):
+    """libcurl is opened at the first request: one that cannot be loaded is a clear stop, not a crash (and,
+    as the program no longer needs it to start, commands that never talk to AWS still work)."""
+    send(queue, make_event("kept for later"))
+    broken = tmp_path / "libs"
+    broken.mkdir()
+    (broken / "libcurl.so.4").write_bytes(b"not a shared library")
+    env = {**e2e_env, "LD_LIBRARY_PATH": str(broken)}
+    result = run_timeline("drain", *args_for(queue, db=db_path), env=env, timeout=60)
+    assert result.returncode != 0 and result.returncode < 128, result.stderr
+    assert "cannot load libcurl.so.4" in result.stderr and "install libcurl4" in result.stderr, result.stderr
+    listed = run_timeline("list", "--db", db_path, env=env)
+    assert listed.returncode == 0, listed.stderr
+    attributes = queue.client.get_queue_attributes(
+        QueueUrl=queue.url, AttributeNames=["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"])
+    assert attributes["Attributes"] == {"ApproximateNumberOfMessages": "1", "ApproximateNumberOfMessagesNotVisible": "0"}, \
+        "nothing was taken from the queue"
+
+
 def test_drain_prints_a_summary_and_empties_the_queue(queue, run_timeline, db_path):
     events = many_events(25, tasks=5, prefix="drain")
     for event in events:

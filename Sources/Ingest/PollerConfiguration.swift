@@ -11,7 +11,8 @@ public struct PollerConfiguration: Sendable {
     /// Messages per receive (1–10).
     public var maxMessages: Int
     /// Most messages stored in one commit: while receives come back full (a backlog), a worker receives
-    /// again before storing, up to this many (at least `maxMessages`).
+    /// again before storing, up to this many (at least `maxMessages`). Drain of 10,000 messages, client
+    /// CPU: 0.74 s committing each receive, 0.45 s with commits of 100, 0.40 s with 500 or 1,000.
     public var messagesPerCommit: Int
     /// Never delete: for a queue shared with other viewers. Redeliveries are absorbed by idempotent ingest.
     public var peek: Bool
@@ -26,7 +27,7 @@ public struct PollerConfiguration: Sendable {
 
     public init(
         queueURLs: [String], concurrency: Int = 2, waitSeconds: Int = 20, maxMessages: Int = 10,
-        messagesPerCommit: Int = 100, peek: Bool = false, visibilityTimeout: Int? = nil, stopWhenEmpty: Bool = false,
+        messagesPerCommit: Int = 500, peek: Bool = false, visibilityTimeout: Int? = nil, stopWhenEmpty: Bool = false,
         giveUpAfter: TimeInterval? = nil, storeGiveUpAfter: TimeInterval? = nil
     ) {
         self.giveUpAfter = giveUpAfter

@@ -20,14 +20,14 @@ import TimelineStore
     static func poller(
         _ transport: ScriptedTransport, store: @escaping Poller.StoreFactory, concurrency: Int = 1,
         giveUpAfter: TimeInterval? = nil, storeGiveUpAfter: TimeInterval? = nil, clockStep: TimeInterval = 0,
-        onBatch: (@Sendable (BatchOutcome) -> Void)? = nil
+        messagesPerCommit: Int = 500, onBatch: (@Sendable (BatchOutcome) -> Void)? = nil
     ) -> Poller {
         Poller(
             client: SQSClient(
                 endpoint: URL(string: "http://127.0.0.1:1")!, region: "us-east-1",
                 credentials: StaticCredentialsProvider(TestClients.credentials), transport: transport),
             configuration: PollerConfiguration(
-                queueURLs: [queueURL], concurrency: concurrency, waitSeconds: 20,
+                queueURLs: [queueURL], concurrency: concurrency, waitSeconds: 20, messagesPerCommit: messagesPerCommit,
                 giveUpAfter: giveUpAfter, storeGiveUpAfter: storeGiveUpAfter),
             makeStore: store, timing: PollerTiming(now: jumpingClock(step: clockStep), random: { 0 }),
             onBatch: onBatch)
@@ -134,7 +134,7 @@ import TimelineStore
         #expect(outcomes.current.contains { if case .storeFailed(_, 7, let f) = $0 { f.problem == .readOnly } else { false } })
     }
 
-    @Test func aBacklogIsStoredInCommitsOfUpToAHundredAndLiveTrafficAtOnce() throws {
+    @Test func aBacklogIsStoredInCommitsOfUpToTheLimitAndLiveTrafficAtOnce() throws {
         let (directory, path, factory) = try Self.temporaryStore()
         defer { withExtendedLifetime(directory) {} }
         // One receive of 3 (live traffic), then 25 full ones (a backlog of 250), then nothing.
@@ -153,13 +153,13 @@ import TimelineStore
             }
         }
         let reports = Locked<[BatchReport]>([])
-        let poller = Self.poller(transport, store: factory, onBatch: { outcome in
+        let poller = Self.poller(transport, store: factory, messagesPerCommit: 100, onBatch: { outcome in
             if case .stored(let report) = outcome { reports.withValue { $0.append(report) } }
         })
         poller.start()
         #expect(PollerTestKit.eventually(timeout: 10) { reports.current.map(\.received).reduce(0, +) == 253 })
         #expect(poller.stop())
-        // The receive that was not full is stored at once; full ones are gathered up to 100 messages per
+        // The receive that was not full is stored at once; full ones are gathered up to the limit (100 here) per
         // commit, and the empty receive after the backlog ends the last gathering at 50.
         #expect(reports.current.map(\.received) == [3, 100, 100, 50])
         #expect(reports.current.allSatisfy { $0.stored == $0.received && $0.deleted == $0.received })

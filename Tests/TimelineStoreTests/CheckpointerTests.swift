@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import TimelineCore
 @testable import TimelineStore
 
@@ -58,5 +59,23 @@ struct CheckpointerTests {
         #expect(try fixture.store.searchIndexBacklog() == 0)
         #expect(try fixture.store.count(matching: TimelineQuery.parse("b\(n)")) == 1, "the last event is searchable")
         #expect(try fixture.store.db.scalarString("PRAGMA integrity_check") == "ok")
+    }
+
+    @Test func upkeepThreadsRunNicerThanTheProcess() throws {
+        let fixture = try StoreFixture()
+        errno = 0
+        let processNice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        try #require(errno == 0)
+        let seen = Locked<Int32?>(nil)
+        let job = BackgroundJob.shared(name: "nice-probe", path: fixture.path) { _ in
+            seen.withValue { $0 = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+            return false
+        }
+        job.request()
+        let deadline = Date().addingTimeInterval(10)
+        while job.completedCount == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(seen.current == min(19, processNice + BackgroundJob.niceIncrement))
+        // The calling thread keeps its own priority.
+        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == processNice)
     }
 }

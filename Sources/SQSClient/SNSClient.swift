@@ -113,6 +113,7 @@ public final class SNSClient: Sendable {
     /// Signs and sends one call; returns the XML answer read, or throws the decoded error (or
     /// `MalformedResponse` when the answer is not well-formed XML).
     func call(_ action: String, _ parameters: [(String, String)]) throws(SQSError) -> QueryXML {
+        try SQSClient.requireCrypto()
         let credentials: AWSCredentials
         do {
             credentials = try credentialsProvider.credentials()

@@ -248,6 +248,7 @@ public final class SQSClient: Sendable {
     func exchange(
         _ action: String, _ body: [UInt8], timeout: TimeInterval, cancel: CancellationToken?
     ) throws(SQSError) -> HTTPResponse {
+        try Self.requireCrypto()
         let credentials: AWSCredentials
         do {
             credentials = try credentialsProvider.credentials()
@@ -260,6 +261,13 @@ public final class SQSClient: Sendable {
         } catch {
             throw SQSError(transport: error)
         }
+    }
+
+    /// Throws, instead of letting the first signature stop the program, when libcrypto cannot be loaded
+    /// (it is opened at the first request: see COpenSSL's shim.h). Checked before credentials too (an SSO
+    /// cache name or an assumed role needs a digest).
+    static func requireCrypto() throws(SQSError) {
+        if let problem = Digest.libraryProblem { throw SQSError(kind: .client, code: "LibraryMissing", message: problem) }
     }
 
     /// The JSON body of `action`'s `payload`.

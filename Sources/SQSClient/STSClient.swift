@@ -78,6 +78,7 @@ public struct STSClient: Sendable {
             HTTPHeader("Content-Type", "application/x-www-form-urlencoded; charset=utf-8"),
         ]
         if let credentials {
+            if let problem = Digest.libraryProblem { throw CredentialsError(problem) }
             let path = endpoint.path.isEmpty ? "/" : endpoint.path
             let signing = SigningRequest(method: "POST", path: path, query: endpoint.query ?? "", headers: headers, body: body)
             headers += SigV4Signer.sign(

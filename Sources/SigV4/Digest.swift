@@ -4,10 +4,14 @@ import Foundation
 /// SHA-256 and HMAC-SHA256 through OpenSSL's non-deprecated one-shot APIs (libcrypto is opened at the
 /// first digest: see COpenSSL's shim.h).
 public enum Digest {
+    /// Why libcrypto cannot be used, or nil when it can (opens it on first use). Callers that can report
+    /// an error check this before their first digest: a digest without the library stops the program.
+    public static var libraryProblem: String? { tl_crypto_open().map { String(cString: $0) } }
+
     /// Opens libcrypto on first use (later calls cost one `pthread_once` check). Without it no request can
     /// be signed (nor sent: libcurl needs it too), so a missing library stops the program with the reason.
     private static func openLibrary() {
-        if let problem = tl_crypto_open() { fatalError(String(cString: problem)) }
+        if let problem = libraryProblem { fatalError(problem) }
     }
 
     /// SHA-256 of `data` (32 bytes).

@@ -270,6 +270,21 @@ def test_a_libcurl_that_cannot_be_loaded_stops_polling_with_the_reason(queue, ru
         "nothing was taken from the queue"
 
 
+def test_a_libcrypto_that_cannot_be_loaded_stops_polling_with_the_reason(queue, run_timeline, db_path, e2e_env,
+                                                                         tmp_path):
+    """libcrypto is opened at the first signature: one that cannot be loaded stops drain with the reason
+    before any request (no crash), and takes nothing from the queue."""
+    send(queue, make_event("kept for later"))
+    broken = tmp_path / "libs"
+    broken.mkdir()
+    (broken / "libcrypto.so.3").write_bytes(b"not a shared library")
+    result = run_timeline("drain", *args_for(queue, db=db_path), env={**e2e_env, "LD_LIBRARY_PATH": str(broken)},
+                          timeout=60)
+    assert result.returncode == 1, result.stderr
+    assert "cannot load libcrypto.so.3" in result.stderr and "install libssl3" in result.stderr, result.stderr
+    assert queue.depth() == 1
+
+
 def test_drain_prints_a_summary_and_empties_the_queue(queue, run_timeline, db_path):
     events = many_events(25, tasks=5, prefix="drain")
     for event in events:

@@ -18,8 +18,8 @@ enum Checkpointer {
     /// Under back-to-back batches of 10 at 1,000,000 events that commit takes about 20 ms, once every
     /// ~210 batches (4,096 pages: once every ~54, which put those commits in the ingest p99).
     static let walPagesLimit: Int32 = 16_384
-    /// Longest a committing connection waits for the background job's pass before its own.
-    static let catchUpTimeout: TimeInterval = 10
+    /// Longest a checkpoint is tried again while another connection's checkpoint runs (`retried`).
+    static let retryTimeout: TimeInterval = 10
 
     /// The checkpoint job of the file at `path`.
     static func shared(path: String) -> BackgroundJob {
@@ -43,17 +43,32 @@ enum Checkpointer {
     }
 
     /// Copies every WAL page no reader still needs into the database file, on the calling connection
-    /// (`PASSIVE`: never waits for readers or writers). SQLite refuses at once while the background job
-    /// runs its pass; this waits for that pass (up to `catchUpTimeout`), then copies the rest.
+    /// (`PASSIVE`: never waits for readers or writers), once the background job's pass is over.
     static func catchUp(_ handle: OpaquePointer) {
-        let deadline = Date().addingTimeInterval(catchUpTimeout)
-        repeat {
-            var walPages: Int32 = -1
-            var copied: Int32 = -1
-            let code = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &walPages, &copied)
-            // -1 pages: the checkpoint could not start (another one is running).
-            if code != SQLITE_BUSY || walPages >= 0 { return }
+        _ = retried { checkpoint(handle, mode: SQLITE_CHECKPOINT_PASSIVE) }
+    }
+
+    /// One checkpoint of `mode` on the connection `handle`: SQLite's result code, and the WAL's pages
+    /// (-1 when the checkpoint could not start).
+    static func checkpoint(_ handle: OpaquePointer, mode: Int32) -> (code: Int32, walPages: Int32) {
+        var walPages: Int32 = -1
+        var copied: Int32 = -1
+        let code = sqlite3_wal_checkpoint_v2(handle, nil, mode, &walPages, &copied)
+        return (code, walPages)
+    }
+
+    /// Runs `attempt` (one checkpoint) again while SQLite refuses it because another connection's
+    /// checkpoint is running (busy, and it could not start: SQLite does not wait for those by itself), up
+    /// to `retryTimeout`. A checkpoint blocked by readers past the busy timeout is not tried again (the
+    /// background job finishes it once they move on). Returns the last attempt's result.
+    static func retried(
+        _ attempt: () throws -> (code: Int32, walPages: Int32)
+    ) rethrows -> (code: Int32, walPages: Int32) {
+        let deadline = Date().addingTimeInterval(retryTimeout)
+        while true {
+            let result = try attempt()
+            if result.code != SQLITE_BUSY || result.walPages >= 0 || Date() >= deadline { return result }
             usleep(2_000)
-        } while Date() < deadline
+        }
     }
 }

@@ -148,27 +148,14 @@ public final class TimelineStore: @unchecked Sendable {
 
     /// Writes the whole WAL back into the main file and truncates it to zero bytes (never needed for
     /// correctness: for accurate size figures, and so a bulk write leaves no large WAL behind, on disk and
-    /// in every reader's WAL index). SQLite refuses at once, without waiting, while another connection
-    /// (the background `Checkpointer`) runs a checkpoint: then this tries again, until
-    /// `walEmptyingTimeout`. Readers still using the WAL after the busy timeout are not waited for again
-    /// (the `Checkpointer` finishes the job once they move on).
+    /// in every reader's WAL index). Waits for a background checkpoint in the way (`Checkpointer.retried`;
+    /// the store's lock is taken per attempt, not while waiting).
     public func checkpoint() throws {
-        let deadline = ContinuousClock.now + Self.walEmptyingTimeout
-        while true {
-            // Columns: 1 when blocked; frames in the WAL, or -1 when the checkpoint could not start.
-            let (blocked, walFrames) = try locked { () throws -> (Int, Int) in
-                let statement = try db.cached("PRAGMA wal_checkpoint(TRUNCATE)")
-                defer { statement.reset() }
-                guard try statement.step() == .row else { return (0, 0) }
-                return (statement.int(0), statement.int(1))
-            }
-            if blocked == 0 || walFrames >= 0 || ContinuousClock.now >= deadline { return }
-            Thread.sleep(forTimeInterval: 0.01)
+        let result = Checkpointer.retried { locked { Checkpointer.checkpoint(db.handle, mode: SQLITE_CHECKPOINT_TRUNCATE) } }
+        if result.code != SQLITE_OK && result.code != SQLITE_BUSY {
+            throw SQLiteError(connection: db.handle, code: result.code, sql: "wal_checkpoint(TRUNCATE)")
         }
     }
-
-    /// How long `checkpoint()` tries while other checkpoints are in the way.
-    static let walEmptyingTimeout = Duration.seconds(10)
 
     static func fileSize(_ path: String) -> Int64 {
         var info = stat()

@@ -677,3 +677,19 @@ def test_a_config_file_others_can_write_is_flagged_and_a_huge_one_refused(run_ti
         handle.write("#" * (2 * 1024 * 1024) + "\n")
     result = run_timeline("list", "--db", str(tmp_path / "x.db"), env=env, timeout=30)
     assert result.returncode != 0 and "byte limit of a config file" in result.stderr, result.stderr
+
+
+def test_history_finds_a_task_by_the_cut_id_list_prints_or_a_unique_beginning(run_timeline, tmp_path):
+    db = str(tmp_path / "ids.db")
+    events = [event(1, "deploy-billing-service-v1.3-canary", "canary"), event(2, "deploy-billing-service-v1.3-prod", "prod"),
+              event(3, "nightly-backup-of-the-warehouse", "backup")]
+    assert run_timeline("import", "--db", db, str(write_jsonl(tmp_path / "ids.jsonl", events))).returncode == 0
+    listed = run_timeline("list", "--db", db, "--no-color").stdout
+    cut = next(word for line in listed.splitlines() for word in line.split() if word.startswith("nightly-") and word.endswith("…"))
+    found = run_timeline("history", "--db", db, "--json", cut)
+    assert found.returncode == 0 and json.loads(found.stdout.splitlines()[0])["task_id"] == "nightly-backup-of-the-warehouse"
+    assert json.loads(run_timeline("history", "--db", db, "--json", "nightly").stdout.splitlines()[0])["title"] == "backup"
+    ambiguous = run_timeline("history", "--db", db, "deploy-billing")
+    assert ambiguous.returncode == 1 and "begins more than one task id" in ambiguous.stderr
+    assert '"deploy-billing-service-v1.3-canary"' in ambiguous.stderr
+    assert run_timeline("history", "--db", db, "nothing-like-it").returncode == 1

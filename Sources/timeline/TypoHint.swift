@@ -6,7 +6,7 @@ import TimelineCore
 enum TypoHint {
     /// The hint line for `message` (the parser's error text) given the command line, nil when there is none.
     static func hint(for message: String, arguments: [String]) -> String? {
-        guard let word = unknownWord(in: message) else { return nil }
+        guard !message.contains("Did you mean"), let word = unknownWord(in: message) else { return nil }
         let subcommands = TimelineCommand.configuration.subcommands
         let names: [String]
         if word.hasPrefix("-") {
@@ -18,17 +18,19 @@ enum TypoHint {
         return ClosestWord.suggestion(for: word, among: names).map { "Did you mean '\($0)'?" }
     }
 
-    /// The word the parser could not place: `Unexpected argument 'lsit'`, `Unknown option '--limt'`, or
-    /// the query words' `Unknown option --limt (…`.
+    /// The word the parser could not place: `Unexpected argument 'lsit'`, `2 unexpected arguments: 'hsitory',
+    /// 'x'`, `Unknown option '--limt'`, or the query words' `Unknown option --limt=3 (…` (an `=value` dropped).
     static func unknownWord(in message: String) -> String? {
-        for marker in ["Unexpected argument '", "Unknown option '"] {
-            if let start = message.range(of: marker), let end = message[start.upperBound...].firstIndex(of: "'") {
-                return String(message[start.upperBound..<end])
-            }
+        let lower = message.lowercased()
+        if let start = lower.range(of: "unexpected argument"),
+           let open = message[start.upperBound...].firstIndex(of: "'"),
+           let close = message[message.index(after: open)...].firstIndex(of: "'") {
+            return String(message[message.index(after: open)..<close])
         }
-        if let start = message.range(of: "Unknown option "),
-           let word = message[start.upperBound...].split(separator: " ").first, word.hasPrefix("-") {
-            return String(word)
+        if let start = message.range(of: "Unknown option ") {
+            let word = message[start.upperBound...].drop { $0 == "'" }
+                .prefix { $0 == "-" || $0.isLetter || $0.isNumber }
+            return word.hasPrefix("-") ? String(word) : nil
         }
         return nil
     }

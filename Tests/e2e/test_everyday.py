@@ -693,3 +693,15 @@ def test_history_finds_a_task_by_the_cut_id_list_prints_or_a_unique_beginning(ru
     assert ambiguous.returncode == 1 and "begins more than one task id" in ambiguous.stderr
     assert '"deploy-billing-service-v1.3-canary"' in ambiguous.stderr
     assert run_timeline("history", "--db", db, "nothing-like-it").returncode == 1
+
+
+@pytest.mark.parametrize("args, meant", [(["lsit"], "list"), (["hsitory", "x"], "history"), (["list", "--limt", "3"], "--limit"),
+                                         (["list", "--lmit=3"], "--limit"), (["poll", "--queue-ulr", "x"], "--queue-url")])
+def test_a_mistyped_subcommand_or_option_gets_a_did_you_mean(run_timeline, args, meant):
+    result = run_timeline(*args)
+    assert result.returncode != 0 and f"Did you mean '{meant}'?" in result.stderr, result.stderr
+
+
+def test_no_did_you_mean_for_a_word_unlike_any(run_timeline):
+    result = run_timeline("frobnicate")
+    assert result.returncode != 0 and "Did you mean" not in result.stderr

@@ -35,7 +35,14 @@ enum ReplyTargets {
             } catch {
                 throw CommandFailure(error.message)
             }
-        })
+        }, allowPrivateWebhooks: allowPrivateWebhooks())
+    }
+
+    /// `webhook_allow_private` (config file) or `TIMELINE_WEBHOOK_ALLOW_PRIVATE` (1 or true): off by default.
+    static func allowPrivateWebhooks() -> Bool {
+        let setting = try? UserConfig.resolver().resolve(
+            "webhook_allow_private", flag: nil, flagName: "", environmentNames: ["TIMELINE_WEBHOOK_ALLOW_PRIVATE"])
+        return setting?.value == "true" || setting?.value == "1"
     }
 
     /// The reply to `event` with `answer`, and where it goes: an action's webhook, else the event's

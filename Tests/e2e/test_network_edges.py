@@ -210,7 +210,7 @@ def test_a_webhook_name_that_resolves_to_metadata_sends_nothing(namespace, queue
     result = subprocess.run(ns.command([timeline_bin, "reply", "hook-1", "--action", "approve", "--db", db_path]),
                             env=e2e_env, capture_output=True, text=True, timeout=60)
     assert result.returncode == 1, result
-    assert (f'not sent "Approve" to {url}: refused to send to https://hook.test:8443: its connected address '
+    assert (f'not sent "Approve" to {url}: refusedAddress: refused to send to https://hook.test:8443: its connected address '
             "169.254.169.254 is a link-local address") in result.stderr, result.stderr
     deadline = time.monotonic() + 10  # the capture server logs the connection once the binary closed it
     while not captured(log) and time.monotonic() < deadline:

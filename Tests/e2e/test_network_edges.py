@@ -264,3 +264,11 @@ def test_loopback_requests_never_go_through_a_proxy(namespace, queue, sqs, run_t
     assert f'sent "Approve" to {url} (HTTP 204)' in result.stdout
     assert captured(proxy_log) == []
     assert len(captured(hook_log)) == 1
+
+    # A signed SQS request to a local endpoint: its credentials stay on loopback too.
+    published = subprocess.run(ns.command([timeline_bin, "publish", "--title", "t", "--status", "info", "--agent-id", "a",
+                                           "--queue-url", "http://127.0.0.1:8080/000000000000/q",
+                                           "--endpoint-url", "http://127.0.0.1:8080", "--region", "us-east-1"]),
+                               env=proxied, capture_output=True, text=True, timeout=60)
+    assert captured(proxy_log) == [], published.stderr
+    assert len(captured(hook_log)) >= 2 and '"head": "POST / HTTP/1.1' in captured(hook_log)[1], captured(hook_log)

@@ -272,3 +272,11 @@ def test_loopback_requests_never_go_through_a_proxy(namespace, queue, sqs, run_t
                                env=proxied, capture_output=True, text=True, timeout=60)
     assert captured(proxy_log) == [], published.stderr
     assert len(captured(hook_log)) >= 2 and '"head": "POST / HTTP/1.1' in captured(hook_log)[1], captured(hook_log)
+
+
+def test_config_shows_webhook_allow_private_and_refuses_a_wrong_value(run_timeline, e2e_env):
+    shown = run_timeline("config", env={**e2e_env, "TIMELINE_WEBHOOK_ALLOW_PRIVATE": "1"})
+    assert "webhooks      webhook_allow_private = true  (from TIMELINE_WEBHOOK_ALLOW_PRIVATE)" in shown.stdout, shown.stdout
+    assert "webhooks      webhook_allow_private = false  (from default)" in run_timeline("config").stdout
+    wrong = run_timeline("config", env={**e2e_env, "TIMELINE_WEBHOOK_ALLOW_PRIVATE": "yes"})
+    assert wrong.returncode != 0 and "TIMELINE_WEBHOOK_ALLOW_PRIVATE=yes is not one of" in wrong.stderr, wrong.stderr

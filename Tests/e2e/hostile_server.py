@@ -114,7 +114,7 @@ class _EndlessHandler(BaseHTTPRequestHandler):
 class EndlessServer(HostileServer):
     """An endpoint on 127.0.0.1 that never stops answering; `mode` is "chunked", "length" or "headers"."""
 
-    def __init__(self, mode: str = "chunked"):  # noqa: super().__init__ builds a different handler
+    def __init__(self, mode: str = "chunked"):  # not super().__init__: a different handler
         handler = type("Handler", (_EndlessHandler,), {"mode": mode})
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.server.daemon_threads = True

@@ -160,6 +160,10 @@ class Namespace:
                 item.unlink()
         for folder in sorted(self.etc.glob("**/"), key=lambda p: len(str(p)), reverse=True):
             folder.rmdir()
+        try:
+            self.etc.parent.rmdir()  # /etc/netns, when no other namespace uses it
+        except OSError:
+            pass
 
 
 @pytest.fixture

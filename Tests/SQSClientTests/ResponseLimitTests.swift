@@ -75,6 +75,15 @@ import TimelineCore
         #expect(ResponseLimit.webhook.bodyBytes <= 65_536)
     }
 
+    @Test func snsAndSTSCallsNameTheirLimits() {
+        let transport = ScriptedTransport { _ throws(TransportError) in HTTPResponse(status: 500, headers: [], body: []) }
+        let url = URL(string: "http://127.0.0.1:1")!
+        _ = try? SNSClient(endpoint: url, region: "us-east-1", credentials: StaticCredentialsProvider(TestClients.credentials),
+                           transport: transport).listTopics()
+        _ = try? STSClient(endpoint: url, region: "us-east-1", transport: transport).callerARN(TestClients.credentials)
+        #expect(transport.calls.map(\.request.responseLimit) == [.sns, .sts])
+    }
+
     // MARK: - The connected address
 
     /// Runs the PREREQ callback as libcurl would, with `address` as the connected peer.

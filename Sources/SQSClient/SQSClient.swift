@@ -309,7 +309,8 @@ public final class SQSClient: Sendable {
         ]
         let signing = SigningRequest(method: "POST", path: signingPath, query: signingQuery, headers: headers, body: body)
         headers += SigV4Signer.sign(request: signing, credentials: credentials, region: region, service: "sqs", date: clock())
-        return HTTPRequest(method: "POST", url: endpoint, headers: headers, body: body)
+        return HTTPRequest(method: "POST", url: endpoint, headers: headers, body: body,
+                           responseLimit: action == "ReceiveMessage" ? .sqsReceive : .sqsCall)
     }
 
     /// `host` or `host:port` when the port is not the scheme's default (what curl would send).

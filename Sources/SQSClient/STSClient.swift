@@ -86,7 +86,7 @@ public struct STSClient: Sendable {
         }
         let response: HTTPResponse
         do {
-            response = try transport.send(HTTPRequest(method: "POST", url: endpoint, headers: headers, body: body), timeout: Self.timeout, cancel: HelperRegistry.shared.shutdown)
+            response = try transport.send(HTTPRequest(method: "POST", url: endpoint, headers: headers, body: body, responseLimit: .sts), timeout: Self.timeout, cancel: HelperRegistry.shared.shutdown)
         } catch {
             throw CredentialsError("STS at \(endpoint.absoluteString) could not \(what): \(DisplayText.sanitize(error.description))")
         }

@@ -117,6 +117,8 @@ public struct ConfigFile: Sendable, Equatable {
             switch (key.kind, value.type) {
             case (.string, .string):
                 strings = [value.string!]
+            case (.bool, .bool):
+                strings = [value.bool! ? "true" : "false"]
             case (.stringList, .array):
                 var items: [String] = []
                 for element in value.array! {

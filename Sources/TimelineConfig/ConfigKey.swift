@@ -3,7 +3,7 @@ import TimelineCore
 
 /// One setting the config file may hold: its TOML key, what it accepts, and how to say so.
 public struct ConfigKey: Sendable {
-    public enum Kind: Sendable { case string, stringList }
+    public enum Kind: Sendable { case string, stringList, bool }
 
     public var name: String
     public var kind: Kind
@@ -29,6 +29,9 @@ public struct ConfigKey: Sendable {
         ConfigKey(name: "timeout_after", kind: .string, expects: "a duration such as \"8h\" (s, m, h, d)", check: positiveDuration),
         ConfigKey(name: "retention", kind: .string, expects: "a duration such as \"30d\" (\(DurationText.help)), or \"off\"",
                   check: { $0 == "off" || DurationText.seconds($0).map { $0 > 0 } == true ? nil : "is not a duration" }),
+        ConfigKey(name: "webhook_allow_private", kind: .bool,
+                  expects: "true or false (env: 1 or 0): may webhooks reach 10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7",
+                  check: oneOf(["true", "false", "1", "0"])),
     ]
 
     /// The key named `name`, if the file format knows it.

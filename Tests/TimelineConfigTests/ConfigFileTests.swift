@@ -46,7 +46,20 @@ import Testing
         ("[views.x]\nquery = \"since:soon\"\n", 2, "views.x.query", "since:soon is not a time", "correct the query"),
         ("[views.x]\nqeury = \"a\"\n", 2, "views.x.qeury", "unknown view setting", "only query"),
         ("[views.y]\n", 1, "views.y.query", "is missing", "add query ="),
+        ("webhook_allow_private = \"yes\"", 1, "webhook_allow_private", "value of type string", "true or false"),
     ]
+
+    @Test func webhookAllowPrivateIsABooleanAndItsVariableTakesOne() throws {
+        #expect(try ConfigFile.parse("webhook_allow_private = true", path: "/c.toml").string("webhook_allow_private") == "true")
+        #expect(try ConfigFile.parse("webhook_allow_private = false", path: "/c.toml").string("webhook_allow_private") == "false")
+        let resolver = SettingResolver(environment: ["TIMELINE_WEBHOOK_ALLOW_PRIVATE": "1"], file: try ConfigFile.parse("", path: "/c.toml"))
+        #expect(try resolver.resolve("webhook_allow_private", flag: nil, flagName: "",
+                                     environmentNames: ["TIMELINE_WEBHOOK_ALLOW_PRIVATE"]).value == "1")
+        let wrong = SettingResolver(environment: ["TIMELINE_WEBHOOK_ALLOW_PRIVATE": "yes"], file: try ConfigFile.parse("", path: "/c.toml"))
+        #expect(throws: SettingError.self) {
+            try wrong.resolve("webhook_allow_private", flag: nil, flagName: "", environmentNames: ["TIMELINE_WEBHOOK_ALLOW_PRIVATE"])
+        }
+    }
 
     @Test(arguments: 0..<invalid.count)
     func invalidFilesNameLineKeyAndFix(_ index: Int) {

@@ -23,6 +23,24 @@ enum CredentialsReport {
         }
     }
 
+    /// This viewer's SQS `SenderId` (STS `GetCallerIdentity` `UserId`): what agents put in
+    /// `TIMELINE_REPLY_SENDERS` to accept its replies.
+    static func senderID(of credentials: AWSCredentials, configuration: SQSConfiguration) -> String {
+        guard let sts = try? configuration.endpoints.endpoint(for: .sts, region: configuration.region.value) else {
+            return "unknown (the STS endpoint setting is invalid)"
+        }
+        if ServiceEndpoints.isLocal(configuration.endpoint.value), !ServiceEndpoints.isLocal(sts.value) {
+            return "not asked (local endpoint; set AWS_ENDPOINT_URL_STS to ask its STS)"
+        }
+        do {
+            let identity = try STSClient(endpoint: sts.value, region: configuration.region.value).callerIdentity(credentials)
+            guard let userID = identity.userID else { return "unknown (STS GetCallerIdentity answer has no UserId)" }
+            return "\(userID)  (agents accept this viewer's replies with TIMELINE_REPLY_SENDERS=\(userID))"
+        } catch {
+            return "unknown (\(DisplayText.sanitize(error.message)))"
+        }
+    }
+
     /// `never (long-term keys)` or `2026-11-23T21:04:37Z (in 59 min)`.
     static func expiry(of credentials: AWSCredentials, now: Date = Date()) -> String {
         guard let expiration = credentials.expiration else {

@@ -41,6 +41,7 @@ struct DoctorCommand: ParsableCommand {
             let token = credentials.sessionToken == nil ? "" : ", with session token"
             line(true, "credentials", "\(credentials.maskedAccessKeyID)  (from \(credentials.source)\(token))")
             line(nil, "identity", CredentialsReport.identity(of: credentials, configuration: configuration))
+            line(nil, "sender id", CredentialsReport.senderID(of: credentials, configuration: configuration))
             line(nil, "expires", CredentialsReport.expiry(of: credentials))
         } catch {
             line(false, "credentials", DisplayText.sanitize(error.message))

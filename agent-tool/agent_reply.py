@@ -6,7 +6,9 @@
         print(message.text, "from", message.sender)
 
 `ask` publishes a `needs_input` event with `actions` and `reply_to`, long-polls the reply queue for the reply
-whose `in_reply_to` is that event, deletes only that reply (others stay for their owner), publishes a
+to that event that the acceptance rule accepts (`reply_acceptance`: offered action, this task and agent, a
+reply id once, an allowed SenderId), deletes it (refused replies to it are deleted and reported; others'
+are released for their owner, and receives that found only those are spaced out), publishes a
 follow-up `in_progress` event ("answered: Deploy by alice@laptop") and returns the reply. On timeout it
 publishes a `warning` ("no answer in 10m") and raises `NoAnswer`. Replies follow `schema/reply.schema.json`
 and are read with the rules of Swift's `Reply.parse` (`parse_reply`).
@@ -276,7 +278,8 @@ def _short(text: str, limit: int = 60) -> str:
 
 def receive_messages(*, agent_id: str | None = None, reply_queue_url: str | None = None,
                      endpoint_url: str | None = None, client: Any = None, wait_seconds: int = 20,
-                     timeout: float | None = None, clock: Callable[[], float] = time.monotonic) -> Iterator[Reply]:
+                     timeout: float | None = None, clock: Callable[[], float] = time.monotonic,
+                     sleep: Callable[[float], None] = time.sleep) -> Iterator[Reply]:
     """Yields text messages sent to this agent from the viewer (agents view `r`, `timeline reply --text`).
 
     Each is deleted once yielded. Action replies (`ask` waits for those) and messages for other agents are
@@ -287,10 +290,16 @@ def receive_messages(*, agent_id: str | None = None, reply_queue_url: str | None
     url = resolve_reply_queue_url(reply_queue_url)
     sqs = client or make_client(url, endpoint_url)
     deadline = None if timeout is None else clock() + timeout
+    backoff = OthersBackoff()
+    delay = 0.0
     while deadline is None or clock() < deadline:
+        if delay > 0:
+            sleep(delay if deadline is None else max(0.0, min(delay, deadline - clock())))
         wait = wait_seconds if deadline is None else max(0, min(wait_seconds, int(deadline - clock() + 0.999)))
         answer = _aws(lambda: sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, WaitTimeSeconds=wait))
-        for message in answer.get("Messages", []):
+        messages = answer.get("Messages", [])
+        released = 0
+        for message in messages:
             try:
                 reply = parse_reply(message["Body"])
             except InvalidReply:
@@ -300,8 +309,10 @@ def receive_messages(*, agent_id: str | None = None, reply_queue_url: str | None
                 _aws(lambda: sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"]))
                 yield reply
             else:
+                released += 1
                 try:
                     sqs.change_message_visibility(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"],
                                                   VisibilityTimeout=0)
                 except Exception:  # noqa: BLE001
                     pass
+        delay = backoff.next(released > 0 and released == len(messages))  # only others': do not spin on them

@@ -26,7 +26,7 @@ public struct ConfigKey: Sendable {
         ConfigKey(name: "from", kind: .string, expects: "who replies are from, such as \"alice@laptop\"", check: nonEmpty),
         ConfigKey(name: "reply_senders", kind: .stringList,
                   expects: "a list of SQS SenderIds allowed to answer, e.g. [\"AIDA…\", \"AROA…:session\"]",
-                  check: { SenderAllowlist.entryProblem($0) }),
+                  check: { SenderAllowlist.entryProblem($0) == nil ? nil : "is not a SenderId" }),
         ConfigKey(name: "notify", kind: .string, expects: "\"off\", \"errors\" or \"all\"", check: oneOf(["off", "errors", "all"])),
         ConfigKey(name: "stale_after", kind: .string, expects: "a duration such as \"10m\" (s, m, h, d)", check: positiveDuration),
         ConfigKey(name: "timeout_after", kind: .string, expects: "a duration such as \"8h\" (s, m, h, d)", check: positiveDuration),

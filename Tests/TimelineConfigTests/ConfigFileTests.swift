@@ -31,6 +31,8 @@ import Testing
         #expect(file.view(named: "prod-errors") == "status:error category:deploy")
         let several = try ConfigFile.parse(#"queue_urls = ["http://a:1/q1", "http://a:1/q2"]"#, path: "/c.toml")
         #expect(several.values["queue_urls"] == ["http://a:1/q1", "http://a:1/q2"])
+        let senders = try ConfigFile.parse(#"reply_senders = ["AIDAEXAMPLE", "AROAEXAMPLE:alice"]"#, path: "/c.toml")
+        #expect(senders.values["reply_senders"] == ["AIDAEXAMPLE", "AROAEXAMPLE:alice"])
     }
 
     /// (file text, line, key, words in the problem, words in the fix)
@@ -46,6 +48,7 @@ import Testing
         ("[views.x]\nquery = \"since:soon\"\n", 2, "views.x.query", "since:soon is not a time", "correct the query"),
         ("[views.x]\nqeury = \"a\"\n", 2, "views.x.qeury", "unknown view setting", "only query"),
         ("[views.y]\n", 1, "views.y.query", "is missing", "add query ="),
+        ("reply_senders = [\"arn:aws:iam::123456789012:user/a\"]", 1, "reply_senders", "is not a SenderId", "SenderIds"),
     ]
 
     @Test(arguments: 0..<invalid.count)

@@ -136,3 +136,20 @@ def test_python_ask_command_line_refuses_forgeries_and_prints_escaped(queue, rep
     out, err = finish(asking)
     assert (asking.returncode, out) == (0, "ok\\u001B[2J\n"), err
     assert 'action "rm-rf-prod" was not offered' in err
+
+
+def test_the_config_files_reply_senders_apply_and_the_environment_wins(queue, reply_queue, timeline_bin, e2e_env):
+    config = Path(e2e_env["XDG_CONFIG_HOME"]) / "timeline" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('reply_senders = ["AIDAONLYTHEVIEWER01"]\n')
+    refusing = start_ask(timeline_bin, e2e_env, queue, reply_queue, "--action", "deploy:Deploy", "--timeout", "4")
+    reply_queue.send_raw(reply_body(question_on(queue)["id"], "deploy", "deployer", action="deploy"))
+    out, err = finish(refusing)
+    assert (refusing.returncode, out) == (3, ""), err
+    assert f'sender "{MOTO_SENDER}" is not in the reply sender allowlist' in err
+
+    accepting = start_ask(timeline_bin, {**e2e_env, "TIMELINE_REPLY_SENDERS": MOTO_SENDER}, queue, reply_queue,
+                          "--action", "deploy:Deploy", "--timeout", "60")
+    reply_queue.send_raw(reply_body(question_on(queue)["id"], "deploy", "deployer", action="deploy"))
+    out, err = finish(accepting)
+    assert (accepting.returncode, out) == (0, "deploy\n"), err

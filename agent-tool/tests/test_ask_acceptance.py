@@ -13,7 +13,7 @@ import pytest
 
 import sqs_server
 from agent_reply import NoAnswer
-from publish_event import ask
+from publish_event import ask, receive_messages
 from sqs_connection import ConfigurationError
 from timeline_event import validate
 
@@ -143,3 +143,11 @@ def test_two_agents_waiting_on_one_queue_both_get_their_replies(queue, sqs, repl
     first_thread.join(30)
     second_thread.join(30)
     assert first_result["reply"].action == "yes" and second_result["reply"].action == "no"
+
+
+def test_receive_messages_does_not_spin_on_others_messages(sqs, replies):
+    counter = CountingReceives(sqs)
+    sqs.send_message(QueueUrl=replies, MessageBody=reply_body("e1", "t", "someone-else", text="not for you"))
+    assert list(receive_messages(agent_id="indexer", reply_queue_url=replies, client=sqs, wait_seconds=1,
+                                 timeout=5)) == []
+    assert 2 <= counter.count <= 8, counter.count

@@ -286,7 +286,7 @@ def _ask_main(args: argparse.Namespace) -> int:
     except ConfigurationError as error:
         print(f"error: {error.code}: {error}", file=sys.stderr)
         print(f"hint: {error.hint}", file=sys.stderr)
-        return 2 if error.code in ("NoQueueUrl", "NoReplyQueueUrl") else 1
+        return 2 if error.code in ("NoQueueUrl", "NoReplyQueueUrl", "InvalidReplySenders") else 1
     except PublishError as error:
         print(f"error: {error.code}: {_one_line(str(error))}", file=sys.stderr)
         print(f"hint: {error.hint}", file=sys.stderr)

@@ -153,3 +153,13 @@ def test_the_config_files_reply_senders_apply_and_the_environment_wins(queue, re
     reply_queue.send_raw(reply_body(question_on(queue)["id"], "deploy", "deployer", action="deploy"))
     out, err = finish(accepting)
     assert (accepting.returncode, out) == (0, "deploy\n"), err
+
+
+def test_python_ask_command_line_exits_2_on_an_invalid_allowlist(queue, reply_queue, e2e_env):
+    script = [sys.executable, str(AGENT_TOOL / "publish_event.py"), "--ask", "--title", "Deploy?", "--agent-id", "a",
+              "--action", "deploy:Deploy", "--reply-queue-url", reply_queue.url, "--queue-url", queue.url,
+              "--endpoint-url", queue.endpoint, "--region", queue.region, "--timeout", "5"]
+    bad = subprocess.run(script, env={**e2e_env, "TIMELINE_REPLY_SENDERS": "AIDA1,,AIDA2"}, capture_output=True,
+                         text=True, timeout=60)
+    assert bad.returncode == 2 and "empty entry" in bad.stderr, bad.stderr
+    assert queue.depth() == 0

@@ -107,7 +107,8 @@ def resolve_reply_queue_url(given: str | None) -> str:
         raise ConfigurationError(
             "NoReplyQueueUrl", "no reply queue URL",
             "pass reply_queue_url= (--reply-queue-url) or set TIMELINE_REPLY_QUEUE_URL; create one with "
-            "`aws sqs create-queue --queue-name agent-replies` (one per agent or per host)")
+            "`timeline setup --reply-queue AGENT-replies` or `aws sqs create-queue --queue-name AGENT-replies` "
+            "(one per agent or per host)")
     return url
 
 

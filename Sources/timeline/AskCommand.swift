@@ -113,7 +113,7 @@ struct Question {
         }
         guard let replyTo = command.replyQueueURL ?? environment["TIMELINE_REPLY_QUEUE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) else {
             return fail("no reply queue: pass --reply-queue-url or set TIMELINE_REPLY_QUEUE_URL "
-                + "(create one with: aws sqs create-queue --queue-name agent-replies)")
+                + "(one per agent or per host: timeline setup --reply-queue AGENT-replies, or aws sqs create-queue --queue-name AGENT-replies)")
         }
         var actionJSON: [String] = []
         var labels: [String: String] = [:]

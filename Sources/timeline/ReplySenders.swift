@@ -1,11 +1,9 @@
+import TimelineConfig
 import TimelineCore
 
-/// The reply sender allowlist: `TIMELINE_REPLY_SENDERS` (comma-separated SenderIds), else the config file's
-/// `reply_senders` list, else none.
+/// This process's reply sender allowlist (`ReplySendersSetting` over its environment and config file).
 enum ReplySenders {
     static func allowlist(environment: [String: String]) throws -> SenderAllowlist? {
-        if let value = environment["TIMELINE_REPLY_SENDERS"], let list = try SenderAllowlist.parse(value) { return list }
-        guard let entries = try UserConfig.file().values["reply_senders"], !entries.isEmpty else { return nil }
-        return try SenderAllowlist(entries: entries)
+        try ReplySendersSetting.allowlist(environment: environment, file: try UserConfig.file())
     }
 }

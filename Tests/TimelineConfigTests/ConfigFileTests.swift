@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TimelineConfig
+import TimelineCore
 
 @Suite struct ConfigFileTests {
     static let example = """
@@ -130,5 +131,19 @@ import Testing
         #expect(try ConfigFile.load(path: path).view(named: "linked") == "agent:x")
         #expect(throws: ConfigFileError.self) { try ConfigWriter.saveView(name: "bad name", query: "x", path: path) }
         #expect(throws: ConfigFileError.self) { try ConfigWriter.saveView(name: "bad", query: "since:soon", path: path) }
+    }
+}
+
+@Suite struct ReplySendersSettingTests {
+    @Test func theEnvironmentWinsOverTheFileAndBlankIsUnset() throws {
+        let file = try ConfigFile.parse(#"reply_senders = ["AIDAFROMFILE"]"#, path: "/c.toml")
+        let name = ReplySendersSetting.environmentName
+        #expect(try ReplySendersSetting.allowlist(environment: [name: "AIDAFROMENV"], file: file)?.entries == ["AIDAFROMENV"])
+        #expect(try ReplySendersSetting.allowlist(environment: [name: " "], file: file)?.entries == ["AIDAFROMFILE"])
+        #expect(try ReplySendersSetting.allowlist(environment: [:], file: file)?.entries == ["AIDAFROMFILE"])
+        #expect(try ReplySendersSetting.allowlist(environment: [:], file: ConfigFile.parse("", path: "/c.toml")) == nil)
+        #expect(throws: SenderAllowlist.Problem.self) {
+            try ReplySendersSetting.allowlist(environment: [name: "AIDA1,,AIDA2"], file: file)
+        }
     }
 }

@@ -285,7 +285,9 @@ def receive_messages(*, agent_id: str | None = None, reply_queue_url: str | None
 
     Each is deleted once yielded. Action replies (`ask` waits for those) and messages for other agents are
     left on the queue. A text reply to a question this agent is waiting for in `ask` at the same time may be
-    taken here: run `ask` and `receive_messages` of one agent one after the other, or use two reply queues. Runs until `timeout` seconds pass (None: forever).
+    taken here: run `ask` and `receive_messages` of one agent one after the other, or use two reply queues.
+    Receives that found only others' messages are spaced out (`OthersBackoff`). Runs until `timeout` seconds
+    pass (None: forever).
     """
     agent = agent_id or os.environ.get("TIMELINE_AGENT_ID")
     url = resolve_reply_queue_url(reply_queue_url)

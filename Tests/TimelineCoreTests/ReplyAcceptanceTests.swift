@@ -89,3 +89,13 @@ import TestSupport
         #expect(!list.allows(nil) && !list.allows(""))
     }
 }
+
+/// `DisplayText.escaped` (what `timeline ask` prints) against the cases shared with `terminal_text.py`.
+@Suite struct EscapedAnswerTests {
+    @Test func sharedCases() throws {
+        let data = try Data(contentsOf: RepositoryPaths.root.appendingPathComponent("schema/examples/escaped-text.json"))
+        let cases = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["cases"] as? [[String]])
+        #expect(cases.count >= 10)
+        for pair in cases { #expect(DisplayText.escaped(pair[0]) == pair[1], "\(pair[0].debugDescription)") }
+    }
+}

@@ -14,10 +14,10 @@ struct AskCommand: ParsableCommand {
         discussion: """
             Example: if [ "$(timeline ask --title 'Deploy billing v1.3 to prod?' --action deploy:Deploy \\
                 --action cancel:Cancel --agent-id deployer)" = deploy ]; then ./deploy.sh; fi
-            Only a reply to this question, for its agent and task, with an offered action (text only when no
-            --action is given), seen once, is accepted; with TIMELINE_REPLY_SENDERS (or reply_senders in the
-            config file) set, only from those SQS SenderIds. Others to this question are deleted and reported on
-            stderr as refused; replies to other questions are left for their owner. The answer is printed with
+            Only a reply to this question, for its agent and task, with an offered action (text only when no \
+            --action is given), seen once, is accepted; with TIMELINE_REPLY_SENDERS (or reply_senders in the \
+            config file) set, only from those SQS SenderIds. Others to this question are deleted and reported on \
+            stderr as refused; replies to other questions are left for their owner. The answer is printed with \
             control characters escaped (\\n, \\u001B) and backslashes doubled.
             Exit codes: 0 answered, 3 no answer before --timeout, 2 invalid input, 1 AWS or network error.
             """)

@@ -7,7 +7,7 @@ import SQSClient
 struct SetupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "setup",
-        abstract: "Create (idempotently) an SNS topic, this viewer's queue with a dead-letter queue, and the raw-delivery subscription.",
+        abstract: "Create (idempotently) an SNS topic, this viewer's queue with a dead-letter queue and the raw-delivery subscription; or an agent's reply queue.",
         discussion: """
             Agents publish to the topic; every viewer runs `timeline setup` with the same --topic and its own --queue. \
             Queues keep events 14 days; a message that fails 5 times moves to the dead-letter queue (QUEUE-dlq). \

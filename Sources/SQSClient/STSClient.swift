@@ -59,11 +59,26 @@ public struct STSClient: Sendable {
 
     /// `GetCallerIdentity`: the ARN the credentials act as.
     public func callerARN(_ credentials: AWSCredentials) throws(CredentialsError) -> String {
+        try callerIdentity(credentials).arn
+    }
+
+    /// Who credentials are, from `GetCallerIdentity` (sanitized for the terminal).
+    public struct CallerIdentity: Sendable, Equatable {
+        public var arn: String
+        /// `UserId`: what SQS reports as the `SenderId` of messages these credentials send.
+        public var userID: String?
+        public var account: String?
+    }
+
+    /// `GetCallerIdentity`: the ARN, user id (the SQS `SenderId`) and account of the credentials.
+    public func callerIdentity(_ credentials: AWSCredentials) throws(CredentialsError) -> CallerIdentity {
         let xml = try call("GetCallerIdentity", [], signWith: credentials, what: "ask who the credentials are")
         guard let arn = xml.text("GetCallerIdentityResult", "Arn") else {
             throw CredentialsError("STS GetCallerIdentity answer has no Arn")
         }
-        return DisplayText.sanitize(arn)
+        return CallerIdentity(arn: DisplayText.sanitize(arn),
+                              userID: xml.text("GetCallerIdentityResult", "UserId").map(DisplayText.sanitize),
+                              account: xml.text("GetCallerIdentityResult", "Account").map(DisplayText.sanitize))
     }
 
     // MARK: - Protocol

@@ -49,7 +49,9 @@ struct DoctorCommand: ParsableCommand {
             let credentials = try configuration.credentials.credentials()
             let token = credentials.sessionToken == nil ? "" : ", with session token"
             line(true, "credentials", "\(credentials.maskedAccessKeyID)  (from \(credentials.source)\(token))")
-            line(nil, "identity", CredentialsReport.identity(of: credentials, configuration: configuration))
+            let caller = CredentialsReport.caller(of: credentials, configuration: configuration)
+            line(nil, "identity", caller.identity)
+            line(nil, "sender id", caller.senderID)
             line(nil, "expires", CredentialsReport.expiry(of: credentials))
         } catch {
             line(false, "credentials", error.message)

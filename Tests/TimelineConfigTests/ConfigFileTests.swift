@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TimelineConfig
+import TimelineCore
 
 @Suite struct ConfigFileTests {
     static let example = """
@@ -31,6 +32,8 @@ import Testing
         #expect(file.view(named: "prod-errors") == "status:error category:deploy")
         let several = try ConfigFile.parse(#"queue_urls = ["http://a:1/q1", "http://a:1/q2"]"#, path: "/c.toml")
         #expect(several.values["queue_urls"] == ["http://a:1/q1", "http://a:1/q2"])
+        let senders = try ConfigFile.parse(#"reply_senders = ["AIDAEXAMPLE", "AROAEXAMPLE:alice"]"#, path: "/c.toml")
+        #expect(senders.values["reply_senders"] == ["AIDAEXAMPLE", "AROAEXAMPLE:alice"])
     }
 
     /// (file text, line, key, words in the problem, words in the fix)
@@ -47,6 +50,7 @@ import Testing
         ("[views.x]\nqeury = \"a\"\n", 2, "views.x.qeury", "unknown view setting", "only query"),
         ("[views.y]\n", 1, "views.y.query", "is missing", "add query ="),
         ("webhook_allow_private = \"yes\"", 1, "webhook_allow_private", "value of type string", "true or false"),
+        ("reply_senders = [\"arn:aws:iam::123456789012:user/a\"]", 1, "reply_senders", "is not a SenderId", "SenderIds"),
     ]
 
     @Test func webhookAllowPrivateIsABooleanAndItsVariableTakesOne() throws {
@@ -140,5 +144,19 @@ import Testing
         #expect(try ConfigFile.load(path: path).view(named: "linked") == "agent:x")
         #expect(throws: ConfigFileError.self) { try ConfigWriter.saveView(name: "bad name", query: "x", path: path) }
         #expect(throws: ConfigFileError.self) { try ConfigWriter.saveView(name: "bad", query: "since:soon", path: path) }
+    }
+}
+
+@Suite struct ReplySendersSettingTests {
+    @Test func theEnvironmentWinsOverTheFileAndBlankIsUnset() throws {
+        let file = try ConfigFile.parse(#"reply_senders = ["AIDAFROMFILE"]"#, path: "/c.toml")
+        let name = ReplySendersSetting.environmentName
+        #expect(try ReplySendersSetting.allowlist(environment: [name: "AIDAFROMENV"], file: file)?.entries == ["AIDAFROMENV"])
+        #expect(try ReplySendersSetting.allowlist(environment: [name: " "], file: file)?.entries == ["AIDAFROMFILE"])
+        #expect(try ReplySendersSetting.allowlist(environment: [:], file: file)?.entries == ["AIDAFROMFILE"])
+        #expect(try ReplySendersSetting.allowlist(environment: [:], file: ConfigFile.parse("", path: "/c.toml")) == nil)
+        #expect(throws: SenderAllowlist.Problem.self) {
+            try ReplySendersSetting.allowlist(environment: [name: "AIDA1,,AIDA2"], file: file)
+        }
     }
 }

@@ -64,7 +64,7 @@ test-localstack: deps build localstack-venv
 ## bench: prints figures (asserts nothing): store and TUI (1,000 and 1,000,000 events), then on a local
 ## LocalStack SQS: drain 10,000 messages (timeline vs boto3) and publish -> stored latency, then the real
 ## binary in a terminal: publish -> on screen, idle CPU and wake-ups (60 s), cold start, CJK search; last,
-## issue 15's table (every figure beside its target). TIMELINE_BENCH_ONLY picks parts:
+## the table of figures, each beside its target. TIMELINE_BENCH_ONLY picks parts:
 ## tui,store,json,drain,latency,onscreen,idle,coldstart,cjk (json: 10,000 SQS ReceiveMessage answers parsed).
 BENCH_LOG := .build/bench.log
 bench: deps build localstack-venv

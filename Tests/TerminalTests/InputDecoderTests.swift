@@ -4,7 +4,7 @@ import Testing
 @testable import Terminal
 import TimelineUI
 
-/// Bytes in, `Input` out: every key and mouse encoding the terminals of issue 12 send.
+/// Bytes in, `Input` out: every key and mouse encoding the terminals people use send.
 @Suite("Input decoder")
 struct InputDecoderTests {
     static let esc = "\u{1B}"

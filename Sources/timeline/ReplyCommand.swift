@@ -52,7 +52,8 @@ struct ReplyCommand: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let timeline = try store.openForWriting()
-            let outbox = ReplyOutbox(keeper: timeline, sender: queues.sender())
+            let sender = try queues.sender()
+            let outbox = ReplyOutbox(keeper: timeline, sender: sender)
             let result: ReplyRecord
             if let resend {
                 guard let again = outbox.resend(replyID: resend) else {
@@ -65,7 +66,7 @@ struct ReplyCommand: ParsableCommand {
                 }
                 let answer: Reply.Answer = action.map(Reply.Answer.action) ?? .text(text!)
                 let record = try ReplyTargets.record(answering: row.event, with: answer, from: try ReplyIdentity.identity(flag: from),
-                                                     nowMicros: TimeFormat.nowMicros()).get()
+                                                     policy: sender.policy, nowMicros: TimeFormat.nowMicros()).get()
                 result = outbox.send(record)
             }
             if result.isSent {

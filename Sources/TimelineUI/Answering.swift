@@ -17,7 +17,7 @@ public struct AnswerState: Sendable, Equatable {
         /// `Send "Deploy" to queue agent-replies (account …, host)? … y/N` (also a resend: same reply id;
         /// also a typed text after Enter). See `AnswerConfirmation`.
         case confirm(ReplyRecord)
-        /// `Reply to queue agent-replies: TEXT` — Enter sends, Esc cancels.
+        /// `Reply to queue agent-replies: TEXT` — Enter shows it for confirmation (`y` sends), Esc cancels.
         case text(TextReply)
     }
 
@@ -179,8 +179,10 @@ func guardOpenPrompt(_ s: inout AppState) {
         closePrompt(&s, notice: "the question changed: nothing sent", error: true)
         return
     }
+    // In the agents view the list is hidden: its selection is not what the prompt was opened on.
+    let selectionMoved = s.agentsView == nil && s.selectedRow?.taskID != pin.selectedTaskID
     let detailMoved = s.agentsView == nil && s.detail != nil && s.detail?.taskID != pin.taskID
-    if s.selectedRow?.taskID != pin.selectedTaskID || detailMoved {
+    if selectionMoved || detailMoved {
         closePrompt(&s, notice: "the selection changed: nothing sent", error: true)
         return
     }

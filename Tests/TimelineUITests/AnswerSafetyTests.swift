@@ -133,6 +133,19 @@ struct AnswerSafetyTests {
         #expect(s.answering.prompt == nil && s.answering.notice == "the selection changed: nothing sent")
     }
 
+    @Test func inTheAgentsViewNewRowsDoNotCancelAMessage() {
+        var s = loadedState(sampleRows(), width: 80, height: 24)
+        _ = reduce(&s, .key(.char("A")))
+        _ = reduce(&s, .agentsLoaded([AgentsViewTests.agent("deployer", replyTo: true, secondsAgo: 5)]))
+        _ = reduce(&s, .key(.char("r")))
+        let newcomer = makeRow("T-200", "Something new", agent: "other", secondsAgo: 1, seq: 70)
+        let req = WindowRequest(generation: s.generation, query: s.listQuery, anchor: .newest, above: 0, below: 100,
+                                anchorPosition: nil, keepSelection: true, targetLine: nil)
+        _ = reduce(&s, .windowLoaded(WindowResult(request: req, rows: [newcomer] + sampleRows(), anchorIndex: 0,
+                                                  startPosition: 0, reachesNewest: true, reachesOldest: true, anchorMoved: false)))
+        guard case .text? = s.answering.prompt else { Issue.record("the hidden list's new rows cancelled the message"); return }
+    }
+
     // MARK: pastes
 
     @Test func aPasteIsNeverACommandOrEnter() {

@@ -4,10 +4,12 @@ and a paste into the TUI (tmux paste-buffer -p, bracketed) never answers an agen
 
 from __future__ import annotations
 
+import json
 import shlex
 import shutil
 import socket
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -80,6 +82,27 @@ def test_timeline_reply_refuses_a_reply_to_on_another_host(queue, sqs, run_timel
             assert f"refused: reply_to names host {host}" in refused.stderr
             assert "nothing was signed or sent" in refused.stderr
     assert capture.received == []
+
+
+def test_an_endpoint_from_the_environment_or_the_profile_is_a_configured_endpoint(queue, sqs, make_queue, run_timeline,
+                                                                                 db_path, e2e_env, tmp_path):
+    replies = make_queue()
+    publish_question(queue, sqs, "env-endpoint", replies.url)
+    wait_for_task(run_timeline, queue, db_path, "env-endpoint")
+    refused = run_timeline("reply", "env-endpoint", "--text", "first", "--db", db_path)
+    assert refused.returncode == 2 and "no endpoint is configured" in refused.stderr
+    for name in ("AWS_ENDPOINT_URL_SQS", "AWS_ENDPOINT_URL"):
+        sent = run_timeline("reply", "env-endpoint", "--text", name, "--db", db_path, env={**e2e_env, name: queue.endpoint})
+        assert sent.returncode == 0, sent.stderr
+    config = Path(e2e_env["AWS_CONFIG_FILE"])
+    config.write_text(f"[default]\nendpoint_url = {queue.endpoint}\n")
+    try:
+        sent = run_timeline("reply", "env-endpoint", "--text", "profile", "--db", db_path)
+        assert sent.returncode == 0, sent.stderr
+    finally:
+        config.unlink()
+    texts = sorted(json.loads(m["Body"])["text"] for m in replies.receive_all())
+    assert texts == ["AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_SQS", "profile"]
 
 
 @pytest.fixture

@@ -126,72 +126,6 @@ func pickAction(_ s: inout AppState, digit: Character) -> [Effect]? {
                                             delivery: .sending, updatedMicros: s.nowMicros))
 }
 
-/// Opens the `y/N` confirmation for `record`, unless its queue is refused (the reason is shown) or the
-/// confirmation cannot be shown whole (a notice says to widen the terminal).
-func openConfirmation(_ s: inout AppState, _ record: ReplyRecord) -> [Effect] {
-    if case .queue(let url) = record.destination, case .failure(let refusal) = s.answering.replyPolicy.target(for: url) {
-        closePrompt(&s, notice: "refused: \(refusal.reason)", error: true)
-        return []
-    }
-    guard AnswerConfirmation.lines(s, record, width: s.width, height: s.height) != nil else {
-        closePrompt(&s, notice: AnswerConfirmation.tooSmall, error: true)
-        return []
-    }
-    pin(&s, taskID: record.reply.taskID)
-    s.answering.prompt = .confirm(record)
-    return []
-}
-
-/// Opens the text prompt for a reply to `event`'s agent at `replyTo`, unless the queue is refused.
-func openTextPrompt(_ s: inout AppState, event: Event, replyTo: String) -> [Effect] {
-    if case .failure(let refusal) = s.answering.replyPolicy.target(for: replyTo) {
-        notice(&s, "refused: \(refusal.reason)", error: true)
-        return []
-    }
-    pin(&s, taskID: event.taskID, eventID: event.id)
-    s.answering.prompt = .text(TextReply(event: event, replyTo: replyTo))
-    return []
-}
-
-/// Pins the question a prompt opens on: the task's current row (the shown one) and the selection.
-private func pin(_ s: inout AppState, taskID: String, eventID: String? = nil) {
-    let shown = s.detail?.taskID == taskID ? s.detail?.row?.event.id : nil
-    let listed = s.window.first { $0.taskID == taskID }?.event.id
-    let current = eventID ?? shown ?? listed ?? ""
-    s.answering.pinned = PinnedQuestion(taskID: taskID, eventID: current, selectedTaskID: s.selectedRow?.taskID)
-}
-
-/// Closes the open prompt (if any) with a notice.
-func closePrompt(_ s: inout AppState, notice text: String, error: Bool) {
-    s.answering.prompt = nil
-    s.answering.pinned = nil
-    notice(&s, text, error: error)
-}
-
-/// After every input: an open prompt whose question changed (a newer or future-dated event of the task,
-/// from any agent), whose selection moved (keys, wheel, new rows) or that no longer fits the screen is
-/// cancelled with a notice. Nothing is ever sent for a question the user did not see.
-func guardOpenPrompt(_ s: inout AppState) {
-    guard s.answering.prompt != nil, let pin = s.answering.pinned else { return }
-    let rowChanged = s.window.contains { $0.taskID == pin.taskID && $0.event.id != pin.eventID }
-        || (s.detail?.taskID == pin.taskID && s.detail?.row.map { $0.event.id != pin.eventID } == true)
-    if rowChanged {
-        closePrompt(&s, notice: "the question changed: nothing sent", error: true)
-        return
-    }
-    // In the agents view the list is hidden: its selection is not what the prompt was opened on.
-    let selectionMoved = s.agentsView == nil && s.selectedRow?.taskID != pin.selectedTaskID
-    let detailMoved = s.agentsView == nil && s.detail != nil && s.detail?.taskID != pin.taskID
-    if selectionMoved || detailMoved {
-        closePrompt(&s, notice: "the selection changed: nothing sent", error: true)
-        return
-    }
-    if case .confirm(let record) = s.answering.prompt,
-       AnswerConfirmation.lines(s, record, width: s.width, height: s.height) == nil {
-        closePrompt(&s, notice: AnswerConfirmation.tooSmall, error: true)
-    }
-}
-
 /// Tab in a detail with buttons: move to the next button (Enter then picks it).
 func focusNextAction(_ s: inout AppState) -> [Effect]? {
     guard let event = answerableEvent(s) else { return nil }
@@ -282,49 +216,6 @@ func reduceAnswerKey(_ s: inout AppState, _ key: Key) -> [Effect] {
         s.answering.prompt = .text(typing)
         return []
     }
-}
-
-/// A paste (bracketed by the terminal): never a command or Enter. In the text prompt its text is inserted
-/// with every line break, tab and other control character turned into a space; a paste that would pass
-/// the reply's byte limit is refused whole (the prompt says so). In the search prompt and the `:` line the
-/// same text is inserted; anywhere else (a `y/N` confirmation included) it is ignored.
-func reducePaste(_ s: inout AppState, _ text: String) -> [Effect] {
-    let flat = pastedLine(text)
-    if s.helpOpen || s.pollerMessageOpen { return [] }
-    switch s.answering.prompt {
-    case .text(var typing):
-        if typing.text.utf8.count + flat.utf8.count > Reply.maxTextBytes {
-            typing.note = "paste refused: over \(Reply.maxTextBytes) bytes"
-        } else {
-            typing.text += flat
-            typing.note = nil
-        }
-        s.answering.prompt = .text(typing)
-        return []
-    case .confirm:
-        return []
-    case nil:
-        break
-    }
-    if s.search.promptOpen {
-        s.search.text = String((s.search.text + flat).prefix(200))
-        return searchChanged(&s)
-    }
-    if let line = s.commandLine {
-        s.commandLine = String((line + flat).prefix(200))
-        return []
-    }
-    s.showNotice("paste ignored: paste into a text prompt (r, /, :)")
-    return []
-}
-
-/// Pasted text on one line: line breaks, tabs and every other character unsafe for a terminal become spaces.
-func pastedLine(_ text: String) -> String {
-    var out = String.UnicodeScalarView()
-    for scalar in text.unicodeScalars {
-        out.append(TerminalSafety.isUnsafe(scalar) || scalar == "\t" ? " " : scalar)
-    }
-    return String(out)
 }
 
 private func send(_ s: inout AppState, _ record: ReplyRecord) -> [Effect] {

@@ -189,3 +189,15 @@ def test_a_paste_never_answers_at_20x5(tmux, tui, queue, sqs, make_queue):
     tmux.send_keys("y")
     assert "y/N" not in tmux.stable_capture()
     assert_nothing_arrived(sqs, replies.url)
+
+
+@needs_tmux
+def test_bracketed_paste_is_switched_off_when_the_tui_exits(tmux, timeline_bin, e2e_env, db_path):
+    command = shlex.join([timeline_bin, "tui", "--no-poll", "--db", db_path])
+    tmux.start(["sh", "-c", command + "; echo TUI-EXITED; cat -v"], env=e2e_env, width=80, height=24)
+    tmux.wait_for("FOLLOW", timeout=15)
+    tmux.send_keys("q")
+    tmux.wait_for("TUI-EXITED", timeout=10)
+    tmux.paste("after the tui\n")
+    tmux.wait_for(lambda screen: screen.count("after the tui") >= 2, timeout=10)  # the tty's echo, then cat's
+    assert "200~" not in tmux.capture(), "the pasted text reached cat without paste brackets"

@@ -1,7 +1,7 @@
 import TimelineCore
 
-/// Opening, pinning and closing the answer prompts: nothing opens for a refused queue or a screen too
-/// small to show where a reply goes, and an open prompt is cancelled when its question or the selection changes.
+// Opening, pinning and closing the answer prompts: nothing opens for a refused queue or a screen too
+// small to show where a reply goes, and an open prompt is cancelled when its question or the selection changes.
 
 /// Opens the `y/N` confirmation for `record`, unless its queue is refused (the reason is shown) or the
 /// confirmation cannot be shown whole (a notice says to widen the terminal).

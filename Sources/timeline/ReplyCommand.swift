@@ -14,7 +14,10 @@ struct ReplyCommand: ParsableCommand {
             Actions with a url are POSTed to that webhook; everything else goes to the event's reply_to queue.
             The reply is kept in the database; a reply that could not be sent is kept as not sent and
             `timeline reply --resend REPLY_ID` sends it again with the same id.
-            Exit codes: 0 sent, 2 invalid input (nothing sent), 1 not sent (AWS, network or HTTP error).
+            A reply_to on a host that is neither an AWS SQS host of the viewer's partition nor the configured
+            endpoint (--endpoint-url, AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL, the profile's endpoint_url) is refused.
+            Exit codes: 0 sent, 2 invalid input or a refused reply_to (nothing sent), 1 not sent (AWS, network or
+            HTTP error).
             """)
 
     @OptionGroup var store: StoreOptions

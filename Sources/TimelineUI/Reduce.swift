@@ -167,6 +167,8 @@ func applyMatch(_ s: inout AppState, _ r: MatchResult) -> [Effect] {
     guard r.request.generation == s.generation else { return [] }
     let openDetail = s.answering.openDetailOnMatch
     s.answering.openDetailOnMatch = false
+    // A late match must not move the selection or the detail under an open prompt.
+    if s.answering.prompt != nil { return [] }
     guard let row = r.row else {
         if openDetail { notice(&s, "no agent is waiting for you", error: false) } else { s.search.notice = "no match" }
         return []

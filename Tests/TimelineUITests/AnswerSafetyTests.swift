@@ -125,6 +125,14 @@ struct AnswerSafetyTests {
         #expect(s.detail?.taskID == "deploy-billing", "the detail did not switch under the prompt")
     }
 
+    @Test func aLateMatchDoesNotMoveAnythingUnderAnOpenPrompt() {
+        var s = Self.open(Self.row(), width: 160, height: 40)
+        guard case .findMatch(let request)? = reduce(&s, .key(.char("e"))).first else { Issue.record("e found nothing"); return }
+        _ = reduce(&s, .key(.char("1")))
+        _ = reduce(&s, .matchFound(MatchResult(request: request, row: sampleRows()[2], wrapped: false)))
+        #expect(s.answering.prompt != nil && s.detail?.taskID == "deploy-billing" && s.selectedRow?.taskID == "deploy-billing")
+    }
+
     @Test func theMouseWheelCancelsAnOpenPrompt() {
         var s = Self.open(Self.row(), width: 160, height: 40)
         _ = reduce(&s, .key(.char("1")))

@@ -67,6 +67,19 @@ struct InputDecoder {
         return []
     }
 
+    /// Inputs read in one batch (everything already queued), without the keys and mouse reports that follow
+    /// a paste in it: no hand types that fast, so they came with the paste — from a clipboard holding its own
+    /// closing bracket (`ESC [ 201 ~` then Enter, `y`) — and are dropped.
+    static func droppingKeysAfterPaste(_ inputs: [Input]) -> [Input] {
+        guard let first = inputs.firstIndex(where: { if case .paste = $0 { true } else { false } }) else { return inputs }
+        return Array(inputs[...first]) + inputs[(first + 1)...].filter {
+            switch $0 {
+            case .key, .mouse: false
+            default: true
+            }
+        }
+    }
+
     private mutating func appendPaste(_ bytes: ArraySlice<UInt8>) {
         guard var text = paste else { return }
         text.append(contentsOf: bytes.prefix(max(0, Self.maxPasteBytes - text.count)))

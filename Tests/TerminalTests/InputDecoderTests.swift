@@ -137,6 +137,16 @@ struct InputDecoderTests {
         #expect(Self.decode(hostile) == [.paste("y\n\r" + e + "[A" + e + "[<0;3;3M" + e + "[200~q")])
     }
 
+    @Test func keysThatComeWithAPasteAreDropped() {
+        // A clipboard holding its own closing bracket, then Enter and `y`: all in one batch of input.
+        let e = Self.esc
+        let batch = Self.decode("r" + e + "[200~ok" + e + "[201~\ry" + e + "[<0;3;3M")
+        #expect(batch == [.key(.char("r")), .paste("ok"), .key(.enter), .key(.char("y")), .mouse(.click(x: 2, y: 2))])
+        #expect(InputDecoder.droppingKeysAfterPaste(batch) == [.key(.char("r")), .paste("ok")])
+        #expect(InputDecoder.droppingKeysAfterPaste([.key(.char("y")), .key(.enter)]) == [.key(.char("y")), .key(.enter)])
+        #expect(InputDecoder.droppingKeysAfterPaste([.paste("a"), .paste("b")]) == [.paste("a"), .paste("b")])
+    }
+
     @Test func aPasteStaysOpenAcrossTimeoutsAndIsCapped() {
         var d = InputDecoder()
         #expect(d.feed(Array((Self.esc + "[200~yes\r").utf8)).isEmpty)

@@ -201,3 +201,21 @@ def test_bracketed_paste_is_switched_off_when_the_tui_exits(tmux, timeline_bin, 
     tmux.paste("after the tui\n")
     tmux.wait_for(lambda screen: screen.count("after the tui") >= 2, timeout=10)  # the tty's echo, then cat's
     assert "200~" not in tmux.capture(), "the pasted text reached cat without paste brackets"
+
+
+@needs_tmux
+def test_a_clipboard_that_closes_its_own_paste_does_not_answer(tmux, tui, queue, sqs, make_queue):
+    replies = make_queue()
+    tui(80, 24)
+    publish_question(queue, sqs, "deploy-billing", replies.url)
+    tmux.wait_for("need you", timeout=20)
+    tmux.send_keys("i")
+    tmux.wait_for("r reply with text", timeout=10)
+    tmux.send_keys("r")
+    tmux.wait_for(f"Reply to queue {replies.name}:", timeout=10)
+    # The pasted text ends the paste itself, then "presses" Enter and y: they came with the paste, not a hand.
+    tmux.paste("rm -rf build\x1b[201~\ry")
+    tmux.wait_for(lambda screen: f"Reply to queue {replies.name}: rm -rf build" in screen, timeout=10)
+    screen = tmux.stable_capture()
+    assert "Send text" not in screen and "sending" not in screen and "sent " not in screen
+    assert_nothing_arrived(sqs, replies.url)

@@ -73,6 +73,9 @@ struct AnswerSafetyTests {
         #expect(text.contains("|⚠ not your queue's account (yours: 123456789012)"))
         #expect(!text.contains("not your queue's host"))
         GoldenScreen.check(screen, "80x24-answer-confirm-other-account")
+        var ascii = s
+        ascii.asciiOnly = true
+        #expect(Self.text(ascii).contains("|! not your queue's account (yours: 123456789012)"), "ASCII terminals see a warning too")
 
         let earlier = Self.row(id: "ev-first", timestamp: "2026-11-22T02:50:00Z", seq: 10).event
         let moved = Self.row(replyTo: "https://sqs.eu-west-2.amazonaws.com/123456789012/replies")

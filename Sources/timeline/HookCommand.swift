@@ -1,0 +1,132 @@
+import AgentHooks
+import ArgumentParser
+import Foundation
+import SQSClient
+import TimelineCore
+
+/// `timeline hook AGENT`: what an agent's own hook runs. Reads the agent's payload (stdin; Codex's
+/// `notify` passes it as the last argument), publishes the event it means, and never holds the agent up:
+/// it exits 0 whatever happens, within `--budget` seconds, leaving what it could not send in the spool.
+struct HookCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hook",
+        abstract: "Report an agent's hook event to the timeline (run by the agent's hooks).",
+        discussion: """
+            Agents: \(HookAgent.allCases.map(\.rawValue).joined(separator: ", ")). Always exits 0; what cannot \
+            be sent within the budget waits in the spool (timeline hooks flush).
+            """
+    )
+
+    @Argument(help: "The agent whose hook runs this.") var agent: String
+    @Argument(parsing: .captureForPassthrough, help: "The payload, for agents that pass it as an argument (Codex notify).")
+    var payloadArguments: [String] = []
+    @Flag(name: .customLong("include-prompts"), help: "Publish the prompts the user typed (off: they are left out).")
+    var includePrompts = false
+    @Option(help: ArgumentHelp("Seconds the whole run may take.", valueName: "seconds")) var budget: Double = 2.5
+
+    func run() throws {
+        let started = Date()
+        let environment = ProcessInfo.processInfo.environment
+        let state = HookSpool.stateDirectory(environment: environment)
+        let spool = HookSpool(stateDirectory: state)
+        do {
+            guard let agent = HookAgent(rawValue: agent) else {
+                throw CommandFailure("unknown agent \(DisplayText.sanitize(self.agent))")
+            }
+            let builder = HookEventBuilder(agent: agent)
+            for report in try reports(for: agent) {
+                if let payload = builder.payload(for: report) { try spool.add(payload) }
+            }
+        } catch {
+            HookLog.record("\(error)", state: state)
+        }
+        let remaining = budget - Date().timeIntervalSince(started)
+        guard remaining > 0.05 else { return }
+        let outcome = HookDelivery.publisher(spool: spool, environment: environment).deliver(budget: remaining)
+        if let failure = outcome.failure { HookLog.record(failure, state: state) }
+        if outcome.failure == nil, !outcome.timedOut, outcome.waiting == 0 { HookLog.clear(state: state) }
+        if outcome.timedOut { HookLog.record("time budget ran out; \(outcome.waiting) events wait in the spool", state: state) }
+        // Out now, even while the sending thread still waits on the network.
+        if outcome.timedOut { Foundation.exit(0) }
+    }
+
+    /// The reports this run's payload means.
+    private func reports(for agent: HookAgent) throws -> [HookReport] {
+        let options = HookOptions(includePrompts: includePrompts)
+        switch agent {
+        case .aider:
+            // aider's notifications command gets no payload: it runs when aider waits for the user.
+            return [AiderHooks.report(cwd: FileManager.default.currentDirectoryPath, parentProcess: getppid())]
+        case .codex:
+            guard let text = payloadArguments.last, let input = HookInput.parse(Array(text.utf8)) else {
+                return try readStdin().map { CodexHooks.reports($0, options: options) } ?? []
+            }
+            return CodexHooks.reports(input, options: options)
+        case .claude:
+            return try readStdin().flatMap {
+                ClaudeHooks.report($0, options: options, lastAssistantText: ClaudeTranscript.lastAssistantText(path:))
+            }.map { [$0] } ?? []
+        case .gemini:
+            return try readStdin().flatMap { GeminiHooks.report($0, options: options) }.map { [$0] } ?? []
+        case .cursor:
+            return try readStdin().flatMap { CursorHooks.report($0, options: options) }.map { [$0] } ?? []
+        case .opencode:
+            return try readStdin().flatMap { OpencodeHooks.report($0, options: options) }.map { [$0] } ?? []
+        }
+    }
+
+    /// The JSON object on stdin (at most 8 MiB), nil when stdin is a terminal or holds no object.
+    private func readStdin() throws -> HookInput? {
+        if isatty(STDIN_FILENO) != 0 { return nil }
+        let data = FileHandle.standardInput.readData(ofLength: 8 * 1024 * 1024)
+        guard let input = HookInput.parse(Array(data)) else { throw CommandFailure("stdin holds no JSON object") }
+        return input
+    }
+}
+
+/// How hooks and `timeline hooks flush` reach the queue: `TIMELINE_QUEUE_URL` / the config file, as
+/// `timeline publish`.
+enum HookDelivery {
+    static func publisher(spool: HookSpool, environment: [String: String]) -> HookPublisher {
+        let configuration = Result { try QueueOptions.parse([]).configuration(environment: environment) }
+        return HookPublisher(spool: spool) {
+            let configuration = try configuration.get()
+            let client = configuration.makeClient()
+            let queueURL = try configuration.queueURL(using: client).value
+            let fifo = FIFOKeys.isFIFO(queueURL)
+            return { payload in
+                guard case .success(let event) = EventParser.parse(payload) else { return }  // nothing to send
+                do {
+                    _ = try client.sendMessage(
+                        queueURL: queueURL, body: payload, groupID: fifo ? FIFOKeys.key(event.taskID) : nil,
+                        deduplicationID: fifo ? FIFOKeys.key(event.id) : nil)
+                } catch let error as SQSError {
+                    throw CommandFailure(SQSErrorHint.describe(error, queueURL: queueURL))
+                }
+            }
+        }
+    }
+}
+
+/// The last thing that went wrong in a hook run, for `timeline hooks status` (hooks print nothing: the
+/// agent would show it, or read it as an answer).
+enum HookLog {
+    static func record(_ message: String, state: URL) {
+        let file = state.appendingPathComponent("hook-last-error.txt")
+        let line = "\(TimeFormat.iso8601(micros: TimeFormat.nowMicros())) \(message)\n"
+        try? FileManager.default.createDirectory(at: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let fd = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        _ = line.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
+    }
+
+    static func clear(state: URL) {
+        unlink(state.appendingPathComponent("hook-last-error.txt").path)
+    }
+
+    static func last(state: URL) -> String? {
+        (try? String(contentsOf: state.appendingPathComponent("hook-last-error.txt"), encoding: .utf8))
+            .map { DisplayText.sanitize($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+}

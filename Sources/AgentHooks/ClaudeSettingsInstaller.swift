@@ -4,12 +4,20 @@ enum ClaudeSettingsInstaller {
     /// Seconds Claude lets the hook run (the hook itself returns within its budget, 2.5 s).
     static let timeoutSeconds = 10
 
+    /// Events whose hook Claude must wait for: the last ones of a turn or session, which a print-mode run
+    /// (`claude -p`) does not wait for when they run in the background. The hook still returns within its
+    /// budget.
+    static let synchronousEvents: Set<String> = ["Stop", "StopFailure", "SessionEnd"]
+
     static var installer: MatcherGroupInstaller {
         MatcherGroupInstaller(
             agent: .claude, events: ClaudeHooks.installedEvents,
-            entry: { command, _ in
-                [("type", .string("command")), ("command", .string(command)), ("timeout", .number(timeoutSeconds)),
-                 ("async", .bool(true))]
+            entry: { command, event in
+                var entry: [(String, JSONValue)] = [
+                    ("type", .string("command")), ("command", .string(command)), ("timeout", .number(timeoutSeconds)),
+                ]
+                if !synchronousEvents.contains(event) { entry.append(("async", .bool(true))) }
+                return entry
             },
             matcher: { _ in nil })
     }

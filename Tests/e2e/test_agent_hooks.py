@@ -1,0 +1,194 @@
+"""The real Claude Code CLI (bundled in the claude-agent-sdk wheel) with timeline's hooks installed by
+`timeline hooks install claude`, talking to a fake Anthropic API (fake_anthropic.py) on loopback: the
+session's events reach the queue with the right task, titles and statuses; with SQS black-holed the
+session is not held up and the spool arrives after `timeline hooks flush`."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from fake_anthropic import BASH_COMMAND, FINAL_TEXT, FakeAnthropic  # noqa: E402
+
+
+def _claude_binary() -> str | None:
+    """The CLI the wheel bundles (found without importing the package, which needs its dependencies)."""
+    import importlib.util
+    spec = importlib.util.find_spec("claude_agent_sdk")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    found = glob.glob(os.path.join(list(spec.submodule_search_locations)[0], "_bundled", "claude"))
+    return found[0] if found else None
+
+
+CLAUDE = _claude_binary()
+pytestmark = pytest.mark.skipif(CLAUDE is None, reason="claude-agent-sdk is not installed (make venv)")
+
+
+class BlackHole:
+    """A TCP port that accepts connections and never answers."""
+
+    def __init__(self) -> None:
+        self._socket = socket.socket()
+        self._socket.bind(("127.0.0.1", 0))
+        self._socket.listen(64)
+        self._held: list[socket.socket] = []
+        self._stop = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def endpoint(self) -> str:
+        return f"http://127.0.0.1:{self._socket.getsockname()[1]}"
+
+    def _accept(self) -> None:
+        while not self._stop:
+            try:
+                connection, _ = self._socket.accept()
+            except OSError:
+                return
+            self._held.append(connection)
+
+    def close(self) -> None:
+        self._stop = True
+        self._socket.close()
+        for connection in self._held:
+            connection.close()
+
+
+@pytest.fixture
+def fake_api():
+    server = FakeAnthropic().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def black_hole():
+    hole = BlackHole()
+    yield hole
+    hole.close()
+
+
+@pytest.fixture
+def hook_env(e2e_env, queue, fake_api, tmp_path):
+    home = Path(e2e_env["HOME"])
+    (home / ".claude").mkdir()
+    return {
+        **e2e_env,
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "TIMELINE_QUEUE_URL": queue.url,
+        "AWS_ENDPOINT_URL_SQS": queue.endpoint,
+        "ANTHROPIC_BASE_URL": fake_api.url,
+        "ANTHROPIC_API_KEY": "test",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+    }
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    path = tmp_path / "shop-app"
+    (path / ".git").mkdir(parents=True)
+    (path / "src").mkdir()
+    return path
+
+
+def run_claude(env: dict[str, str], cwd: Path) -> tuple[subprocess.CompletedProcess[str], float]:
+    started = time.monotonic()
+    result = subprocess.run([CLAUDE, "-p", "Print the marker, please", "--allowedTools", "Bash", "--output-format", "json"],
+                            env=env, cwd=cwd, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    return result, time.monotonic() - started
+
+
+def collect(queue, events: list[dict], until) -> None:
+    """Receives into `events` (each message once) until `until(events)` holds."""
+    def check() -> bool:
+        events.extend(json.loads(m["Body"]) for m in queue.receive_all())
+        return until(events)
+    return check
+
+
+def spool_files(env: dict[str, str]) -> list[str]:
+    return sorted(glob.glob(os.path.join(env["XDG_STATE_HOME"], "timeline", "spool", "*.json")))
+
+
+def test_claude_session_reaches_the_queue_as_one_task(run_timeline, hook_env, project, queue, fake_api, wait_until):
+    installed = run_timeline("hooks", "install", "claude", env=hook_env)
+    assert installed.returncode == 0, installed.stderr
+    settings = json.loads((Path(hook_env["HOME"]) / ".claude" / "settings.json").read_text())
+    assert "WorktreeCreate" not in settings["hooks"]
+
+    result, _ = run_claude(hook_env, project)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["result"] == FINAL_TEXT
+    assert len(fake_api.requests) >= 2  # the tool use, then the answer to its result
+
+    events: list[dict] = []
+    wait_until(collect(queue, events, lambda got: any(e["title"].startswith("Done:") for e in got)
+                       and any(e["title"].startswith("Session ended") for e in got)),
+               timeout=30, message="the session's events on the queue")
+    by_title = {e["title"]: e for e in events}
+    tasks = {e["task_id"] for e in events}
+    assert len(tasks) == 1 and next(iter(tasks)).startswith("claude:")
+    assert {e["agent_id"] for e in events} == {"claude@" + socket.gethostname().split(".")[0]}
+    assert {e["category"] for e in events} == {"shop-app"}
+    assert by_title["Working on a new prompt"]["status"] == "in_progress"  # the prompt itself is not published
+    assert not any("Print the marker" in json.dumps(e) for e in events)
+    assert by_title[f"Bash: {BASH_COMMAND}"]["status"] == "in_progress" and by_title[f"Bash: {BASH_COMMAND}"]["step"]
+    assert by_title[f"Finished Bash: {BASH_COMMAND}"]["step"]
+    done = by_title["Done: " + FINAL_TEXT.splitlines()[0]]
+    assert done["status"] == "success" and "step" not in done
+    assert [e for e in events if e["title"].startswith("Session ended")][0]["step"] is True
+    wait_until(lambda: not spool_files(hook_env), timeout=10, message="an empty spool")
+
+
+def test_black_holed_sqs_does_not_hold_the_session_up_and_the_spool_is_flushed(
+        run_timeline, hook_env, project, queue, black_hole, wait_until):
+    assert run_timeline("hooks", "install", "claude", env=hook_env).returncode == 0
+    down = {**hook_env, "AWS_ENDPOINT_URL_SQS": black_hole.endpoint}
+
+    # One hook run on its own: exit 0 within the 3 s budget although SQS never answers.
+    payload = json.dumps({"session_id": "direct", "cwd": str(project), "hook_event_name": "Stop",
+                          "last_assistant_message": "finished"})
+    started = time.monotonic()
+    direct = run_timeline("hook", "claude", env=down, input=payload, timeout=30)
+    assert direct.returncode == 0 and direct.stdout == ""
+    assert time.monotonic() - started < 3.0
+
+    result, elapsed = run_claude(down, project)
+    assert result.returncode == 0, result.stderr
+    # Two hooks Claude waits for (Stop, SessionEnd) of at most 2.5 s each, plus the session itself.
+    assert elapsed < 20, elapsed
+    wait_until(lambda: len(spool_files(down)) >= 7, timeout=30, message="the session's events in the spool")
+    for path in spool_files(down):
+        assert os.stat(path).st_mode & 0o777 == 0o600
+    assert os.stat(os.path.dirname(spool_files(down)[0])).st_mode & 0o777 == 0o700
+    assert queue.depth() == 0
+
+    status = run_timeline("hooks", "status", env=down)
+    assert "Claude Code [user]" in status.stdout and "installed" in status.stdout
+    assert f"spool: {len(spool_files(down))} events waiting" in status.stdout
+
+    spooled = [json.loads(Path(path).read_text()) for path in spool_files(down)]
+    titles = [e["title"] for e in spooled]  # in the order they were made
+    assert titles[0] == "Done: finished"
+    started_at = next(i for i, t in enumerate(titles) if t.startswith("Session started"))
+    done_at = next(i for i, t in enumerate(titles) if t.startswith("Done: All done"))
+    ended_at = next(i for i, t in enumerate(titles) if t.startswith("Session ended"))
+    assert started_at < done_at < ended_at
+
+    flushed = run_timeline("hooks", "flush", env=hook_env)
+    assert flushed.returncode == 0, flushed.stderr
+    assert not spool_files(hook_env)
+    events: list[dict] = []
+    wait_until(collect(queue, events, lambda got: len(got) >= len(spooled)), timeout=15, message="the spool on the queue")
+    assert sorted(e["id"] for e in events) == sorted(e["id"] for e in spooled)

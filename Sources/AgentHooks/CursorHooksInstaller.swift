@@ -48,8 +48,10 @@ enum CursorHooksInstaller {
             let list = hooks.members[memberIndex].value
             if list.elements.count > 1 {
                 try editor.removeElement(index, of: list)
-            } else {
+            } else if hooks.members.count > 1 {
                 try editor.removeMember(memberIndex, of: hooks)
+            } else if let index = editor.root.members.firstIndex(where: { $0.value === hooks }) {
+                try editor.removeMember(index, of: editor.root)
             }
         }
         return editor

@@ -45,7 +45,16 @@ public struct HookInstaller: Sendable {
         case .opencode: after = OpencodePluginInstaller.installed(before).isEmpty ? before : nil
         case .aider: after = AiderConfigInstaller.uninstall(before)
         }
-        return Change(before: before, after: after)
+        return Change(before: before, after: isLeftover(after) ? nil : after)
+    }
+
+    /// True for what is left of a file timeline created (no backup beside it) once its entries are gone.
+    private func isLeftover(_ text: String?) -> Bool {
+        guard let text, !FileManager.default.fileExists(atPath: location.path + ".timeline-backup") else { return false }
+        if text.allSatisfy(\.isWhitespace) { return true }
+        guard [.claude, .gemini, .cursor].contains(location.agent), let editor = try? JSONTextEditor(text) else { return false }
+        let keys = editor.root.members.map(\.key)
+        return keys.isEmpty || (location.agent == .cursor && keys == ["version"])
     }
 
     /// Timeline's entries in the file (empty when there is none or no file).

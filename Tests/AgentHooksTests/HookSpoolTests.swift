@@ -1,0 +1,66 @@
+import AgentHooks
+import Foundation
+import Testing
+
+@Suite("Hook spool and publisher")
+struct HookSpoolTests {
+    func makeSpool() throws -> (HookSpool, URL) {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("spool-\(UUID())/timeline")
+        return (HookSpool(stateDirectory: state), state.deletingLastPathComponent())
+    }
+
+    @Test func stateDirectoryFollowsXDG() {
+        #expect(HookSpool.stateDirectory(environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/h"]).path == "/x/state/timeline")
+        #expect(HookSpool.stateDirectory(environment: ["HOME": "/h"]).path == "/h/.local/state/timeline")
+        #expect(HookSpool.stateDirectory(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]).path == "/h/.local/state/timeline")
+    }
+
+    @Test func filesArePrivateAndKeptInOrder() throws {
+        let (spool, root) = try makeSpool()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try spool.add("second", micros: 2)
+        try spool.add("first", micros: 1)
+        let files = spool.pending()
+        #expect(files.map { String(decoding: FileManager.default.contents(atPath: $0.path)!, as: UTF8.self) } == ["first", "second"])
+        let fileMode = try FileManager.default.attributesOfItem(atPath: files[0].path)[.posixPermissions] as? NSNumber
+        let directoryMode = try FileManager.default.attributesOfItem(atPath: spool.directory.path)[.posixPermissions] as? NSNumber
+        #expect(fileMode?.intValue == 0o600 && directoryMode?.intValue == 0o700)
+    }
+
+    @Test func deliverySendsInOrderAndStopsAtTheFirstFailure() throws {
+        let (spool, root) = try makeSpool()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for (index, text) in ["a", "b", "c"].enumerated() { try spool.add(text, micros: Int64(index)) }
+        let sent = Recorder()
+        let failing = HookPublisher(spool: spool) {
+            { payload in
+                if payload == "b" { throw FixtureError(name: "refused") }
+                sent.append(payload)
+            }
+        }
+        let first = failing.deliver(budget: 5)
+        #expect(first.sent == 1 && first.waiting == 2 && first.failure != nil && !first.timedOut)
+        let working = HookPublisher(spool: spool) { { sent.append($0) } }
+        let second = working.deliver(budget: 5)
+        #expect(second.sent == 2 && second.waiting == 0 && second.failure == nil)
+        #expect(sent.values == ["a", "b", "c"])
+    }
+
+    @Test func aBlackHoleCostsOnlyTheBudgetAndKeepsTheEvent() throws {
+        let (spool, root) = try makeSpool()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try spool.add("stuck")
+        let publisher = HookPublisher(spool: spool) { { _ in sleep(30) } }
+        let started = Date()
+        let outcome = publisher.deliver(budget: 0.5)
+        #expect(Date().timeIntervalSince(started) < 1.5)
+        #expect(outcome.timedOut && outcome.waiting == 1)
+    }
+}
+
+final class Recorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    func append(_ value: String) { lock.withLock { items.append(value) } }
+    var values: [String] { lock.withLock { items } }
+}

@@ -91,7 +91,12 @@ enum HookDelivery {
         let configuration = Result { try QueueOptions.parse([]).configuration(environment: environment) }
         return HookPublisher(spool: spool) {
             let configuration = try configuration.get()
-            let client = configuration.makeClient()
+            // Temporary credentials outlive the hook run in a 0600 file: each run does not call STS or SSO.
+            let credentials = CredentialFileCache(
+                chain: configuration.credentials,
+                directory: HookSpool.stateDirectory(environment: environment).appendingPathComponent("credentials-cache"))
+            let client = SQSClient(endpoint: configuration.endpoint.value, region: configuration.region.value,
+                                   credentials: credentials)
             let queueURL = try configuration.queueURL(using: client).value
             let fifo = FIFOKeys.isFIFO(queueURL)
             return { payload in

@@ -37,20 +37,22 @@ public struct HookPublisher: Sendable {
         let makeSender = self.makeSender
         let thread = Thread {
             let result = spool.withLock(until: deadline) { () -> (Int, String?) in
-                let files = spool.pending()
-                guard !files.isEmpty else { return (0, nil) }
-                let send: Send
-                do { send = try makeSender() } catch { return (0, "\(error)") }
+                var send: Send?
                 var sent = 0
-                for file in files {
-                    guard let data = FileManager.default.contents(atPath: file.path) else { continue }
-                    do {
-                        try send(String(decoding: data, as: UTF8.self))
-                    } catch {
-                        return (sent, "\(error)")
+                // Until the spool is empty: events other hooks add while this run holds the lock go too
+                // (those hooks may give up waiting for the lock).
+                while case let files = spool.pending(), !files.isEmpty {
+                    for file in files {
+                        guard let data = FileManager.default.contents(atPath: file.path) else { continue }
+                        do {
+                            if send == nil { send = try makeSender() }
+                            try send?(String(decoding: data, as: UTF8.self))
+                        } catch {
+                            return (sent, "\(error)")
+                        }
+                        try? FileManager.default.removeItem(at: file)
+                        sent += 1
                     }
-                    try? FileManager.default.removeItem(at: file)
-                    sent += 1
                 }
                 return (sent, nil)
             }

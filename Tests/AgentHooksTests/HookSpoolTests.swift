@@ -46,6 +46,22 @@ struct HookSpoolTests {
         #expect(sent.values == ["a", "b", "c"])
     }
 
+    @Test func eventsAddedDuringARunAreSentByIt() throws {
+        let (spool, root) = try makeSpool()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try spool.add("first", micros: 1)
+        let sent = Recorder()
+        let publisher = HookPublisher(spool: spool) {
+            { payload in
+                // Another hook spools its event while this one holds the lock.
+                if payload == "first" { try spool.add("late", micros: 2) }
+                sent.append(payload)
+            }
+        }
+        let outcome = publisher.deliver(budget: 5)
+        #expect(sent.values == ["first", "late"] && outcome.waiting == 0)
+    }
+
     @Test func aBlackHoleCostsOnlyTheBudgetAndKeepsTheEvent() throws {
         let (spool, root) = try makeSpool()
         defer { try? FileManager.default.removeItem(at: root) }

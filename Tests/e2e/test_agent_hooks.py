@@ -117,6 +117,11 @@ def collect(queue, events: list[dict], until) -> None:
     return check
 
 
+def last_problem(env: dict[str, str]) -> str:
+    path = Path(env["XDG_STATE_HOME"]) / "timeline" / "hook-last-error.txt"
+    return path.read_text() if path.exists() else ""
+
+
 def spool_files(env: dict[str, str]) -> list[str]:
     return sorted(glob.glob(os.path.join(env["XDG_STATE_HOME"], "timeline", "spool", "*.json")))
 
@@ -135,7 +140,8 @@ def test_claude_session_reaches_the_queue_as_one_task(run_timeline, hook_env, pr
     events: list[dict] = []
     wait_until(collect(queue, events, lambda got: any(e["title"].startswith("Done:") for e in got)
                        and any(e["title"].startswith("Session ended") for e in got)),
-               timeout=30, message="the session's events on the queue")
+               timeout=30, message=lambda: f"the session's events on the queue; got {[e['title'] for e in events]}, "
+                                           f"spool {spool_files(hook_env)}, last problem {last_problem(hook_env)}")
     by_title = {e["title"]: e for e in events}
     tasks = {e["task_id"] for e in events}
     assert len(tasks) == 1 and next(iter(tasks)).startswith("claude:")

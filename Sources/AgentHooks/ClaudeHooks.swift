@@ -3,7 +3,8 @@ import TimelineCore
 
 /// Claude Code's hook events (stdin JSON: `session_id`, `cwd`, `hook_event_name` and per-event fields) as
 /// reports. Tool events are steps; the task's state comes from the prompt (working), permission prompts
-/// and notifications (waiting), `Stop` (done), `StopFailure` (failed); `SessionEnd` keeps the outcome.
+/// and notifications (waiting), `Stop` (done, unless `background_tasks` are still in flight: then still
+/// working), `StopFailure` (failed); `SessionEnd` keeps the outcome.
 public enum ClaudeHooks {
     /// The events `timeline hooks install claude` registers (never `WorktreeCreate`: a hook there replaces
     /// Claude's own worktree creation).
@@ -57,6 +58,16 @@ public enum ClaudeHooks {
         case "PreCompact":
             return make("Compacting the conversation (\(input.string("trigger") ?? "auto"))", "", .inProgress, step: true)
         case "Stop":
+            // In-flight background work (shells, subagents, monitors): the session pauses, it is not done.
+            let background = (input.array("background_tasks") ?? []).compactMap { $0 as? [String: Any] }
+            if !background.isEmpty {
+                let lines = background.map { task in
+                    "\((task["type"] as? String) ?? "task") (\((task["status"] as? String) ?? "running")): \((task["description"] as? String) ?? "")"
+                }
+                let first = (background[0]["description"] as? String).map { ": " + TextCut.firstLine($0, limit: 80) } ?? ""
+                let count = background.count == 1 ? "1 background task" : "\(background.count) background tasks"
+                return make("Waiting for \(count)\(first)", lines.joined(separator: "\n"), .inProgress)
+            }
             let message = input.string("last_assistant_message") ?? input.string("transcript_path").flatMap(lastAssistantText) ?? ""
             let line = TextCut.firstLine(message)
             return make(line.isEmpty ? "Done" : "Done: \(line)", message, .success)

@@ -28,6 +28,8 @@ struct AgentMappingTests {
         "SubagentStop": .init(title: "Subagent finished: Explore", status: .inProgress, step: true, session: "abc123"),
         "PreCompact": .init(title: "Compacting the conversation (auto)", status: .inProgress, step: true, session: "abc123"),
         "Stop": .init(title: "Done: All 42 tests pass now.", status: .success, step: false, session: "abc123"),
+        "Stop-background": .init(title: "Waiting for 2 background tasks: npm run dev", status: .inProgress, step: false,
+                                 session: "abc123"),
         "StopFailure": .init(title: "Failed: rate limit", status: .error, step: false, session: "abc123"),
         "SessionEnd": .init(title: "Session ended (prompt input exit)", status: .info, step: true, session: "abc123"),
     ]

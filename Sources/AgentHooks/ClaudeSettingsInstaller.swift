@@ -9,14 +9,17 @@ enum ClaudeSettingsInstaller {
     /// budget.
     static let synchronousEvents: Set<String> = ["Stop", "StopFailure", "SessionEnd"]
 
-    static var installer: MatcherGroupInstaller {
+    /// The hooks; `PermissionRequest` runs in the foreground with a timeout covering `permissionWait`
+    /// seconds (the time a prompt may wait for an answer from the timeline) and the hook's own budget.
+    static func installer(permissionWait: Int64 = PermissionPrompt.defaultWaitSeconds) -> MatcherGroupInstaller {
         MatcherGroupInstaller(
             agent: .claude, events: ClaudeHooks.installedEvents,
             entry: { command, event in
+                let timeout = event == "PermissionRequest" ? Int(permissionWait) + 15 : timeoutSeconds
                 var entry: [(String, JSONValue)] = [
-                    ("type", .string("command")), ("command", .string(command)), ("timeout", .number(timeoutSeconds)),
+                    ("type", .string("command")), ("command", .string(command)), ("timeout", .number(timeout)),
                 ]
-                if !synchronousEvents.contains(event) { entry.append(("async", .bool(true))) }
+                if !synchronousEvents.contains(event), event != "PermissionRequest" { entry.append(("async", .bool(true))) }
                 return entry
             },
             matcher: { _ in nil })

@@ -17,7 +17,7 @@ public enum GeminiHooks {
         }
         let tool = input.string("tool_name").map { ToolSummary.describe(tool: $0, input: input.object("tool_input"), cwd: cwd) }
         switch event {
-        case "SessionStart": return make("Session started (\(input.string("source") ?? "startup"))", "", .info)
+        case "SessionStart": return make("Session started (\(input.string(["source", "trigger"]) ?? "startup"))", "", .info)
         case "BeforeAgent":
             guard options.includePrompts, let prompt = input.string("prompt") else { return make("Working on a new prompt", "", .inProgress) }
             return make("Working: \(TextCut.firstLine(prompt))", prompt, .inProgress)
@@ -34,7 +34,7 @@ public enum GeminiHooks {
             let line = TextCut.firstLine(message)
             return make(line.isEmpty ? "Done" : "Done: \(line)", message, .success)
         case "PreCompress": return make("Compressing the conversation", "", .inProgress, step: true)
-        case "SessionEnd": return make("Session ended (\(input.string("reason") ?? "exit"))", "", .info, step: true)
+        case "SessionEnd": return make("Session ended (\(input.string(["reason", "trigger"]) ?? "exit"))", "", .info, step: true)
         default: return make(event, "", .info, step: true)
         }
     }

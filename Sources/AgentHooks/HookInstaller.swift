@@ -6,10 +6,13 @@ public struct HookInstaller: Sendable {
     public var location: HookInstallLocation
     /// The command line's words: the running binary's absolute path, `hook`, the agent, flags.
     public var command: [String]
+    /// Seconds a Claude Code permission prompt may wait for an answer (its hook's timeout covers it).
+    public var permissionWait: Int64
 
-    public init(location: HookInstallLocation, command: [String]) {
+    public init(location: HookInstallLocation, command: [String], permissionWait: Int64 = PermissionPrompt.defaultWaitSeconds) {
         self.location = location
         self.command = command
+        self.permissionWait = permissionWait
     }
 
     /// A file's content before and after (after nil: the file goes).
@@ -24,7 +27,7 @@ public struct HookInstaller: Sendable {
         let line = HookCommandLine.join(command)
         let after: String
         switch location.agent {
-        case .claude: after = try ClaudeSettingsInstaller.installer.install(before, command: line)
+        case .claude: after = try ClaudeSettingsInstaller.installer(permissionWait: permissionWait).install(before, command: line)
         case .gemini: after = try GeminiSettingsInstaller.installer.install(before, command: line)
         case .cursor: after = try CursorHooksInstaller.install(before, command: line)
         case .codex: after = try CodexConfigInstaller.install(before, words: command)
@@ -38,7 +41,7 @@ public struct HookInstaller: Sendable {
         guard let before = try read() else { return Change(before: nil, after: nil) }
         let after: String?
         switch location.agent {
-        case .claude: after = try ClaudeSettingsInstaller.installer.uninstall(before)
+        case .claude: after = try ClaudeSettingsInstaller.installer().uninstall(before)
         case .gemini: after = try GeminiSettingsInstaller.installer.uninstall(before)
         case .cursor: after = try CursorHooksInstaller.uninstall(before)
         case .codex: after = CodexConfigInstaller.uninstall(before)
@@ -61,7 +64,7 @@ public struct HookInstaller: Sendable {
     public func installedCommands() throws(HookInstallError) -> [String] {
         guard let text = try read() else { return [] }
         switch location.agent {
-        case .claude: return try ClaudeSettingsInstaller.installer.installed(text)
+        case .claude: return try ClaudeSettingsInstaller.installer().installed(text)
         case .gemini: return try GeminiSettingsInstaller.installer.installed(text)
         case .cursor: return try CursorHooksInstaller.installed(text)
         case .codex: return CodexConfigInstaller.installed(text)

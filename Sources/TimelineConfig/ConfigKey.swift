@@ -29,6 +29,9 @@ public struct ConfigKey: Sendable {
         ConfigKey(name: "timeout_after", kind: .string, expects: "a duration such as \"8h\" (s, m, h, d)", check: positiveDuration),
         ConfigKey(name: "retention", kind: .string, expects: "a duration such as \"30d\" (\(DurationText.help)), or \"off\"",
                   check: { $0 == "off" || DurationText.seconds($0).map { $0 > 0 } == true ? nil : "is not a duration" }),
+        ConfigKey(name: "reply_queue_url", kind: .string, expects: "the http(s) SQS queue URL this host's answers come back on",
+                  check: httpURL),
+        ConfigKey(name: "hook_wait", kind: .string, expects: "a duration such as \"2m\" (s, m, h, d)", check: positiveDuration),
     ]
 
     /// The key named `name`, if the file format knows it.

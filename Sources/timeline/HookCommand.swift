@@ -23,6 +23,10 @@ struct HookCommand: ParsableCommand {
     @Flag(name: .customLong("include-prompts"), help: "Publish the prompts the user typed (off: they are left out).")
     var includePrompts = false
     @Option(help: ArgumentHelp("Seconds the whole run may take.", valueName: "seconds")) var budget: Double = 2.5
+    @Option(help: ArgumentHelp(
+        "How long a Claude Code permission prompt waits for an answer from the timeline (default: $TIMELINE_HOOK_WAIT, the config file's hook_wait, 2m).",
+        valueName: "duration"))
+    var wait: DurationArgument?
 
     func run() throws {
         let started = Date()
@@ -34,6 +38,16 @@ struct HookCommand: ParsableCommand {
                 throw CommandFailure("unknown agent \(DisplayText.sanitize(self.agent))")
             }
             let builder = HookEventBuilder(agent: agent)
+            if agent == .claude, let input = try readStdin() {
+                if input.string("hook_event_name") == "PermissionRequest",
+                   let decision = askOnTheTimeline(input, builder: builder, spool: spool, environment: environment) {
+                    print(decision)
+                    return
+                }
+                let report = ClaudeHooks.report(input, options: HookOptions(includePrompts: includePrompts),
+                                                lastAssistantText: ClaudeTranscript.lastAssistantText(path:))
+                if let payload = report.flatMap(builder.payload(for:)) { try spool.add(payload) }
+            }
             for report in try reports(for: agent) {
                 if let payload = builder.payload(for: report) { try spool.add(payload) }
             }
@@ -63,9 +77,7 @@ struct HookCommand: ParsableCommand {
             }
             return CodexHooks.reports(input, options: options)
         case .claude:
-            return try readStdin().flatMap {
-                ClaudeHooks.report($0, options: options, lastAssistantText: ClaudeTranscript.lastAssistantText(path:))
-            }.map { [$0] } ?? []
+            return []  // read and reported in run(), where a permission prompt may be asked on the timeline
         case .gemini:
             return try readStdin().flatMap { GeminiHooks.report($0, options: options) }.map { [$0] } ?? []
         case .cursor:
@@ -75,12 +87,53 @@ struct HookCommand: ParsableCommand {
         }
     }
 
+    /// A permission prompt asked on the timeline: the decision JSON for Claude, or nil (then Claude asks in
+    /// its terminal, and the prompt is reported as any other event). Needs a reply queue and the waiter
+    /// that accepts answers; SIGTERM (Claude's prompt was answered in the terminal) ends the wait at once.
+    private func askOnTheTimeline(
+        _ input: HookInput, builder: HookEventBuilder, spool: HookSpool, environment: [String: String]
+    ) -> String? {
+        let file = try? UserConfig.file()
+        guard let waiter = HookAnswerWaiting.waiter(environment: environment),
+              let replyQueue = environment["TIMELINE_REPLY_QUEUE_URL"].flatMap({ $0.isEmpty ? nil : $0 })
+                ?? file?.string("reply_queue_url") else { return nil }
+        let seconds = wait?.seconds
+            ?? environment["TIMELINE_HOOK_WAIT"].flatMap(DurationArgument.init(argument:))?.seconds
+            ?? file?.string("hook_wait").flatMap(DurationArgument.init(argument:))?.seconds
+            ?? PermissionPrompt.defaultWaitSeconds
+        let publisher = HookDelivery.publisher(spool: spool, environment: environment)
+        let publish: @Sendable (String) -> Void = { payload in
+            _ = try? spool.add(payload)
+            _ = publisher.deliver(budget: 2.5)
+        }
+        let terminal = SignalWatcher([SIGTERM]) { _ in
+            if let payload = PermissionPrompt.followUp(.answeredInTerminal, to: input, builder: builder) {
+                _ = try? spool.add(payload)
+                _ = publisher.deliver(budget: 0.5)
+            }
+            Foundation.exit(0)
+        }
+        defer { withExtendedLifetime(terminal) {} }
+        return PermissionFlow(waiter: waiter, publish: publish)
+            .run(input, builder: builder, replyQueueURL: replyQueue, wait: TimeInterval(seconds))
+    }
+
     /// The JSON object on stdin (at most 8 MiB), nil when stdin is a terminal or holds no object.
     private func readStdin() throws -> HookInput? {
         if isatty(STDIN_FILENO) != 0 { return nil }
         let data = FileHandle.standardInput.readData(ofLength: 8 * 1024 * 1024)
         guard let input = HookInput.parse(Array(data)) else { throw CommandFailure("stdin holds no JSON object") }
         return input
+    }
+}
+
+/// Where permission prompts get their answers. Accepting a reply is a grant, so it takes the one rule
+/// for it (exact question id, same task and agent, an offered action, each reply once, an allowed SQS
+/// `SenderId` from `TIMELINE_REPLY_SENDERS` / `reply_senders`) and the reply waiter; until those are
+/// wired here, no waiter is available and prompts are only reported, never answered from the timeline.
+enum HookAnswerWaiting {
+    static func waiter(environment: [String: String]) -> (any PermissionAnswerWaiter)? {
+        nil
     }
 }
 

@@ -57,13 +57,18 @@ struct HooksInstallCommand: ParsableCommand {
     @OptionGroup var target: HookTargetOptions
     @Flag(name: .customLong("dry-run"), help: "Show the file as it would be, change nothing.") var dryRun = false
     @Flag(name: .customLong("include-prompts"), help: "Also publish the prompts you type.") var includePrompts = false
+    @Option(help: ArgumentHelp("How long Claude Code's permission prompts wait for an answer from the timeline (default 2m).",
+                               valueName: "duration"))
+    var wait: DurationArgument?
 
     func run() throws {
         try reportingFailures {
             let location = try target.location()
             var command = [HooksPaths.executable(), "hook", location.agent.rawValue]
             if includePrompts { command.append("--include-prompts") }
-            let installer = HookInstaller(location: location, command: command)
+            if let wait { command += ["--wait", "\(wait.seconds)s"] }
+            let installer = HookInstaller(location: location, command: command,
+                                          permissionWait: wait?.seconds ?? PermissionPrompt.defaultWaitSeconds)
             let change = try mapped { try installer.install() }
             if dryRun {
                 let after = change.after ?? ""

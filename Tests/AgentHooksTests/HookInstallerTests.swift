@@ -64,6 +64,8 @@ struct HookInstallerTests {
         #expect(entry["async"] == nil, "Stop runs in the foreground")
         let pre = try #require(((hooks["PreToolUse"] as? [[String: Any]])?.first?["hooks"] as? [[String: Any]])?.first)
         #expect(pre["async"] as? Bool == true && pre["timeout"] as? Int == 10)
+        let permission = try #require(((hooks["PermissionRequest"] as? [[String: Any]])?.first?["hooks"] as? [[String: Any]])?.first)
+        #expect(permission["async"] == nil && permission["timeout"] as? Int == 135, "covers the 2-minute wait for an answer")
     }
 
     @Test func claudeWithoutAFileAndWithAnEmptyOne() throws {

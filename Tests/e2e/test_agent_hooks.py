@@ -198,3 +198,25 @@ def test_black_holed_sqs_does_not_hold_the_session_up_and_the_spool_is_flushed(
     events: list[dict] = []
     wait_until(collect(queue, events, lambda got: len(got) >= len(spooled)), timeout=15, message="the spool on the queue")
     assert sorted(e["id"] for e in events) == sorted(e["id"] for e in spooled)
+
+
+def test_a_hook_exits_0_and_prints_nothing_whatever_it_is_given(run_timeline, hook_env):
+    for args, given in [(("hook", "claude"), "not json"), (("hook", "no-such-agent"), "{}"),
+                        (("hook", "claude"), json.dumps({"hook_event_name": "Stop"})),
+                        (("hook", "gemini"), "\x00\xff"), (("hook", "codex", "{broken"), "")]:
+        result = run_timeline(*args, env=hook_env, input=given)
+        assert (result.returncode, result.stdout) == (0, ""), (args, given, result)
+
+
+def test_codex_notify_argument_reaches_the_queue(run_timeline, hook_env, queue, tmp_path, wait_until):
+    notify = {"type": "agent-turn-complete", "thread-id": "t-1", "turn-id": "1", "cwd": str(tmp_path),
+              "input-messages": ["rename foo; my password=hunter2hunter2"],
+              "last-assistant-message": "Renamed; AKIAIOSFODNN7EXAMPLE was in the log"}
+    result = run_timeline("hook", "codex", json.dumps(notify), env=hook_env)
+    assert (result.returncode, result.stdout) == (0, "")
+    events: list[dict] = []
+    wait_until(collect(queue, events, lambda got: len(got) >= 1), timeout=15, message="the codex event")
+    event = events[0]
+    assert (event["task_id"], event["status"]) == ("codex:t-1", "success")
+    assert event["title"] == "Done: Renamed; [REDACTED] was in the log"
+    assert "hunter2" not in json.dumps(event) and "rename foo" not in json.dumps(event)

@@ -48,3 +48,16 @@ enum CodexConfigInstaller {
         return out
     }
 }
+
+/// Codex's `hooks.json` (Claude Code's shape): the lifecycle between turns. The finished turn itself comes
+/// from `notify`, so `Stop` is not hooked.
+enum CodexHooksInstaller {
+    static let events = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest"]
+
+    static var installer: MatcherGroupInstaller {
+        MatcherGroupInstaller(
+            agent: .codex, events: events,
+            entry: { command, _ in [("type", .string("command")), ("command", .string(command)), ("timeout", .number(10))] },
+            matcher: { _ in nil })
+    }
+}

@@ -13,11 +13,28 @@ public struct HookInstallError: Error, CustomStringConvertible, Sendable {
 
 /// Where an agent keeps the settings timeline's hooks go into, and what to tell the user afterwards.
 public struct HookInstallLocation: Sendable, Equatable {
+    /// Which kind of file: the agent's own settings, or Codex's `hooks.json` (beside its `config.toml`).
+    public enum File: Sendable, Equatable { case settings, codexHooks }
+
     public var agent: HookAgent
     public var scope: HookScope
     public var path: String
     /// What the user still has to do (e.g. trust the hook).
     public var notes: [String]
+    public var file: File = .settings
+
+    /// Every file timeline's hooks for `agent` go into: the settings file, and for Codex its `hooks.json` too.
+    public static func all(
+        agent: HookAgent, scope: HookScope, home: String, project: String, environment: [String: String]
+    ) throws(HookInstallError) -> [HookInstallLocation] {
+        let main = try resolve(agent: agent, scope: scope, home: home, project: project, environment: environment)
+        guard agent == .codex else { return [main] }
+        let hooks = HookInstallLocation(
+            agent: agent, scope: scope, path: (main.path as NSString).deletingLastPathComponent + "/hooks.json",
+            notes: ["Codex runs new hooks only once you trust them: open /hooks in Codex and trust timeline's."],
+            file: .codexHooks)
+        return [main, hooks]
+    }
 
     public static func resolve(
         agent: HookAgent, scope: HookScope, home: String, project: String, environment: [String: String]
@@ -38,9 +55,7 @@ public struct HookInstallLocation: Sendable, Equatable {
         case (.cursor, .project): return at(project + "/.cursor/hooks.json")
         case (.codex, .user):
             let codexHome = environment["CODEX_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.codex"
-            return at(codexHome + "/config.toml", [
-                "Codex runs one notify program per finished turn; if you use Codex hooks too, trust timeline's in /hooks.",
-            ])
+            return at(codexHome + "/config.toml")
         case (.opencode, .user):
             let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
             return at(config + "/opencode/plugin/timeline.js")

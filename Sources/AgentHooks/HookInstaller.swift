@@ -26,6 +26,7 @@ public struct HookInstaller: Sendable {
         let before = try read()
         let line = HookCommandLine.join(command)
         let after: String
+        if location.file == .codexHooks { return Change(before: before, after: try CodexHooksInstaller.installer.install(before, command: line)) }
         switch location.agent {
         case .claude: after = try ClaudeSettingsInstaller.installer(permissionWait: permissionWait).install(before, command: line)
         case .gemini: after = try GeminiSettingsInstaller.installer.install(before, command: line)
@@ -40,6 +41,10 @@ public struct HookInstaller: Sendable {
     public func uninstall() throws(HookInstallError) -> Change {
         guard let before = try read() else { return Change(before: nil, after: nil) }
         let after: String?
+        if location.file == .codexHooks {
+            let remaining = try CodexHooksInstaller.installer.uninstall(before)
+            return Change(before: before, after: isLeftover(remaining) ? nil : remaining)
+        }
         switch location.agent {
         case .claude: after = try ClaudeSettingsInstaller.installer().uninstall(before)
         case .gemini: after = try GeminiSettingsInstaller.installer.uninstall(before)
@@ -55,7 +60,7 @@ public struct HookInstaller: Sendable {
     private func isLeftover(_ text: String?) -> Bool {
         guard let text, !FileManager.default.fileExists(atPath: location.path + ".timeline-backup") else { return false }
         if text.allSatisfy(\.isWhitespace) { return true }
-        guard [.claude, .gemini, .cursor].contains(location.agent), let editor = try? JSONTextEditor(text) else { return false }
+        guard [.claude, .gemini, .cursor].contains(location.agent) || location.file == .codexHooks, let editor = try? JSONTextEditor(text) else { return false }
         let keys = editor.root.members.map(\.key)
         return keys.isEmpty || (location.agent == .cursor && keys == ["version"])
     }
@@ -63,6 +68,7 @@ public struct HookInstaller: Sendable {
     /// Timeline's entries in the file (empty when there is none or no file).
     public func installedCommands() throws(HookInstallError) -> [String] {
         guard let text = try read() else { return [] }
+        if location.file == .codexHooks { return try CodexHooksInstaller.installer.installed(text) }
         switch location.agent {
         case .claude: return try ClaudeSettingsInstaller.installer().installed(text)
         case .gemini: return try GeminiSettingsInstaller.installer.installed(text)

@@ -37,12 +37,12 @@ struct HookTargetOptions: ParsableArguments {
         return (agent, scope)
     }
 
-    func location(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> HookInstallLocation {
+    func locations(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [HookInstallLocation] {
         let (agent, scope) = try resolved()
         do {
-            return try HookInstallLocation.resolve(agent: agent, scope: scope, home: HooksPaths.home(environment),
-                                                   project: FileManager.default.currentDirectoryPath,
-                                                   environment: environment)
+            return try HookInstallLocation.all(agent: agent, scope: scope, home: HooksPaths.home(environment),
+                                               project: FileManager.default.currentDirectoryPath,
+                                               environment: environment)
         } catch {
             throw CommandFailure(error.description, exitCode: 2)
         }
@@ -63,26 +63,28 @@ struct HooksInstallCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let location = try target.location()
-            var command = [HooksPaths.executable(), "hook", location.agent.rawValue]
-            if includePrompts { command.append("--include-prompts") }
-            if let wait { command += ["--wait", "\(wait.seconds)s"] }
-            let installer = HookInstaller(location: location, command: command,
-                                          permissionWait: wait?.seconds ?? PermissionPrompt.defaultWaitSeconds)
-            let change = try mapped { try installer.install() }
-            if dryRun {
-                let after = change.after ?? ""
-                print(after, terminator: after.hasSuffix("\n") ? "" : "\n")
-                return
+            for location in try target.locations() {
+                var command = [HooksPaths.executable(), "hook", location.agent.rawValue]
+                if includePrompts { command.append("--include-prompts") }
+                if let wait { command += ["--wait", "\(wait.seconds)s"] }
+                let installer = HookInstaller(location: location, command: command,
+                                              permissionWait: wait?.seconds ?? PermissionPrompt.defaultWaitSeconds)
+                let change = try mapped { try installer.install() }
+                if dryRun {
+                    let after = change.after ?? ""
+                    print("# \(location.path)")
+                    print(after, terminator: after.hasSuffix("\n") ? "" : "\n")
+                    continue
+                }
+                guard change.changed else {
+                    print("\(location.agent.displayName): already installed in \(location.path)")
+                    continue
+                }
+                let backup = try mapped { try installer.write(change) }
+                print("\(location.agent.displayName): installed in \(location.path)")
+                if let backup { print("backup of the previous file: \(backup)") }
+                for note in location.notes { print(note) }
             }
-            guard change.changed else {
-                print("\(location.agent.displayName): already installed in \(location.path)")
-                return
-            }
-            let backup = try mapped { try installer.write(change) }
-            print("\(location.agent.displayName): installed in \(location.path)")
-            if let backup { print("backup of the previous file: \(backup)") }
-            for note in location.notes { print(note) }
         }
     }
 }
@@ -96,20 +98,22 @@ struct HooksUninstallCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let location = try target.location()
-            let installer = HookInstaller(location: location, command: [HooksPaths.executable(), "hook", location.agent.rawValue])
-            let change = try mapped { try installer.uninstall() }
-            if dryRun {
-                let after = change.after ?? ""
-                print(after, terminator: after.hasSuffix("\n") || after.isEmpty ? "" : "\n")
-                return
+            for location in try target.locations() {
+                let installer = HookInstaller(location: location, command: [HooksPaths.executable(), "hook", location.agent.rawValue])
+                let change = try mapped { try installer.uninstall() }
+                if dryRun {
+                    let after = change.after ?? ""
+                    print("# \(location.path)\(change.after == nil && change.before != nil ? " (removed)" : "")")
+                    print(after, terminator: after.hasSuffix("\n") || after.isEmpty ? "" : "\n")
+                    continue
+                }
+                guard change.changed else {
+                    print("\(location.agent.displayName): nothing of timeline's in \(location.path)")
+                    continue
+                }
+                _ = try mapped { try installer.write(change) }
+                print("\(location.agent.displayName): removed timeline's hooks from \(location.path)")
             }
-            guard change.changed else {
-                print("\(location.agent.displayName): nothing of timeline's in \(location.path)")
-                return
-            }
-            _ = try mapped { try installer.write(change) }
-            print("\(location.agent.displayName): removed timeline's hooks from \(location.path)")
         }
     }
 }
@@ -124,12 +128,13 @@ struct HooksStatusCommand: ParsableCommand {
         let project = FileManager.default.currentDirectoryPath
         for agent in HookAgent.allCases {
             for scope in HookScope.allCases {
-                guard let location = try? HookInstallLocation.resolve(
-                    agent: agent, scope: scope, home: home, project: project, environment: environment),
-                    FileManager.default.fileExists(atPath: location.path) else { continue }
-                let installed = (try? HookInstaller(location: location, command: []).installedCommands()) ?? []
-                let what = installed.isEmpty ? "not installed" : "installed (\(installed.count) hook entries)"
-                print("\(agent.displayName) [\(scope.rawValue)] \(DisplayText.sanitize(location.path)): \(what)")
+                let locations = (try? HookInstallLocation.all(
+                    agent: agent, scope: scope, home: home, project: project, environment: environment)) ?? []
+                for location in locations where FileManager.default.fileExists(atPath: location.path) {
+                    let installed = (try? HookInstaller(location: location, command: []).installedCommands()) ?? []
+                    let what = installed.isEmpty ? "not installed" : "installed (\(installed.count) hook entries)"
+                    print("\(agent.displayName) [\(scope.rawValue)] \(DisplayText.sanitize(location.path)): \(what)")
+                }
             }
         }
         let queue = (try? QueueOptions.parse([]).configuration(environment: environment)).map {

@@ -95,6 +95,23 @@ struct HookInstallerTests {
         _ = try roundTrip(.opencode, nil)
     }
 
+    @Test func codexGetsItsHooksFileBesideConfigToml() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("codex-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let locations = try HookInstallLocation.all(agent: .codex, scope: .user, home: directory.path, project: "/p",
+                                                    environment: [:])
+        #expect(locations.map(\.path) == [directory.path + "/.codex/config.toml", directory.path + "/.codex/hooks.json"])
+        #expect(locations[1].notes.contains { $0.contains("/hooks") }, "tells the user to trust the hook")
+        let installer = HookInstaller(location: locations[1], command: command + ["codex"])
+        let change = try installer.install()
+        try installer.write(change)
+        let hooks = try #require(try JSONSerialization.jsonObject(with: Data((change.after ?? "").utf8)) as? [String: Any])
+        #expect(Set(((hooks["hooks"] as? [String: Any]) ?? [:]).keys) == ["SessionStart", "UserPromptSubmit", "PreToolUse",
+                                                                             "PostToolUse", "PermissionRequest"])
+        #expect(!(try installer.install().changed))
+        #expect(try installer.uninstall().after == nil, "the file timeline created goes")
+    }
+
     @Test func anotherNotifyProgramIsLeftAloneAndReported() throws {
         let (codex, directory) = try installer(.codex, "notify = [\"notify-send\", \"codex\"]\n")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -29,6 +29,12 @@ struct HookCommand: ParsableCommand {
     var wait: DurationArgument?
 
     func run() throws {
+        // Gemini CLI parses a hook's stdout as JSON and Cursor expects an answer: one that changes nothing.
+        switch agent {
+        case HookAgent.cursor.rawValue: print(Self.cursorNeutralAnswer)
+        case HookAgent.gemini.rawValue: print("{}")
+        default: break
+        }
         let started = Date()
         let environment = ProcessInfo.processInfo.environment
         let state = HookSpool.stateDirectory(environment: environment)
@@ -118,13 +124,28 @@ struct HookCommand: ParsableCommand {
             .run(input, builder: builder, replyQueueURL: replyQueue, wait: TimeInterval(seconds))
     }
 
+    /// Cursor's "go ahead" (`beforeSubmitPrompt` reads `continue`; the other hooks installed ignore it).
+    static let cursorNeutralAnswer = "{\"continue\":true}"
+
     /// The JSON object on stdin (at most 8 MiB), nil when stdin is a terminal or holds no object.
+    /// Stdin is read within half the budget: an agent that never closes it does not hold the hook.
     private func readStdin() throws -> HookInput? {
         if isatty(STDIN_FILENO) != 0 { return nil }
-        let data = FileHandle.standardInput.readData(ofLength: 8 * 1024 * 1024)
-        guard let input = HookInput.parse(Array(data)) else { throw CommandFailure("stdin holds no JSON object") }
+        let box = StdinBox()
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            box.data = FileHandle.standardInput.readData(ofLength: 8 * 1024 * 1024)
+            done.signal()
+        }.start()
+        guard done.wait(timeout: .now() + budget / 2) == .success else { throw CommandFailure("stdin was not closed in time") }
+        guard let input = HookInput.parse(Array(box.data)) else { throw CommandFailure("stdin holds no JSON object") }
         return input
     }
+}
+
+/// What the stdin reader thread read (handed over through the semaphore).
+private final class StdinBox: @unchecked Sendable {
+    var data = Data()
 }
 
 /// Where permission prompts get their answers. Accepting a reply is a grant, so it takes the one rule

@@ -203,9 +203,13 @@ def test_black_holed_sqs_does_not_hold_the_session_up_and_the_spool_is_flushed(
 def test_a_hook_exits_0_and_prints_nothing_whatever_it_is_given(run_timeline, hook_env):
     for args, given in [(("hook", "claude"), "not json"), (("hook", "no-such-agent"), "{}"),
                         (("hook", "claude"), json.dumps({"hook_event_name": "Stop"})),
-                        (("hook", "gemini"), "\x00\xff"), (("hook", "codex", "{broken"), "")]:
+                        (("hook", "aider"), ""), (("hook", "codex", "{broken"), "")]:
         result = run_timeline(*args, env=hook_env, input=given)
         assert (result.returncode, result.stdout) == (0, ""), (args, given, result)
+    # Agents that read a hook's stdout get an answer that changes nothing.
+    for agent, answer in [("gemini", "{}\n"), ("cursor", '{"continue":true}\n')]:
+        result = run_timeline("hook", agent, env=hook_env, input="\x00\xff")
+        assert (result.returncode, result.stdout) == (0, answer), (agent, result)
 
 
 def test_codex_notify_argument_reaches_the_queue(run_timeline, hook_env, queue, tmp_path, wait_until):
@@ -220,3 +224,16 @@ def test_codex_notify_argument_reaches_the_queue(run_timeline, hook_env, queue, 
     assert (event["task_id"], event["status"]) == ("codex:t-1", "success")
     assert event["title"] == "Done: Renamed; [REDACTED] was in the log"
     assert "hunter2" not in json.dumps(event) and "rename foo" not in json.dumps(event)
+
+
+def test_a_hook_whose_stdin_never_closes_still_returns_in_time(timeline_bin, hook_env):
+    read_end, write_end = os.pipe()
+    try:
+        started = time.monotonic()
+        result = subprocess.run([timeline_bin, "hook", "claude"], env=hook_env, stdin=read_end, capture_output=True,
+                                text=True, timeout=30)
+        assert (result.returncode, result.stdout) == (0, "")
+        assert time.monotonic() - started < 3.0
+    finally:
+        os.close(read_end)
+        os.close(write_end)

@@ -50,7 +50,7 @@ struct HookCommand: ParsableCommand {
                     print(decision)
                     return
                 }
-                let report = ClaudeHooks.report(input, options: HookOptions(includePrompts: includePrompts),
+                let report = ClaudeHooks.report(input, options: HookOptions(includePrompts: sharesPrompts),
                                                 lastAssistantText: ClaudeTranscript.lastAssistantText(path:))
                 if let payload = report.flatMap(builder.payload(for:)) { try spool.add(payload) }
             }
@@ -72,7 +72,7 @@ struct HookCommand: ParsableCommand {
 
     /// The reports this run's payload means.
     private func reports(for agent: HookAgent) throws -> [HookReport] {
-        let options = HookOptions(includePrompts: includePrompts)
+        let options = HookOptions(includePrompts: sharesPrompts)
         switch agent {
         case .aider:
             // aider's notifications command gets no payload: it runs when aider waits for the user.
@@ -91,6 +91,12 @@ struct HookCommand: ParsableCommand {
         case .opencode:
             return try readStdin().flatMap { OpencodeHooks.report($0, options: options) }.map { [$0] } ?? []
         }
+    }
+
+    /// `--include-prompts`, also where Codex's `notify` puts it: among the arguments before its JSON (they
+    /// are all captured once the payload argument starts).
+    private var sharesPrompts: Bool {
+        includePrompts || payloadArguments.dropLast().contains("--include-prompts")
     }
 
     /// A permission prompt asked on the timeline: the decision JSON for Claude, or nil (then Claude asks in

@@ -225,6 +225,15 @@ def test_codex_notify_argument_reaches_the_queue(run_timeline, hook_env, queue, 
     assert event["title"] == "Done: Renamed; [REDACTED] was in the log"
     assert "hunter2" not in json.dumps(event) and "rename foo" not in json.dumps(event)
 
+    # Installed with --include-prompts, notify passes the flag before the JSON.
+    notify["thread-id"] = "t-2"
+    result = run_timeline("hook", "codex", "--include-prompts", json.dumps(notify), env=hook_env)
+    assert (result.returncode, result.stdout) == (0, "")
+    wait_until(collect(queue, events, lambda got: any(e["task_id"] == "codex:t-2" for e in got)), timeout=15,
+               message="the second codex event")
+    shared = next(e for e in events if e["task_id"] == "codex:t-2")
+    assert "rename foo" in shared["body"] and "hunter2" not in shared["body"]
+
 
 def test_a_hook_whose_stdin_never_closes_still_returns_in_time(timeline_bin, hook_env):
     read_end, write_end = os.pipe()

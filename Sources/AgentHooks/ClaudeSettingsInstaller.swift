@@ -1,7 +1,7 @@
 /// Claude Code's `settings.json`: one command hook per reporting event, `async` (Claude does not wait for
 /// it) with a timeout in seconds that covers the hook's own budget.
 enum ClaudeSettingsInstaller {
-    /// Seconds Claude lets the hook run (the hook itself returns within its budget, 2.5 s).
+    /// Seconds Claude lets the hook run (the hook itself returns within its budget, 2 s).
     static let timeoutSeconds = 10
 
     /// Events whose hook Claude must wait for: the last ones of a turn or session, which a print-mode run

@@ -22,7 +22,7 @@ struct HookCommand: ParsableCommand {
     var payloadArguments: [String] = []
     @Flag(name: .customLong("include-prompts"), help: "Publish the prompts the user typed (off: they are left out).")
     var includePrompts = false
-    @Option(help: ArgumentHelp("Seconds the whole run may take.", valueName: "seconds")) var budget: Double = 2.5
+    @Option(help: ArgumentHelp("Seconds the whole run may take.", valueName: "seconds")) var budget: Double = 2.0
     @Option(help: ArgumentHelp(
         "How long a Claude Code permission prompt waits for an answer from the timeline (default: $TIMELINE_HOOK_WAIT, the config file's hook_wait, 2m).",
         valueName: "duration"))
@@ -116,7 +116,7 @@ struct HookCommand: ParsableCommand {
         let publisher = HookDelivery.publisher(spool: spool, environment: environment)
         let publish: @Sendable (String) -> Void = { payload in
             _ = try? spool.add(payload)
-            _ = publisher.deliver(budget: 2.5)
+            _ = publisher.deliver(budget: budget)
         }
         let terminal = SignalWatcher([SIGTERM]) { _ in
             if let payload = PermissionPrompt.followUp(.answeredInTerminal, to: input, builder: builder) {

@@ -246,3 +246,22 @@ def test_a_hook_whose_stdin_never_closes_still_returns_in_time(timeline_bin, hoo
     finally:
         os.close(read_end)
         os.close(write_end)
+
+
+def test_install_dry_run_changes_nothing_and_codex_asks_for_trust(run_timeline, hook_env):
+    home = Path(hook_env["HOME"])
+    (home / ".gemini").mkdir()
+    settings = home / ".gemini" / "settings.json"
+    settings.write_text('{\n  "theme": "Dracula"\n}\n')
+    dry = run_timeline("hooks", "install", "gemini", "--dry-run", env=hook_env)
+    assert dry.returncode == 0 and '"BeforeTool"' in dry.stdout and '"theme": "Dracula"' in dry.stdout
+    assert settings.read_text() == '{\n  "theme": "Dracula"\n}\n'
+    assert not (home / ".gemini" / "settings.json.timeline-backup").exists()
+
+    codex = run_timeline("hooks", "install", "codex", env=hook_env)
+    assert codex.returncode == 0, codex.stderr
+    assert "/hooks" in codex.stdout
+    assert (home / ".codex" / "config.toml").read_text().startswith("notify = [")
+    assert "PermissionRequest" in (home / ".codex" / "hooks.json").read_text()
+    bad = run_timeline("hooks", "install", "nobody", env=hook_env)
+    assert bad.returncode == 2 and "unknown agent" in bad.stderr

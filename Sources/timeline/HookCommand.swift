@@ -44,6 +44,7 @@ struct HookCommand: ParsableCommand {
                 throw CommandFailure("unknown agent \(DisplayText.sanitize(self.agent))")
             }
             let builder = HookEventBuilder(agent: agent)
+            let waiting = WaitingSessions(stateDirectory: state)
             if agent == .claude, let input = try readStdin() {
                 if input.string("hook_event_name") == "PermissionRequest",
                    let decision = askOnTheTimeline(input, builder: builder, spool: spool, environment: environment) {
@@ -52,10 +53,10 @@ struct HookCommand: ParsableCommand {
                 }
                 let report = ClaudeHooks.report(input, options: HookOptions(includePrompts: sharesPrompts),
                                                 lastAssistantText: ClaudeTranscript.lastAssistantText(path:))
-                if let payload = report.flatMap(builder.payload(for:)) { try spool.add(payload) }
+                if let report, let payload = builder.payload(for: waiting.adjust(report, agent: agent)) { try spool.add(payload) }
             }
             for report in try reports(for: agent) {
-                if let payload = builder.payload(for: report) { try spool.add(payload) }
+                if let payload = builder.payload(for: waiting.adjust(report, agent: agent)) { try spool.add(payload) }
             }
         } catch {
             HookLog.record("\(error)", state: state)

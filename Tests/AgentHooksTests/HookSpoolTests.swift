@@ -1,6 +1,7 @@
 import AgentHooks
 import Foundation
 import Testing
+import TimelineCore
 
 @Suite("Hook spool and publisher")
 struct HookSpoolTests {
@@ -79,4 +80,23 @@ final class Recorder: @unchecked Sendable {
     private var items: [String] = []
     func append(_ value: String) { lock.withLock { items.append(value) } }
     var values: [String] { lock.withLock { items } }
+}
+
+@Suite("Waiting sessions")
+struct WaitingSessionsTests {
+    @Test func theFirstToolEventAfterAWaitIsAStateChange() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("waiting-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let waiting = WaitingSessions(stateDirectory: state)
+        func step(_ title: String, session: String = "s1", status: Status = .inProgress) -> HookReport {
+            HookReport(session: session, cwd: nil, title: title, status: status, isStep: true)
+        }
+        #expect(waiting.adjust(step("Bash: ls"), agent: .claude).isStep, "no wait: a step stays a step")
+        let ask = HookReport(session: "s1", cwd: nil, title: "Waiting for you: Bash rm -rf build", status: .needsInput)
+        #expect(waiting.adjust(ask, agent: .claude) == ask)
+        #expect(waiting.adjust(step("Claude is waiting", status: .info), agent: .claude).isStep, "an idle reminder ends nothing")
+        #expect(waiting.adjust(step("Bash: ls", session: "other"), agent: .claude).isStep, "another session's wait")
+        #expect(!waiting.adjust(step("Finished Bash: rm -rf build"), agent: .claude).isStep, "answered in the terminal")
+        #expect(waiting.adjust(step("Bash: make"), agent: .claude).isStep, "once only")
+    }
 }

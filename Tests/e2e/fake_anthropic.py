@@ -1,7 +1,7 @@
 """A fake Anthropic Messages API on loopback for driving the real Claude Code CLI in tests.
 
 POST /v1/messages answers as a model would, streaming (SSE) when asked: a conversation whose last user turn
-carries no tool result gets a Bash tool use (`BASH_COMMAND`); one that carries a tool result gets the final
+carries no tool result gets a Bash tool use (`BASH_COMMAND`, or the command given); one that carries a tool result gets the final
 text (`FINAL_TEXT`) and ends the turn. Requests without tools (titles, summaries) get a short text. Every
 request body is kept in `requests` for assertions. Other paths answer 404.
 
@@ -31,11 +31,11 @@ def _offers_bash(body: dict[str, Any]) -> bool:
     return any(isinstance(t, dict) and t.get("name") == "Bash" for t in body.get("tools") or [])
 
 
-def answer_blocks(body: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
+def answer_blocks(body: dict[str, Any], command: str = BASH_COMMAND) -> tuple[list[dict[str, Any]], str]:
     """The content blocks and stop reason for one request."""
     if _offers_bash(body) and not _has_tool_result(body):
         return [{"type": "tool_use", "id": "toolu_e2e_1", "name": "Bash",
-                 "input": {"command": BASH_COMMAND, "description": "Print a marker"}}], "tool_use"
+                 "input": {"command": command, "description": "Run the test command"}}], "tool_use"
     if _offers_bash(body):
         return [{"type": "text", "text": FINAL_TEXT}], "end_turn"
     return [{"type": "text", "text": "Hooks test"}], "end_turn"
@@ -46,7 +46,9 @@ def _sse(event: str, data: dict[str, Any]) -> bytes:
 
 
 class FakeAnthropic:
-    def __init__(self) -> None:
+    def __init__(self, command: str = BASH_COMMAND) -> None:
+        """`command`: the Bash command the first answer asks to run."""
+        self.command = command
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         owner = self
@@ -68,7 +70,7 @@ class FakeAnthropic:
                 body = json.loads(raw or b"{}")
                 with owner._lock:
                     owner.requests.append(body)
-                blocks, stop = answer_blocks(body)
+                blocks, stop = answer_blocks(body, owner.command)
                 model = body.get("model", "claude-test")
                 if not body.get("stream"):
                     return self._json(200, {"id": "msg_e2e", "type": "message", "role": "assistant", "model": model,

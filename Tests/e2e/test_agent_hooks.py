@@ -265,3 +265,24 @@ def test_install_dry_run_changes_nothing_and_codex_asks_for_trust(run_timeline, 
     assert "PermissionRequest" in (home / ".codex" / "hooks.json").read_text()
     bad = run_timeline("hooks", "install", "nobody", env=hook_env)
     assert bad.returncode == 2 and "unknown agent" in bad.stderr
+
+
+def test_a_real_permission_prompt_shows_as_waiting(run_timeline, hook_env, project, queue, wait_until):
+    """`rm -rf build` needs Claude's permission: PermissionRequest reaches the queue as needs_input with the
+    command; with no answer from the timeline Claude decides on its own (print mode) and the turn ends."""
+    api = FakeAnthropic(command="rm -rf build").start()
+    try:
+        env = {**hook_env, "ANTHROPIC_BASE_URL": api.url}
+        assert run_timeline("hooks", "install", "claude", env=env).returncode == 0
+        result = subprocess.run([CLAUDE, "-p", "Clean up, please", "--output-format", "json"], env=env, cwd=project,
+                                capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+        assert result.returncode == 0, result.stderr
+    finally:
+        api.stop()
+    events: list[dict] = []
+    wait_until(collect(queue, events, lambda got: any(e["status"] == "success" for e in got)
+                       and any(e["status"] == "needs_input" for e in got)), timeout=30,
+               message=lambda: f"the prompt and the end on the queue; got {[e['title'] for e in events]}")
+    asked = next(e for e in events if e["status"] == "needs_input")
+    assert asked["title"] == "Waiting for you: Bash rm -rf build" and "step" not in asked
+    assert "$ rm -rf build" in asked["body"]

@@ -15,8 +15,9 @@ public struct PermissionQuestion: Sendable, Equatable {
     public var replyQueueURL: String
     /// The question event's payload.
     public var payload: String
-    /// Claude's first `permission_suggestions` entry as JSON (what "allow for the session" applies).
-    public var sessionRule: String?
+    /// Claude's `permission_suggestions` as a JSON array: what "allow for the session" applies, all of
+    /// it, as Claude's own "don't ask again" choice does.
+    public var sessionRules: String?
 }
 
 /// What the user answered.
@@ -60,10 +61,13 @@ public enum PermissionPrompt {
     ) -> PermissionQuestion? {
         guard input.string("hook_event_name") == "PermissionRequest",
               var report = ClaudeHooks.report(input, options: HookOptions()) else { return nil }
-        let rule = (input.array("permission_suggestions")?.first as? [String: Any])
-            .flatMap { JSONWriter.encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+        let suggestions = (input.array("permission_suggestions") ?? []).compactMap { $0 as? [String: Any] }
+        let rules = suggestions.isEmpty ? nil : JSONWriter.encode(suggestions).map { String(decoding: $0, as: UTF8.self) }
         var actions = [("allow", "Allow once", "primary")]
-        if rule != nil { actions.append(("allow-session", "Allow for this session", "default")) }
+        if rules != nil {
+            actions.append(("allow-session", "Allow for this session", "default"))
+            report.body += "\n\nAllow for this session also grants:\n" + suggestions.map(describe).joined(separator: "\n")
+        }
         actions.append(("deny", "Deny", "danger"))
         report.body += "\n\nReply with text to deny with that message."
         guard let base = builder.payload(for: report), base.hasSuffix("}"),
@@ -74,7 +78,7 @@ public enum PermissionPrompt {
         let payload = String(base.dropLast()) + ",\"actions\":[\(actionJSON)],\"reply_to\":\(JSONWriter.quoted(replyQueueURL))}"
         guard case .success = EventParser.parse(payload) else { return nil }
         return PermissionQuestion(questionID: event.id, taskID: event.taskID, agentID: event.agentID,
-                                  actions: actions.map(\.0), replyQueueURL: replyQueueURL, payload: payload, sessionRule: rule)
+                                  actions: actions.map(\.0), replyQueueURL: replyQueueURL, payload: payload, sessionRules: rules)
     }
 
     /// What Claude reads on stdout for `answer` (its documented `hookSpecificOutput.decision`).
@@ -84,11 +88,27 @@ public enum PermissionPrompt {
         case .allowOnce:
             decision = "{\"behavior\":\"allow\"}"
         case .allowForSession:
-            decision = "{\"behavior\":\"allow\",\"updatedPermissions\":[\(question.sessionRule ?? "")]}"
+            decision = "{\"behavior\":\"allow\",\"updatedPermissions\":\(question.sessionRules ?? "[]")}"
         case .deny(let message):
             decision = "{\"behavior\":\"deny\",\"message\":\(JSONWriter.quoted(message ?? "Denied from the timeline"))}"
         }
         return "{\"hookSpecificOutput\":{\"hookEventName\":\"PermissionRequest\",\"decision\":\(decision)}}"
+    }
+
+    /// One permission update in words: `addRules allow Bash(npm test:*) (localSettings)`.
+    static func describe(_ suggestion: [String: Any]) -> String {
+        var parts = ["- " + ((suggestion["type"] as? String) ?? "change")]
+        if let behavior = suggestion["behavior"] as? String { parts.append(behavior) }
+        if let rules = suggestion["rules"] as? [[String: Any]] {
+            parts.append(rules.map { rule in
+                let tool = (rule["toolName"] as? String) ?? "?"
+                return (rule["ruleContent"] as? String).map { "\(tool)(\($0))" } ?? tool
+            }.joined(separator: ", "))
+        }
+        if let directories = suggestion["directories"] as? [String] { parts.append(directories.joined(separator: ", ")) }
+        if let mode = suggestion["mode"] as? String { parts.append(mode) }
+        if let destination = suggestion["destination"] as? String { parts.append("(\(destination))") }
+        return parts.joined(separator: " ")
     }
 
     /// The event that closes the question on the timeline: answered there, withdrawn (no answer in

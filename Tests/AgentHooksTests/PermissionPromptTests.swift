@@ -34,6 +34,20 @@ struct PermissionPromptTests {
         #expect(plain.actions == ["allow", "deny"], "no session rule offered when Claude suggests none")
     }
 
+    @Test func aCapturedPromptShowsEverythingAllowForTheSessionGrants() throws {
+        let captured = try FixtureFiles.input("claude-captured/PermissionRequest.json")
+        let question = try #require(PermissionPrompt.question(captured, builder: builder, replyQueueURL: replyQueue))
+        let event = try EventParser.parse(question.payload).get()
+        #expect(event.body.contains("- addDirectories /tmp/shop (session)") && event.body.contains("- setMode acceptEdits (session)"))
+        let decision = PermissionPrompt.decisionJSON(.allowForSession, question: question)
+        let object = try #require(JSONReader.object(from: Array(decision.utf8)))
+        let output = try #require(object["hookSpecificOutput"] as? [String: Any])
+        let rules = try #require((output["decision"] as? [String: Any])?["updatedPermissions"] as? [[String: Any]])
+        #expect(rules.map { $0["type"] as? String } == ["addDirectories", "setMode"], "all of Claude's suggestions, as shown")
+        let stop = try #require(ClaudeHooks.report(try FixtureFiles.input("claude-captured/Stop.json"), options: HookOptions()))
+        #expect(stop.title == "Done: All done: the command printed hooks-e2e." && stop.status == .success)
+    }
+
     @Test func repliesMeanOnlyOfferedAnswers() {
         let offered = ["allow", "deny"]
         #expect(PermissionAnswer(action: "allow", text: nil, offered: offered) == .allowOnce)
@@ -54,8 +68,8 @@ struct PermissionPromptTests {
         }
         #expect(try decision(.allowOnce)["behavior"] as? String == "allow")
         let session = try decision(.allowForSession)
-        let rule = try #require((session["updatedPermissions"] as? [Any])?.first as? [String: Any])
-        #expect(rule["destination"] as? String == "localSettings")
+        let rules = try #require(session["updatedPermissions"] as? [[String: Any]])
+        #expect(rules.count == 1 && rules[0]["destination"] as? String == "localSettings")
         let deny = try decision(.deny(message: "not now"))
         #expect(deny["behavior"] as? String == "deny" && deny["message"] as? String == "not now")
     }

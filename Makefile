@@ -9,6 +9,11 @@ RELEASE_BIN := .build/release/timeline
 # Release builds link the Swift runtime and Foundation statically: the binary needs no Swift toolchain where
 # it runs, starts faster, and maps less (the TUI's peak RSS with 1,000,000 events: 35 -> 29 MiB).
 SWIFT_RELEASE := swift build -c release --static-swift-stdlib
+# SwiftPM adds -color-diagnostics to every compile when its output is a terminal, and a changed command line
+# recompiles every module: a build with nothing changed cost minutes when the last one had run the other way
+# (a terminal, then a pipe, or back). Through a pipe, always, the command line never changes.
+NOT_A_TTY := 2>&1 | cat
+.SHELLFLAGS := -o pipefail -c
 export TIMELINE_SHARED ?= $(abspath ../shared)
 
 .PHONY: all deps apt-deps venv build debug test swift-test python-test e2e-test test-localstack bench chaos localstack-venv demo install clean
@@ -34,21 +39,21 @@ $(VENV)/.installed: agent-tool/requirements.txt requirements-dev.txt
 
 ## build: the release binary
 build: apt-deps
-	$(SWIFT_RELEASE) --product timeline
+	$(SWIFT_RELEASE) --product timeline $(NOT_A_TTY)
 
 ## test: everything CI runs — Swift unit and integration tests, Python tests, end-to-end tests
 test: deps build
-	scripts/with-sqs-server.sh swift test
+	scripts/with-sqs-server.sh swift test $(NOT_A_TTY)
 	scripts/with-sqs-server.sh $(PY) -m pytest -q agent-tool/tests Tests/e2e
 
 ## unit: the tests that need no server and no terminal, for the edit-test loop (seconds after a build).
 ## A dead SQS endpoint makes a test that needs a server fail here at once instead of starting one.
 .PHONY: unit
 UNIT_SWIFT := TimelineCoreTests|AgentHooksTests|AttentionTests|SigV4Tests|TimelineStoreTests|TimelineUITests|CLITests|IngestTests\.BackoffTests|SQSClientTests\.(CredentialChainTests|CredentialInvalidationTests|CurlTransportTests)
-UNIT_PYTHON := agent-tool/tests/test_examples.py agent-tool/tests/test_long_task_clock.py agent-tool/tests/test_sqs_connection.py
+UNIT_PYTHON := agent-tool/tests/test_examples.py agent-tool/tests/test_network_address.py agent-tool/tests/test_long_task_clock.py agent-tool/tests/test_sqs_connection.py
 UNIT_ENV := TIMELINE_TEST_SQS_ENDPOINT=http://127.0.0.1:9
 unit: venv
-	swift build --build-tests
+	swift build --build-tests $(NOT_A_TTY)
 	$(UNIT_ENV) swift test --skip-build --filter '$(UNIT_SWIFT)'
 	$(UNIT_ENV) $(PY) -m pytest -q $(UNIT_PYTHON)
 ## test-localstack: FIFO, SNS fan-out (timeline setup) and 900 KB messages against LocalStack (needs the
@@ -63,7 +68,7 @@ test-localstack: deps build localstack-venv
 ## tui,store,json,drain,latency,onscreen,idle,coldstart,cjk (json: 10,000 SQS ReceiveMessage answers parsed).
 BENCH_LOG := .build/bench.log
 bench: deps build localstack-venv
-	$(SWIFT_RELEASE) --product TimelineBench
+	$(SWIFT_RELEASE) --product TimelineBench $(NOT_A_TTY)
 	set -o pipefail; { .build/release/TimelineBench && \
 	  $(PY) bench/sqs_benches.py --timeline $(RELEASE_BIN) --localstack-python $(LOCALSTACK_VENV)/bin/python && \
 	  $(PY) bench/terminal_benches.py --timeline $(RELEASE_BIN); } 2>&1 | tee $(BENCH_LOG)
@@ -102,7 +107,7 @@ demo: deps build
 ## swift-argument-parser's generate-manual) and bash, zsh and fish completions, under $(DESTDIR)$(PREFIX)
 GENERATED := .build/generated
 install: build
-	$(SWIFT_RELEASE) --product generate-manual
+	$(SWIFT_RELEASE) --product generate-manual $(NOT_A_TTY)
 	rm -rf $(GENERATED) && mkdir -p $(GENERATED)
 	.build/release/generate-manual $(RELEASE_BIN) --output-directory $(GENERATED)
 	$(RELEASE_BIN) --generate-completion-script bash > $(GENERATED)/timeline.bash

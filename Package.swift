@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "TimelineRuntime", dependencies: ["TimelineUI", "TimelineCore", "CMalloc"]),
         .target(name: "Terminal", dependencies: ["TimelineUI", "TimelineRuntime", "CNCursesW"]),
         // Human in the loop: sends replies (SQS or webhook) and keeps their outcome.
-        .target(name: "ReplyDelivery", dependencies: ["TimelineCore", "SQSClient"]),
+        .target(name: "ReplyDelivery", dependencies: ["TimelineCore", "SQSClient", "StrictJSON"]),
         // Issue 14: notifications (decisions and channels), read state watching, the fleet line.
         .target(name: "Attention", dependencies: ["TimelineCore", "TimelineStore"]),
         // The config file: settings with provenance (flag > environment > file > default) and named views.
@@ -72,7 +72,7 @@ let package = Package(
 
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "StrictJSON", "TestSupport"]),
-        .testTarget(name: "TimelineConfigTests", dependencies: ["TimelineConfig", "TimelineCore"]),
+        .testTarget(name: "TimelineConfigTests", dependencies: ["TimelineConfig", "TimelineCore", "TestSupport"]),
         .testTarget(name: "SigV4Tests", dependencies: ["SigV4", "TestSupport"]),
         .testTarget(name: "SQSClientTests", dependencies: ["SQSClient", "TestSupport"]),
         .testTarget(name: "TimelineStoreTests", dependencies: ["TimelineStore", "TimelineCore", "TestSupport"]),
@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "TimelineStore", "SQSClient", "TimelineCore", "TestSupport"]),
         .testTarget(
             name: "ReplyDeliveryTests",
-            dependencies: ["ReplyDelivery", "TimelineStore", "TimelineCore", "SQSClient", "TestSupport"]),
+            dependencies: ["ReplyDelivery", "TimelineStore", "TimelineCore", "SQSClient", "StrictJSON", "TestSupport"]),
         .testTarget(
             name: "TimelineUITests", dependencies: ["TimelineUI", "TimelineRuntime", "TimelineCore", "TestSupport"],
             exclude: ["Goldens"]  // read through #filePath, compared (and recorded) by the golden tests

@@ -6,7 +6,9 @@
         print(message.text, "from", message.sender)
 
 `ask` publishes a `needs_input` event with `actions` and `reply_to`, long-polls the reply queue for the reply
-whose `in_reply_to` is that event, deletes only that reply (others stay for their owner), publishes a
+to that event that the acceptance rule accepts (`reply_acceptance`: offered action, this task and agent, a
+reply id once, an allowed SenderId), deletes it (refused replies to it are deleted and reported; others'
+are released for their owner, and receives that found only those are spaced out), publishes a
 follow-up `in_progress` event ("answered: Deploy by alice@laptop") and returns the reply. On timeout it
 publishes a `warning` ("no answer in 10m") and raises `NoAnswer`. Replies follow `schema/reply.schema.json`
 and are read with the rules of Swift's `Reply.parse` (`parse_reply`).
@@ -15,6 +17,7 @@ and are read with the rules of Swift's `Reply.parse` (`parse_reply`).
 from __future__ import annotations
 
 import os
+import sys
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -23,7 +26,10 @@ from aws_errors import describe_aws_error
 from event_builder import new_event
 from event_timestamps import timestamp_problem
 from event_interaction import ACTION_ID
+from reply_acceptance import (AllowlistProblem, AskedQuestion, ReplyAcceptance, ReplyRefused,
+                              allowlist_from_environment)
 from sqs_connection import ConfigurationError, make_client
+from terminal_text import escaped
 from timeline_event import InvalidEvent, checked_string, quote, read_object
 
 __all__ = ["ask", "receive_messages", "Reply", "NoAnswer", "InvalidReply", "parse_reply", "resolve_reply_queue_url",
@@ -101,7 +107,8 @@ def resolve_reply_queue_url(given: str | None) -> str:
         raise ConfigurationError(
             "NoReplyQueueUrl", "no reply queue URL",
             "pass reply_queue_url= (--reply-queue-url) or set TIMELINE_REPLY_QUEUE_URL; create one with "
-            "`aws sqs create-queue --queue-name agent-replies` (one per agent or per host)")
+            "`timeline setup --reply-queue AGENT-replies` or `aws sqs create-queue --queue-name AGENT-replies` "
+            "(one per agent or per host)")
     return url
 
 
@@ -134,49 +141,113 @@ def _aws(call: Callable[[], Any]) -> Any:
         raise described from error
 
 
-def _wait_for_reply(sqs: Any, queue_url: str, event_id: str, timeout: float,
-                    clock: Callable[[], float]) -> Reply | None:
-    """Long-polls until the reply to `event_id` arrives (deleted then) or `timeout` passes (None)."""
+class OthersBackoff:
+    """The wait before the next receive after one that found only others' replies: doubling from `first` up to
+    `limit`; back to no wait after an empty receive or one with a reply to this question (as Swift's)."""
+
+    def __init__(self, first: float = 0.25, limit: float = 4.0):
+        self.first, self.limit, self.current = first, limit, 0.0
+
+    def next(self, received_only_others: bool) -> float:
+        self.current = min(self.limit, self.current * 2 or self.first) if received_only_others else 0.0
+        return self.current
+
+
+def _wait_for_reply(sqs: Any, queue_url: str, acceptance: ReplyAcceptance, timeout: float,
+                    clock: Callable[[], float], sleep: Callable[[float], None] = time.sleep,
+                    on_refused: Callable[[Reply, ReplyRefused], None] | None = None) -> Reply | None:
+    """Long-polls until a reply that `acceptance` accepts arrives (deleted, returned) or `timeout` passes (None).
+
+    A reply to this question that the rule refuses is deleted and reported (`on_refused`, default: stderr,
+    escaped); anything else is released at once for its owner, and receives that found only others' replies
+    are spaced out (`OthersBackoff`), so a shared queue is not polled in a tight loop.
+    """
+    report = on_refused or _report_refused
     deadline = clock() + timeout
+    backoff = OthersBackoff()
+    delay = 0.0
     while True:
+        if delay > 0:
+            sleep(max(0.0, min(delay, deadline - clock())))
         remaining = deadline - clock()
         if remaining <= 0:
             return None
         answer = _aws(lambda: sqs.receive_message(QueueUrl=queue_url, MaxNumberOfMessages=10,
+                                                  MessageSystemAttributeNames=["SenderId"],
                                                   WaitTimeSeconds=max(0, min(20, int(remaining + 0.999)))))
+        messages = answer.get("Messages", [])
         found = None
-        for message in answer.get("Messages", []):
+        others = []
+        for message in messages:
             try:
                 reply = parse_reply(message["Body"])
             except InvalidReply:
-                reply = None
-            if found is None and reply is not None and reply.in_reply_to == event_id:
+                others.append(message)
+                continue
+            if found is not None:  # answered: a second reply to it is dropped, others' are left alone
+                if reply.in_reply_to == acceptance.question.event_id:
+                    _delete_quietly(sqs, queue_url, message)
+                else:
+                    others.append(message)
+                continue
+            try:
+                found = acceptance.check(reply, (message.get("Attributes") or {}).get("SenderId") or None)
                 _aws(lambda: sqs.delete_message(QueueUrl=queue_url, ReceiptHandle=message["ReceiptHandle"]))
-                found = reply
-            else:  # someone else's: visible again at once for its owner
-                try:
-                    sqs.change_message_visibility(QueueUrl=queue_url, ReceiptHandle=message["ReceiptHandle"],
-                                                  VisibilityTimeout=0)
-                except Exception:  # noqa: BLE001 - it becomes visible again by itself anyway
-                    pass
+            except ReplyRefused as refusal:
+                if refusal.kind == "not_this_question":
+                    others.append(message)
+                else:
+                    _delete_quietly(sqs, queue_url, message)  # not deleted: it comes back and is refused as seen
+                    report(reply, refusal)
+        for message in others:  # visible again at once for its owner
+            try:
+                sqs.change_message_visibility(QueueUrl=queue_url, ReceiptHandle=message["ReceiptHandle"],
+                                              VisibilityTimeout=0)
+            except Exception:  # noqa: BLE001 - it becomes visible again by itself anyway
+                pass
         if found is not None:
             return found
+        delay = backoff.next(bool(others) and len(others) == len(messages))
+
+
+def _delete_quietly(sqs: Any, queue_url: str, message: dict) -> None:
+    try:
+        sqs.delete_message(QueueUrl=queue_url, ReceiptHandle=message["ReceiptHandle"])
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def _report_refused(reply: Reply, refusal: ReplyRefused) -> None:
+    sys.stderr.write("refused reply %s from %s: %s\n" % (escaped(reply.id), escaped(reply.sender), escaped(refusal.reason)))
 
 
 def ask(title: str, actions: Sequence[Any], *, agent_id: str | None = None, body: str | None = None,
         task_id: str | None = None, reply_queue_url: str | None = None, timeout: float = 600,
         category: str | None = None, queue_url: str | None = None, endpoint_url: str | None = None,
-        client: Any = None, reply_client: Any = None, clock: Callable[[], float] = time.monotonic) -> Reply:
+        client: Any = None, reply_client: Any = None, clock: Callable[[], float] = time.monotonic,
+        allowed_senders: Iterable[str] | str | None = None, sleep: Callable[[float], None] = time.sleep,
+        on_refused: Callable[[Reply, ReplyRefused], None] | None = None) -> Reply:
     """Ask a human and wait for the answer; returns the Reply (`.action`, `.text`, `.sender`).
 
     `actions`: (id, label) pairs or action dicts ({"id", "label", "style", "url"}); empty for a text reply.
+    Only a reply to this question, for its agent and task, with an offered action (text only when no actions
+    are offered), seen once, is accepted; with `allowed_senders` (SQS SenderIds, default
+    TIMELINE_REPLY_SENDERS) only from those senders. Other replies to it are deleted and reported on stderr
+    (`on_refused`); replies to other questions are left for their owner.
     Raises NoAnswer after `timeout` seconds (a `warning` event is published first), InvalidEvent for a bad
-    question (nothing is sent), ConfigurationError without a reply queue, PublishError on AWS errors.
+    question (nothing is sent), ConfigurationError without a reply queue or with an invalid allowlist,
+    PublishError on AWS errors.
     """
     from publish_event import publish_dict, resolve_queue_url  # the module that exports ask()
 
     agent = agent_id or os.environ.get("TIMELINE_AGENT_ID")
     replies = resolve_reply_queue_url(reply_queue_url)
+    try:
+        allowlist = allowlist_from_environment(allowed_senders)
+    except AllowlistProblem as problem:
+        raise ConfigurationError("InvalidReplySenders", "invalid reply sender allowlist: " + problem.reason,
+                                 "set TIMELINE_REPLY_SENDERS to comma-separated SenderIds (`timeline doctor` prints "
+                                 "a viewer's)") from None
     extra: dict[str, Any] = {"reply_to": replies}
     if actions:
         extra["actions"] = _action_dicts(actions)
@@ -185,7 +256,9 @@ def ask(title: str, actions: Sequence[Any], *, agent_id: str | None = None, body
     sqs = client or make_client(events_url, endpoint_url)
     publish_dict(event, queue_url=events_url, client=sqs)  # validates first: raises InvalidEvent, sends nothing
     reply_sqs = reply_client or (sqs if replies == events_url else make_client(replies, endpoint_url))
-    reply = _wait_for_reply(reply_sqs, replies, event["id"], timeout, clock)
+    question = AskedQuestion(event["id"], event["task_id"], event["agent_id"],
+                             frozenset(a["id"] for a in extra.get("actions", [])))
+    reply = _wait_for_reply(reply_sqs, replies, ReplyAcceptance(question, allowlist), timeout, clock, sleep, on_refused)
     labels = {a["id"]: a.get("label", a["id"]) for a in extra.get("actions", [])}
     if reply is None:
         follow = new_event("no answer in %s" % duration_text(timeout), "warning", agent, task_id=event["task_id"],
@@ -206,21 +279,30 @@ def _short(text: str, limit: int = 60) -> str:
 
 def receive_messages(*, agent_id: str | None = None, reply_queue_url: str | None = None,
                      endpoint_url: str | None = None, client: Any = None, wait_seconds: int = 20,
-                     timeout: float | None = None, clock: Callable[[], float] = time.monotonic) -> Iterator[Reply]:
+                     timeout: float | None = None, clock: Callable[[], float] = time.monotonic,
+                     sleep: Callable[[float], None] = time.sleep) -> Iterator[Reply]:
     """Yields text messages sent to this agent from the viewer (agents view `r`, `timeline reply --text`).
 
     Each is deleted once yielded. Action replies (`ask` waits for those) and messages for other agents are
     left on the queue. A text reply to a question this agent is waiting for in `ask` at the same time may be
-    taken here: run `ask` and `receive_messages` of one agent one after the other, or use two reply queues. Runs until `timeout` seconds pass (None: forever).
+    taken here: run `ask` and `receive_messages` of one agent one after the other, or use two reply queues.
+    Receives that found only others' messages are spaced out (`OthersBackoff`). Runs until `timeout` seconds
+    pass (None: forever).
     """
     agent = agent_id or os.environ.get("TIMELINE_AGENT_ID")
     url = resolve_reply_queue_url(reply_queue_url)
     sqs = client or make_client(url, endpoint_url)
     deadline = None if timeout is None else clock() + timeout
+    backoff = OthersBackoff()
+    delay = 0.0
     while deadline is None or clock() < deadline:
+        if delay > 0:
+            sleep(delay if deadline is None else max(0.0, min(delay, deadline - clock())))
         wait = wait_seconds if deadline is None else max(0, min(wait_seconds, int(deadline - clock() + 0.999)))
         answer = _aws(lambda: sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, WaitTimeSeconds=wait))
-        for message in answer.get("Messages", []):
+        messages = answer.get("Messages", [])
+        released = 0
+        for message in messages:
             try:
                 reply = parse_reply(message["Body"])
             except InvalidReply:
@@ -230,8 +312,10 @@ def receive_messages(*, agent_id: str | None = None, reply_queue_url: str | None
                 _aws(lambda: sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"]))
                 yield reply
             else:
+                released += 1
                 try:
                     sqs.change_message_visibility(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"],
                                                   VisibilityTimeout=0)
                 except Exception:  # noqa: BLE001
                     pass
+        delay = backoff.next(released > 0 and released == len(messages))  # only others': do not spin on them

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from network_address import is_loopback_host, webhook_host_refusal
+
 __all__ = ["actions_problem", "reply_to_problem", "is_queue_url", "is_allowed_webhook", "label_columns",
            "MAX_ACTIONS", "MAX_LABEL_COLUMNS", "MAX_LABEL_BYTES", "MAX_URL_BYTES", "ACTION_ID"]
 
@@ -113,20 +115,16 @@ def _valid_port(text: str) -> bool:
     return 0 < len(text) <= 5 and text.isascii() and text.isdigit() and 1 <= int(text) <= 65535
 
 
-def _loopback(host: str) -> bool:
-    return host in ("localhost", "[::1]") or (host.startswith("127.") and len(host.split(".")) == 4)
-
-
 def is_allowed_webhook(text: str) -> bool:
     """https anywhere; http only to loopback."""
     parts = _split_url(text)
-    return parts is not None and (parts[0] == "https" or (parts[0] == "http" and _loopback(parts[1])))
+    return parts is not None and (parts[0] == "https" or (parts[0] == "http" and is_loopback_host(parts[1])))
 
 
 def is_queue_url(text: str) -> bool:
     """`https://HOST/ACCOUNT/NAME` (12-digit account; 1-80 of [A-Za-z0-9_-], optional .fifo); http only to loopback."""
     parts = _split_url(text)
-    if parts is None or not (parts[0] == "https" or (parts[0] == "http" and _loopback(parts[1]))):
+    if parts is None or not (parts[0] == "https" or (parts[0] == "http" and is_loopback_host(parts[1]))):
         return False
     segments = parts[2].split("/")
     if len(segments) != 3 or segments[0] or len(segments[1]) != 12 or not (segments[1].isascii() and segments[1].isdigit()):
@@ -184,6 +182,10 @@ def actions_problem(value, quote, is_blank):
             url = item["url"]
             if len(url.encode("utf-8")) > MAX_URL_BYTES or not is_allowed_webhook(url):
                 return 'field "%s.url" %s%s' % (path, _URL_REASON, quote(url))
+            # Private ranges depend on the viewer's webhook_allow_private: checked again when sending.
+            refusal = webhook_host_refusal(_split_url(url)[1], allow_private=True)
+            if refusal:
+                return 'field "%s.url" names a host webhooks may not reach (%s), got %s' % (path, refusal, quote(url))
     return None
 
 

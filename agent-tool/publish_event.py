@@ -39,6 +39,7 @@ from timeline_event import InvalidEvent, validate  # noqa: E402
 from event_builder import format_timestamp, new_event  # noqa: E402
 from long_task import Task  # noqa: E402
 from agent_reply import NoAnswer, Reply, ask, receive_messages  # noqa: E402
+from terminal_text import escaped  # noqa: E402
 
 __all__ = [
     "publish_event", "publish_json", "publish_to_topic", "send_raw_message", "new_event", "format_timestamp",
@@ -285,7 +286,7 @@ def _ask_main(args: argparse.Namespace) -> int:
     except ConfigurationError as error:
         print(f"error: {error.code}: {error}", file=sys.stderr)
         print(f"hint: {error.hint}", file=sys.stderr)
-        return 2 if error.code in ("NoQueueUrl", "NoReplyQueueUrl") else 1
+        return 2 if error.code in ("NoQueueUrl", "NoReplyQueueUrl", "InvalidReplySenders") else 1
     except PublishError as error:
         print(f"error: {error.code}: {_one_line(str(error))}", file=sys.stderr)
         print(f"hint: {error.hint}", file=sys.stderr)
@@ -293,7 +294,7 @@ def _ask_main(args: argparse.Namespace) -> int:
     except NoAnswer as error:
         print(f"error: {error}", file=sys.stderr)
         return 3
-    print(reply.action if reply.action is not None else reply.text)
+    print(escaped(reply.action if reply.action is not None else reply.text))  # nothing raw reaches a terminal
     return 0
 
 

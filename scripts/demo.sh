@@ -86,6 +86,18 @@ print(sqs.create_queue(QueueName="timeline-demo")["QueueUrl"], sqs.create_queue(
 echo "demo: local SQS server $endpoint (pid $server_pid), queue $queue_url, reply queue $reply_queue_url"
 db="$workdir/demo.db"
 connection=(--queue-url "$queue_url" --endpoint-url "$endpoint" --region us-east-1)
+# The demo's own config file: `:save` in the TUI writes there, never to the user's real one.
+export TIMELINE_CONFIG="$workdir/config.toml"
+# For another terminal while the demo runs: `source .build/demo.env`, then `timeline list`, `doctor`, …
+mkdir -p .build
+envfile=".build/demo.env"
+cat >"$envfile" <<ENV
+# timeline demo (pid $$): valid while it runs
+export TIMELINE_QUEUE_URL=$queue_url AWS_ENDPOINT_URL_SQS=$endpoint AWS_REGION=us-east-1
+export AWS_ACCESS_KEY_ID=demo AWS_SECRET_ACCESS_KEY=demo AWS_EC2_METADATA_DISABLED=true
+export TIMELINE_DB=$db TIMELINE_CONFIG=$workdir/config.toml TIMELINE_REPLY_QUEUE_URL=$reply_queue_url
+ENV
+echo "demo: in another terminal, 'source $envfile' points timeline list, doctor, reply … at this demo"
 simulate=("$python" agent-tool/simulate_agents.py --queue-url "$queue_url" --endpoint-url "$endpoint"
           --reply-queue-url "$reply_queue_url")
 
@@ -100,7 +112,9 @@ if [ -t 0 ] && [ -t 1 ]; then
   stopped="demo: stopped the simulated agents (pid $simulator_pid) and the local SQS server $endpoint"
   stopped="$stopped (pid $server_pid); removed $workdir"
   cleanup
+  rm -f "$envfile"
   echo "$stopped"
+  echo "demo: in the TUI, i jumps to an agent that asks, a digit picks an answer, y sends it; ? lists every key"
   exit "$status"
 fi
 

@@ -1,18 +1,36 @@
 import Dispatch
 import Foundation
+import Synchronization
 import TimelineCore
 
 /// The `--notify-command` channel: runs the command (argv, no shell, event text never in argv) with the
 /// notification as JSON on its stdin. Also `notify-send` for a desktop session. Runs on a background
 /// queue, one command at a time; failures are reported through `onFailure`.
-public final class CommandChannel: @unchecked Sendable {
+///
+/// Bounded whatever the traffic: at most one notification waits behind the running command (a newer one
+/// replaces it, and the next document counts what was replaced in `dropped`), and a document carries at
+/// most `eventsPerDocument` events with bodies cut to `bodyCharacters`.
+public final class CommandChannel: Sendable {
     private let argv: [String]
     private let queue = DispatchQueue(label: "timeline.notify.command")
     private let onFailure: @Sendable (String) -> Void
     private let timeout: Double
+    private let waiting = Mutex(Waiting())
+
+    /// The notification waiting for the command, and how many were replaced since the last document.
+    private struct Waiting {
+        var next: Notification?
+        var dropped = 0
+    }
 
     /// How long one command may run before it is terminated.
     public static let timeoutSeconds: Double = 30
+    /// Most events one document carries (`count` still says how many there were).
+    public static let eventsPerDocument = 20
+    /// Most characters of an event's body in a document (the rest is cut, `body_truncated` says so).
+    public static let bodyCharacters = 2_000
+    /// An event whose stored JSON is at most this long is passed as stored; a longer one is re-encoded.
+    static let rawJSONBytes = 8_192
 
     public init(argv: [String], timeout: Double = timeoutSeconds, onFailure: @escaping @Sendable (String) -> Void) {
         self.argv = argv
@@ -22,11 +40,24 @@ public final class CommandChannel: @unchecked Sendable {
         signal(SIGPIPE, SIG_IGN)
     }
 
-    /// Starts the command for `notification` (returns at once).
+    /// Starts the command for `notification` (returns at once). While a command runs, only the newest
+    /// notification waits for the next one.
     public func deliver(_ notification: Notification) {
-        let input = Data((Self.json(notification) + "\n").utf8)
+        let alreadyWaiting = waiting.withLock { w -> Bool in
+            let replaced = w.next != nil
+            if replaced { w.dropped += 1 }
+            w.next = notification
+            return replaced
+        }
+        if alreadyWaiting { return }
         let argv = argv
-        queue.async { [onFailure, timeout] in
+        queue.async { [self, onFailure, timeout] in
+            guard let (next, dropped) = waiting.withLock({ w -> (Notification, Int)? in
+                guard let next = w.next else { return nil }
+                defer { w.next = nil; w.dropped = 0 }
+                return (next, w.dropped)
+            }) else { return }
+            let input = Data((Self.json(next, dropped: dropped) + "\n").utf8)
             do {
                 let status = try Self.run(argv, stdin: input, timeout: timeout)
                 if status != 0 { onFailure("notify command exited with status \(status)") }
@@ -45,12 +76,29 @@ public final class CommandChannel: @unchecked Sendable {
         return done.wait(timeout: .now() + timeout) == .success
     }
 
-    /// The document on stdin: kind, title, body and the events (as stored, raw JSON).
-    public static func json(_ n: Notification) -> String {
-        let events = n.transitions.map(\.event.rawJSON).joined(separator: ",")
+    /// The document on stdin: kind, title, body, how many events and how many notifications were dropped,
+    /// and the first `eventsPerDocument` events (as stored, raw JSON, when short; else re-encoded with the
+    /// body cut).
+    public static func json(_ n: Notification, dropped: Int = 0) -> String {
+        let events = n.transitions.prefix(eventsPerDocument).map { boundedJSON($0.event) }.joined(separator: ",")
         return "{\"type\":\"notification\",\"kind\":\(EventEncoder.quoted(n.kind.rawValue)),"
-            + "\"title\":\(EventEncoder.quoted(n.title)),\"body\":\(EventEncoder.quoted(n.body)),"
-            + "\"count\":\(n.transitions.count),\"events\":[\(events)]}"
+            + "\"title\":\(EventEncoder.quoted(n.title)),\"body\":\(EventEncoder.quoted(String(n.body.prefix(bodyCharacters)))),"
+            + "\"count\":\(n.transitions.count),\"dropped\":\(dropped),\"events\":[\(events)]}"
+    }
+
+    /// The event's stored JSON when it is short; else its fields with the body cut and `body_truncated`.
+    static func boundedJSON(_ e: Event) -> String {
+        if e.rawJSON.utf8.count <= rawJSONBytes { return e.rawJSON }
+        let cut = e.body.count > bodyCharacters
+        var json = EventEncoder.json(id: e.id, agentID: e.agentID, taskID: e.taskID, title: e.title,
+                                     status: e.status.rawValue, timestamp: TimeFormat.iso8601(micros: e.timestampMicros),
+                                     body: cut ? String(e.body.prefix(bodyCharacters)) : e.body, category: e.category,
+                                     progress: e.progress)
+        if cut {
+            json.removeLast()
+            json += ",\"body_truncated\":true}"
+        }
+        return json
     }
 
     /// Runs `argv` (found on $PATH unless it names a path) with `stdin`; returns its exit status. Stdin is
@@ -117,11 +165,17 @@ public final class DesktopChannel: @unchecked Sendable {
     public func deliver(_ n: Notification) {
         let args = ["--app-name=timeline", "--",
                     InBandNotification.sanitizedField(n.title, limit: InBandNotification.titleLimit),
-                    InBandNotification.sanitizedField(n.body, limit: InBandNotification.bodyLimit)]
+                    Self.markupEscaped(InBandNotification.sanitizedField(n.body, limit: InBandNotification.bodyLimit))]
         let url = executable
         queue.async {
             _ = try? CommandChannel.run([url.path] + args, stdin: Data())
         }
+    }
+
+    /// Notification servers read the body as markup (`<a href>`, `<img>`): event text is shown as text.
+    static func markupEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
     }
 
     /// Waits until every notification started so far is shown (for tests).

@@ -46,6 +46,11 @@ public enum FleetLine {
     }
 
     /// `--format json`: the counts and whether something needs the user.
+    /// What each format says while there is no database yet (nothing has been stored): not "ok".
+    public static func noDatabase(plain: Bool = true) -> String { plain ? "no data yet" : "#[fg=colour244]no data yet#[default]" }
+    /// `--format json` while there is no database yet.
+    public static let noDatabaseJSON = "{\"waiting\":0,\"errors\":0,\"unread_errors\":0,\"running\":0,\"needs_attention\":false,\"database\":false}"
+
     public static func json(_ c: FleetCounts) -> String {
         "{\"waiting\":\(c.waiting),\"errors\":\(c.errors),\"unread_errors\":\(c.unreadErrors),"
             + "\"running\":\(c.running),\"needs_attention\":\(c.needsAttention)}"

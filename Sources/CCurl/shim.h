@@ -103,6 +103,13 @@ static inline CURLcode tl_curl_setopt_off(CURL *h, CURLoption o, curl_off_t v) {
 // Same, for header/body callback options: the callback type is a C function pointer.
 typedef size_t (*tl_curl_write_cb)(char *, size_t, size_t, void *);
 static inline CURLcode tl_curl_setopt_write_cb(CURL *h, CURLoption o, tl_curl_write_cb cb) { return tl_curl.easy_setopt(h, o, cb); }
+// Same, for CURLOPT_PREREQFUNCTION (libcurl 7.80+): called with the connected address before a request
+// is sent; returning CURL_PREREQFUNC_ABORT sends nothing.
+typedef int (*tl_curl_prereq_cb)(void *, char *, char *, int, int);
+static inline CURLcode tl_curl_setopt_prereq_cb(CURL *h, tl_curl_prereq_cb cb) { return tl_curl.easy_setopt(h, CURLOPT_PREREQFUNCTION, cb); }
+// CURL_PREREQFUNC_OK / _ABORT are macros without a type Swift can import: as ints.
+static inline int tl_curl_prereq_ok(void) { return CURL_PREREQFUNC_OK; }
+static inline int tl_curl_prereq_abort(void) { return CURL_PREREQFUNC_ABORT; }
 // curl_easy_getinfo is variadic: a typed wrapper for long results.
 static inline CURLcode tl_curl_getinfo_long(CURL *h, CURLINFO i, long *out) { return tl_curl.easy_getinfo(h, i, out); }
 

@@ -14,10 +14,14 @@ public struct ReplySender: Sendable {
 
     private let clientFor: ClientFactory
     private let webhookTransport: any HTTPTransport
+    /// `webhook_allow_private`: webhooks may reach private networks (link-local and metadata never).
+    private let allowPrivateWebhooks: Bool
 
-    public init(clientFor: @escaping ClientFactory, webhookTransport: any HTTPTransport = CurlTransport()) {
+    public init(clientFor: @escaping ClientFactory, webhookTransport: any HTTPTransport = CurlTransport(),
+                allowPrivateWebhooks: Bool = false) {
         self.clientFor = clientFor
         self.webhookTransport = webhookTransport
+        self.allowPrivateWebhooks = allowPrivateWebhooks
     }
 
     /// Sends `record.reply` to `record.destination`.
@@ -48,10 +52,14 @@ public struct ReplySender: Sendable {
         guard WebURL.isAllowedWebhook(text), let url = URL(string: text) else {
             return .failed(reason: "not an allowed webhook URL")
         }
+        // Where it points, by name here and by the connected address in the transport (`peerPolicy`).
+        if let refusal = WebURL.webhookHostRefusal(text, allowPrivate: allowPrivateWebhooks) {
+            return .failed(reason: "refused webhook: \(refusal)")
+        }
         let request = HTTPRequest(method: "POST", url: url, headers: [
             HTTPHeader("Content-Type", "application/json"),
             HTTPHeader("Idempotency-Key", reply.id),
-        ], body: Array(reply.json.utf8))
+        ], body: Array(reply.json.utf8), responseLimit: .webhook, peerPolicy: .webhook(allowPrivate: allowPrivateWebhooks))
         do {
             let response = try webhookTransport.send(request, timeout: Self.webhookTimeout, cancel: nil)
             if (200..<300).contains(response.status) { return .sent(detail: "HTTP \(response.status)") }

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import TimelineCore
 
 /// One libcurl easy handle inside its own multi handle. The multi handle keeps the connection
 /// cache (keep-alive) and lets a transfer be polled in short slices so cancellation is quick.
@@ -38,7 +39,8 @@ final class CurlConnection {
     func perform(_ request: HTTPRequest, timeout: TimeInterval, cancel: CancellationToken?) throws(TransportError) -> HTTPResponse {
         if cancel?.isCancelled == true { throw TransportError(kind: .cancelled, message: "cancelled before sending") }
         tl_curl_easy_reset(easy)
-        let sink = ResponseSink()
+        let policy = PeerPolicy.effective(scheme: request.url.scheme ?? "", host: request.url.host ?? "", requested: request.peerPolicy)
+        let sink = ResponseSink(limit: request.responseLimit, policy: policy, origin: Self.origin(request.url))
         var headerList: UnsafeMutablePointer<curl_slist>? = nil
         defer { tl_curl_slist_free_all(headerList) }
         for header in request.headers {
@@ -60,6 +62,8 @@ final class CurlConnection {
         case .cancelled:
             throw TransportError(kind: .cancelled, message: "request to \(request.url.host ?? "?") was cancelled")
         case .failed(let code):
+            // A callback that stopped the transfer says why better than the CURLcode it caused.
+            if let stopped = sink.stopped { throw stopped }
             throw mapError(code, url: request.url)
         case .finished:
             var status = 0
@@ -117,6 +121,15 @@ final class CurlConnection {
         set(tl_curl_setopt_ptr(easy, CURLOPT_WRITEDATA, sinkPointer))
         set(tl_curl_setopt_write_cb(easy, CURLOPT_HEADERFUNCTION, ResponseSink.headerCallback))
         set(tl_curl_setopt_ptr(easy, CURLOPT_HEADERDATA, sinkPointer))
+        if sink.policy != nil {
+            // The address checked must be the destination's, not a proxy's.
+            set(tl_curl_setopt_ptr(easy, CURLOPT_NOPROXY, "*"))
+            let prereq = tl_curl_setopt_prereq_cb(easy, ResponseSink.prereqCallback)
+            if prereq != CURLE_OK {
+                throw TransportError(kind: .refusedAddress, message: "this libcurl cannot check the address of \(Self.origin(request.url)) before sending (libcurl 7.80 or newer is needed): nothing was sent")
+            }
+            set(tl_curl_setopt_ptr(easy, CURLOPT_PREREQDATA, sinkPointer))
+        }
         switch request.method.uppercased() {
         case "GET" where request.body.isEmpty:
             set(tl_curl_setopt_long(easy, CURLOPT_HTTPGET, 1))
@@ -137,10 +150,15 @@ final class CurlConnection {
         if failed != CURLE_OK { throw mapError(failed, url: request.url) }
     }
 
+    /// `scheme://host[:port]` of `url`, for messages.
+    static func origin(_ url: URL) -> String {
+        "\(url.scheme ?? "")://\(url.host ?? "")\(url.port.map { ":\($0)" } ?? "")"
+    }
+
     private func mapError(_ code: CURLcode, url: URL) -> TransportError {
         let detail = String(cString: errorBuffer)
         let summary = String(cString: tl_curl_easy_strerror(code))
-        let message = "\(detail.isEmpty ? summary : detail) (\(url.scheme ?? "")://\(url.host ?? "")\(url.port.map { ":\($0)" } ?? ""))"
+        let message = "\(detail.isEmpty ? summary : detail) (\(Self.origin(url)))"
         return TransportError(kind: Self.kind(of: code), code: Int(code.rawValue), message: message)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TimelineCore
 
 /// A request for an `HTTPTransport`.
 public struct HTTPRequest: Sendable {
@@ -6,12 +7,20 @@ public struct HTTPRequest: Sendable {
     public var url: URL
     public var headers: [HTTPHeader]
     public var body: [UInt8]
+    /// How much of the answer is read before the transport stops with `.responseTooLarge`.
+    public var responseLimit: ResponseLimit
+    /// What the connected address must be before anything is sent (`PeerPolicy.effective` adds `.loopback`
+    /// for plain http to a loopback host); nil: any.
+    public var peerPolicy: PeerPolicy?
 
-    public init(method: String, url: URL, headers: [HTTPHeader] = [], body: [UInt8] = []) {
+    public init(method: String, url: URL, headers: [HTTPHeader] = [], body: [UInt8] = [],
+                responseLimit: ResponseLimit = .standard, peerPolicy: PeerPolicy? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.responseLimit = responseLimit
+        self.peerPolicy = peerPolicy
     }
 }
 

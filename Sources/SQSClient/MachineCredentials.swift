@@ -31,8 +31,10 @@ struct ContainerCredentials {
             throw CredentialsError("AWS_CONTAINER_CREDENTIALS_FULL_URI is not a URL: \(DisplayText.sanitize(full))")
         }
         // As the SDKs: plain http only to the container hosts or loopback, so credentials stay on the machine.
-        let allowed = ["169.254.170.2", "169.254.170.23", "[fd00:ec2::23]", "fd00:ec2::23", "localhost", "::1", "[::1]"]
-        guard scheme == "https" || (scheme == "http" && (allowed.contains(host) || host.hasPrefix("127."))) else {
+        // Loopback is `NetworkAddress.isLoopbackHost`; the transport checks the connected address too.
+        let containerHosts = ["169.254.170.2", "169.254.170.23", "[fd00:ec2::23]", "fd00:ec2::23"]
+        let written = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        guard scheme == "https" || (scheme == "http" && (containerHosts.contains(host) || NetworkAddress.isLoopbackHost(written))) else {
             throw CredentialsError("AWS_CONTAINER_CREDENTIALS_FULL_URI must be https, or http on loopback or the ECS/EKS container host (\(host) is neither)")
         }
         return url
@@ -51,7 +53,7 @@ struct ContainerCredentials {
         }
         let response: HTTPResponse
         do {
-            response = try transport.send(HTTPRequest(method: "GET", url: url, headers: headers), timeout: Self.timeout, cancel: HelperRegistry.shared.shutdown)
+            response = try transport.send(HTTPRequest(method: "GET", url: url, headers: headers, responseLimit: .machineCredentials), timeout: Self.timeout, cancel: HelperRegistry.shared.shutdown)
         } catch {
             throw CredentialsError("The container credential endpoint \(url.absoluteString) did not answer: \(DisplayText.sanitize(error.description))")
         }
@@ -102,7 +104,7 @@ struct InstanceMetadataCredentials {
             throw CredentialsError("AWS_EC2_METADATA_SERVICE_ENDPOINT is not a URL: \(DisplayText.sanitize(endpoint))")
         }
         do {
-            return try transport.send(HTTPRequest(method: method, url: url, headers: headers), timeout: Self.timeout, cancel: HelperRegistry.shared.shutdown)
+            return try transport.send(HTTPRequest(method: method, url: url, headers: headers, responseLimit: .machineCredentials), timeout: Self.timeout, cancel: HelperRegistry.shared.shutdown)
         } catch {
             throw CredentialsError("The EC2 instance metadata service at \(endpoint) did not answer within \(Int(Self.timeout)) s (not on EC2? set AWS_EC2_METADATA_DISABLED=true to skip it): \(DisplayText.sanitize(error.description))")
         }

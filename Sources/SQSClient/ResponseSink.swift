@@ -1,14 +1,33 @@
 import CCurl
+import TimelineCore
 
-/// Collects one response's headers and body from libcurl's callbacks.
+/// Collects one response's headers and body from libcurl's callbacks, stops reading past the request's
+/// `ResponseLimit`, and checks the connected address against its `PeerPolicy` before anything is sent.
 final class ResponseSink {
     var headers: [HTTPHeader] = []
     var body: [UInt8] = []
+    let limit: ResponseLimit
+    let policy: PeerPolicy?
+    /// `host:port` as the user wrote it, for messages.
+    let origin: String
+    /// Why reading stopped or nothing was sent; set by a callback that aborted the transfer.
+    private(set) var stopped: TransportError?
+    private var headerBytes = 0
+
+    init(limit: ResponseLimit = .standard, policy: PeerPolicy? = nil, origin: String = "") {
+        self.limit = limit
+        self.policy = policy
+        self.origin = origin
+    }
 
     static let bodyCallback: tl_curl_write_cb = { data, size, count, context in
         let length = size * count
         guard let context, let data else { return length }
         let sink = Unmanaged<ResponseSink>.fromOpaque(context).takeUnretainedValue()
+        guard sink.body.count + length <= sink.limit.bodyBytes else {
+            sink.stop(.responseTooLarge, "the answer from \(sink.origin) passed \(sink.limit.bodyBytes) bytes: stopped reading")
+            return 0  // a short count aborts the transfer (CURLE_WRITE_ERROR)
+        }
         data.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
             sink.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: length))
         }
@@ -19,10 +38,41 @@ final class ResponseSink {
         let length = size * count
         guard let context, let data else { return length }
         let sink = Unmanaged<ResponseSink>.fromOpaque(context).takeUnretainedValue()
+        sink.headerBytes += length
+        guard sink.headerBytes <= sink.limit.headerBytes else {
+            sink.stop(.responseTooLarge, "the answer from \(sink.origin) passed \(sink.limit.headerBytes) bytes of headers: stopped reading")
+            return 0
+        }
         data.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
             sink.addHeaderLine(UnsafeBufferPointer(start: bytes, count: length))
         }
+        if let announced = sink.announcedLength, announced > sink.limit.bodyBytes {
+            sink.stop(.responseTooLarge, "the answer from \(sink.origin) announced \(announced) bytes, past \(sink.limit.bodyBytes) bytes: stopped reading")
+            return 0
+        }
         return length
+    }
+
+    /// CURLOPT_PREREQFUNCTION: the connection is up, nothing is sent yet.
+    static let prereqCallback: tl_curl_prereq_cb = { context, primaryIP, _, _, _ in
+        guard let context else { return tl_curl_prereq_abort() }
+        let sink = Unmanaged<ResponseSink>.fromOpaque(context).takeUnretainedValue()
+        guard let policy = sink.policy else { return tl_curl_prereq_ok() }
+        let address = primaryIP.map { String(cString: $0) } ?? ""
+        if let refusal = NetworkAddress.connectedRefusal(address, policy: policy) {
+            sink.stop(.refusedAddress, "refused to send to \(sink.origin): its connected address \(refusal); nothing was sent")
+            return tl_curl_prereq_abort()
+        }
+        return tl_curl_prereq_ok()
+    }
+
+    private func stop(_ kind: TransportError.Kind, _ message: String) {
+        if stopped == nil { stopped = TransportError(kind: kind, message: message) }
+    }
+
+    /// The current response's `Content-Length`, when it has one.
+    private var announcedLength: Int? {
+        headers.last.flatMap { $0.name.lowercased() == "content-length" ? Int($0.value) : nil }
     }
 
     /// One raw header line (`Name: value\r\n`, or a status line). Works on bytes: Foundation's

@@ -132,7 +132,7 @@ public final class SNSClient: Sendable {
         headers += SigV4Signer.sign(request: signing, credentials: credentials, region: region, service: "sns", date: Date())
         let response: HTTPResponse
         do {
-            response = try transport.send(HTTPRequest(method: "POST", url: endpoint, headers: headers, body: body),
+            response = try transport.send(HTTPRequest(method: "POST", url: endpoint, headers: headers, body: body, responseLimit: .sns),
                                           timeout: SQSClient.shortCallTimeout, cancel: nil)
         } catch {
             throw SQSError(transport: error)

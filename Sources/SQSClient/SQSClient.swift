@@ -41,16 +41,17 @@ public final class SQSClient: Sendable {
     // MARK: - Calls
 
     /// Long-polls for up to `maxMessages` (1–10) messages, waiting up to `waitSeconds` (0–20).
-    /// Asks for `ApproximateReceiveCount` and `SentTimestamp`. An empty array means none arrived.
+    /// Asks for `ApproximateReceiveCount`, `SentTimestamp` and `SenderId` (who sent it: replies are accepted
+    /// only from allowed senders). An empty array means none arrived.
     public func receiveMessage(
         queueURL: String, maxMessages: Int = 10, waitSeconds: Int = 20, visibilityTimeout: Int? = nil,
         attemptID: String? = nil, cancel: CancellationToken? = nil
     ) throws(SQSError) -> [SQSMessage] {
         // Members in sorted key order (as JSONWriter writes a dictionary).
         var body = JSONObjectWriter()
-        body.add("AttributeNames", ["ApproximateReceiveCount", "SentTimestamp"])
+        body.add("AttributeNames", ["ApproximateReceiveCount", "SenderId", "SentTimestamp"])
         body.add("MaxNumberOfMessages", min(10, max(1, maxMessages)))
-        body.add("MessageSystemAttributeNames", ["ApproximateReceiveCount", "SentTimestamp"])
+        body.add("MessageSystemAttributeNames", ["ApproximateReceiveCount", "SenderId", "SentTimestamp"])
         body.add("QueueUrl", queueURL)
         // FIFO queues: repeating a failed receive with the same attempt id returns the same messages
         // instead of leaving them invisible (and their group blocked) until the visibility timeout.
@@ -309,7 +310,8 @@ public final class SQSClient: Sendable {
         ]
         let signing = SigningRequest(method: "POST", path: signingPath, query: signingQuery, headers: headers, body: body)
         headers += SigV4Signer.sign(request: signing, credentials: credentials, region: region, service: "sqs", date: clock())
-        return HTTPRequest(method: "POST", url: endpoint, headers: headers, body: body)
+        return HTTPRequest(method: "POST", url: endpoint, headers: headers, body: body,
+                           responseLimit: action == "ReceiveMessage" ? .sqsReceive : .sqsCall)
     }
 
     /// `host` or `host:port` when the port is not the scheme's default (what curl would send).

@@ -179,6 +179,23 @@ public struct SQSConfiguration: Sendable {
         return URL(string: "\(scheme)://\(hostPart)\(url.port.map { ":\($0)" } ?? "")")
     }
 
+    /// Why requests cannot reach the queue as configured: its URL names an AWS region other than the one
+    /// requests are signed for, or than the one of the AWS endpoint they go to (nil when they agree, or
+    /// when the queue or the endpoint is not on AWS).
+    public var regionConflict: String? {
+        guard case .url(let text) = queue.value, let url = URL(string: text),
+              let queueRegion = Self.regionFromQueueHost(url) else { return nil }
+        if let endpointRegion = Self.regionFromQueueHost(endpoint.value), endpointRegion != queueRegion {
+            return "the queue is in \(queueRegion) but requests go to the \(endpointRegion) endpoint "
+                + "(\(endpoint.value.absoluteString), from \(endpoint.source)): point the endpoint at \(queueRegion) or remove it"
+        }
+        if region.value != queueRegion {
+            return "the queue is in \(queueRegion) but requests are signed for \(region.value) (from \(region.source)): "
+                + "use --region \(queueRegion), or change or unset that setting"
+        }
+        return nil
+    }
+
     /// The region used for a local endpoint when none is set (as `publish_event.py`).
     public static let localDefaultRegion = "us-east-1"
 }

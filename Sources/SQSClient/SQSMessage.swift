@@ -52,6 +52,8 @@ public struct SQSMessage: Sendable, Equatable {
 
     /// `ApproximateReceiveCount` as a number.
     public var receiveCount: Int? { attributes["ApproximateReceiveCount"].flatMap { Int($0) } }
+    /// `SenderId`: the IAM user id, `role id:session` or account id that sent the message (as SQS saw it).
+    public var senderID: String? { attributes["SenderId"].flatMap { $0.isEmpty ? nil : $0 } }
     /// `SentTimestamp` (milliseconds since the epoch) as a number.
     public var sentTimestampMillis: Int64? { attributes["SentTimestamp"].flatMap { Int64($0) } }
 }

@@ -132,6 +132,8 @@ struct SSOCredentials {
 
     private func send(_ request: HTTPRequest, what: String) throws(CredentialsError) -> HTTPResponse {
         do {
+            var request = request
+            request.responseLimit = .sso
             return try transport.send(request, timeout: Self.timeout, cancel: HelperRegistry.shared.shutdown)
         } catch {
             throw CredentialsError("IAM Identity Center \(what) at \(request.url.host ?? "?") did not answer: \(DisplayText.sanitize(error.description))")

@@ -59,11 +59,26 @@ public struct STSClient: Sendable {
 
     /// `GetCallerIdentity`: the ARN the credentials act as.
     public func callerARN(_ credentials: AWSCredentials) throws(CredentialsError) -> String {
+        try callerIdentity(credentials).arn
+    }
+
+    /// Who credentials are, from `GetCallerIdentity` (sanitized for the terminal).
+    public struct CallerIdentity: Sendable, Equatable {
+        public var arn: String
+        /// `UserId`: what SQS reports as the `SenderId` of messages these credentials send.
+        public var userID: String?
+        public var account: String?
+    }
+
+    /// `GetCallerIdentity`: the ARN, user id (the SQS `SenderId`) and account of the credentials.
+    public func callerIdentity(_ credentials: AWSCredentials) throws(CredentialsError) -> CallerIdentity {
         let xml = try call("GetCallerIdentity", [], signWith: credentials, what: "ask who the credentials are")
         guard let arn = xml.text("GetCallerIdentityResult", "Arn") else {
             throw CredentialsError("STS GetCallerIdentity answer has no Arn")
         }
-        return DisplayText.sanitize(arn)
+        return CallerIdentity(arn: DisplayText.sanitize(arn),
+                              userID: xml.text("GetCallerIdentityResult", "UserId").map(DisplayText.sanitize),
+                              account: xml.text("GetCallerIdentityResult", "Account").map(DisplayText.sanitize))
     }
 
     // MARK: - Protocol
@@ -86,7 +101,7 @@ public struct STSClient: Sendable {
         }
         let response: HTTPResponse
         do {
-            response = try transport.send(HTTPRequest(method: "POST", url: endpoint, headers: headers, body: body), timeout: Self.timeout, cancel: HelperRegistry.shared.shutdown)
+            response = try transport.send(HTTPRequest(method: "POST", url: endpoint, headers: headers, body: body, responseLimit: .sts), timeout: Self.timeout, cancel: HelperRegistry.shared.shutdown)
         } catch {
             throw CredentialsError("STS at \(endpoint.absoluteString) could not \(what): \(DisplayText.sanitize(error.description))")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TimelineCore
 
 /// An AWS service timeline calls, with its endpoint override name, signing name and default host.
 public enum AWSService: String, Sendable, CaseIterable {
@@ -130,20 +131,14 @@ public struct ServiceEndpoints: Sendable {
         return url
     }
 
-    /// True for loopback and private-network hosts (`localhost`, 127/8, 10/8, 172.16/12, 192.168/16,
-    /// `::1`, fc00::/7, `*.localhost`): local servers, which need no real region.
+    /// True for loopback and private-network hosts (`NetworkAddress`: `localhost`, 127/8, `::1`, private
+    /// ranges, and `*.localhost`): local servers, which need no real region.
     public static func isLocal(_ url: URL) -> Bool {
         guard var host = url.host?.lowercased() else { return false }
-        if host.hasPrefix("[") { host = String(host.dropFirst().dropLast()) }
-        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
-        if host.hasPrefix("fc") || host.hasPrefix("fd"), host.contains(":") { return true }
-        let octets = host.split(separator: ".").compactMap { UInt8($0) }
-        guard octets.count == 4, host.split(separator: ".").count == 4 else { return false }
-        switch (octets[0], octets[1]) {
-        case (127, _), (10, _), (192, 168): return true
-        case (172, 16...31): return true
-        default: return false
-        }
+        if host.contains(":") && !host.hasPrefix("[") { host = "[\(host)]" }
+        if NetworkAddress.isLoopbackHost(host) || host.hasSuffix(".localhost") { return true }
+        let scope = NetworkAddress.scope(of: host)
+        return scope == .loopback || scope == .privateNetwork
     }
 
     static func nonEmpty(_ value: String?) -> String? {

@@ -16,6 +16,10 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         case certificate
         /// The URL cannot be used (malformed, unsupported scheme).
         case invalidURL
+        /// The answer passed what the call may return (`ResponseLimit`): reading stopped.
+        case responseTooLarge
+        /// The connected address is not one the request may go to (`PeerPolicy`): nothing was sent.
+        case refusedAddress
         /// The caller's CancellationToken fired.
         case cancelled
         /// Anything else.
@@ -38,7 +42,7 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
     public var isRetryable: Bool {
         switch kind {
         case .dns, .connect, .timeout, .connectionLost, .tls: return true
-        case .certificate, .invalidURL, .cancelled, .other: return false
+        case .certificate, .invalidURL, .cancelled, .other, .responseTooLarge, .refusedAddress: return false
         }
     }
 

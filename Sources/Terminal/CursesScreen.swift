@@ -57,13 +57,14 @@ final class CursesScreen {
         return true
     }
 
-    /// Leaves curses, stops the process (Ctrl-Z: job control, as the shell's suspend would) and, once the
-    /// shell's `fg` continues it, takes the terminal back and repaints everything on the next draw.
+    /// Leaves curses, stops the whole process group (Ctrl-Z: job control, as less and vim do, so a parent
+    /// such as `make` or `sh -c` stops too and the shell gets the terminal back) and, once the shell's `fg`
+    /// continues it, takes the terminal back and repaints everything on the next draw.
     func suspend() {
         MouseReporting.set(false)
         endwin()
         let previous = signal(SIGTSTP, SIG_DFL)
-        raise(SIGTSTP)
+        kill(0, SIGTSTP)
         signal(SIGTSTP, previous)
         // Continued: the tty modes and screen are ours again on the next refresh.
         reset_prog_mode()

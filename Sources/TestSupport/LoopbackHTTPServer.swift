@@ -2,12 +2,24 @@ import Foundation
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 for transport tests and the fake AWS endpoints: counts
 /// connections, records request heads, and answers each request as the handler says (respond,
-/// hang, or drop the connection).
+/// hang, drop the connection, or never stop answering).
 public final class LoopbackHTTPServer: @unchecked Sendable {
     public enum Action {
         case respond(status: Int, headers: [(String, String)], body: String)
         case hang(seconds: Double)
         case drop
+        /// An answer that never ends: sent until the client hangs up.
+        case endless(Endless)
+    }
+
+    /// How an endless answer goes on.
+    public enum Endless: Sendable {
+        /// `Transfer-Encoding: chunked`, 64 KiB chunks.
+        case chunked
+        /// A `Content-Length` of 1 TB, then the bytes.
+        case hugeContentLength
+        /// Header lines, never the blank line that ends them.
+        case headers
     }
 
     public struct Request: Sendable {
@@ -147,6 +159,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             case .hang(let seconds):
                 Thread.sleep(forTimeInterval: seconds)
                 return
+            case .endless(let kind):
+                streamForever(socket, kind)
+                return
             case .respond(let status, let headers, let body):
                 var text = "HTTP/1.1 \(status) Status\r\nContent-Length: \(body.utf8.count)\r\n"
                 for (name, value) in headers { text += "\(name): \(value)\r\n" }
@@ -159,6 +174,33 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
                     sent += n
                 }
             }
+        }
+    }
+
+    /// Sends `kind`'s endless answer until a send fails (the client closed the connection).
+    private static func streamForever(_ socket: Int32, _ kind: Endless) {
+        func sendAll(_ bytes: [UInt8]) -> Bool {
+            var sent = 0
+            while sent < bytes.count {
+                let n = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if n <= 0 { return false }
+                sent += n
+            }
+            return true
+        }
+        let piece = [UInt8](repeating: UInt8(ascii: "x"), count: 65_536)
+        switch kind {
+        case .chunked:
+            guard sendAll(Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)) else { return }
+            let chunk = Array("10000\r\n".utf8) + piece + Array("\r\n".utf8)
+            while sendAll(chunk) {}
+        case .hugeContentLength:
+            guard sendAll(Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000000000000\r\n\r\n".utf8)) else { return }
+            while sendAll(piece) {}
+        case .headers:
+            guard sendAll(Array("HTTP/1.1 200 OK\r\n".utf8)) else { return }
+            let line = Array("X-Filler: \(String(repeating: "y", count: 1_000))\r\n".utf8)
+            while sendAll(line) {}
         }
     }
 

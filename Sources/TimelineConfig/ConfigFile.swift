@@ -15,10 +15,13 @@ public struct ConfigFile: Sendable, Equatable {
     public var values: [String: [String]]
     /// Named views: name → query text, in name order.
     public var views: [(name: String, query: String)]
+    /// What the user should know about the file although it was read (e.g. others can write it).
+    public var warnings: [String] = []
 
     public static func == (a: ConfigFile, b: ConfigFile) -> Bool {
         a.path == b.path && a.exists == b.exists && a.values == b.values
             && a.views.map(\.name) == b.views.map(\.name) && a.views.map(\.query) == b.views.map(\.query)
+            && a.warnings == b.warnings
     }
 
     /// An empty configuration at `path` (no file).
@@ -37,19 +40,50 @@ public struct ConfigFile: Sendable, Equatable {
         return homeDirectory(environment) + "/.config/timeline/config.toml"
     }
 
-    /// Reads and validates the file at `path`; an empty configuration when it does not exist.
+    /// Reads and validates the file at `path`; an empty configuration when it does not exist. Only a
+    /// regular file (a link to one is fine) of at most `maxBytes` is read; one that others can write is
+    /// read with a warning in `warnings`, as ssh warns of such files.
     public static func load(path: String) throws(ConfigFileError) -> ConfigFile {
-        guard FileManager.default.fileExists(atPath: path) else { return ConfigFile(path: path) }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let failure = errno
+            if failure == ENOENT, lstat(path, &info) != 0 { return ConfigFile(path: path) }
+            throw ConfigFileError(path: path, line: nil, key: nil, problem: "cannot be read (\(String(cString: strerror(failure))))",
+                                  fix: "check the file and its folder (a link must point to a file)")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw ConfigFileError(path: path, line: nil, key: nil, problem: "is not a regular file",
+                                  fix: "point TIMELINE_CONFIG at a file, or remove what stands at that path")
+        }
+        guard info.st_size <= maxBytes else {
+            throw ConfigFileError(path: path, line: nil, key: nil,
+                                  problem: "is \(info.st_size) bytes, more than the \(maxBytes)-byte limit of a config file",
+                                  fix: "keep settings and views only")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path),
+              let data = try? handle.read(upToCount: maxBytes + 1) ?? Data() else {
             throw ConfigFileError(path: path, line: nil, key: nil, problem: "cannot be read",
                                   fix: "check the file's permissions (chmod 600 \(path))")
+        }
+        try? handle.close()
+        guard data.count <= maxBytes else {
+            throw ConfigFileError(path: path, line: nil, key: nil, problem: "grew past the \(maxBytes)-byte limit while read",
+                                  fix: "keep settings and views only")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigFileError(path: path, line: nil, key: nil, problem: "is not UTF-8 text",
                                   fix: "save the file as UTF-8")
         }
-        return try parse(text, path: path)
+        var file = try parse(text, path: path)
+        if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+            file.warnings.append("\(DisplayText.escaped(path)) can be written by other users, who could change where "
+                + "timeline sends replies: chmod go-w \(DisplayText.escaped(path))")
+        }
+        return file
     }
+
+    /// The largest config file read (settings and views fit in far less).
+    public static let maxBytes = 1_048_576
 
     /// Parses and validates TOML `text` (read from `path`, named in errors).
     public static func parse(_ text: String, path: String) throws(ConfigFileError) -> ConfigFile {
@@ -83,6 +117,8 @@ public struct ConfigFile: Sendable, Equatable {
             switch (key.kind, value.type) {
             case (.string, .string):
                 strings = [value.string!]
+            case (.bool, .bool):
+                strings = [value.bool! ? "true" : "false"]
             case (.stringList, .array):
                 var items: [String] = []
                 for element in value.array! {

@@ -1,3 +1,5 @@
+import TimelineCore
+
 /// The config file could not be used: where (file and line), which key, and how to fix it.
 public struct ConfigFileError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
@@ -9,8 +11,8 @@ public struct ConfigFileError: Error, Sendable, Equatable, CustomStringConvertib
     public var fix: String
 
     public var description: String {
-        let place = path + (line.map { ":\($0)" } ?? "")
-        let what = key.map { "key \"\($0)\": " } ?? ""
+        let place = DisplayText.escaped(path) + (line.map { ":\($0)" } ?? "")
+        let what = key.map { "key \"\(DisplayText.escaped($0))\": " } ?? ""
         return "\(place): \(what)\(problem)\nFix: \(fix)"
     }
 }

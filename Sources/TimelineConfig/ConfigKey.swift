@@ -3,7 +3,7 @@ import TimelineCore
 
 /// One setting the config file may hold: its TOML key, what it accepts, and how to say so.
 public struct ConfigKey: Sendable {
-    public enum Kind: Sendable { case string, stringList }
+    public enum Kind: Sendable { case string, stringList, bool }
 
     public var name: String
     public var kind: Kind
@@ -24,11 +24,17 @@ public struct ConfigKey: Sendable {
         ConfigKey(name: "theme", kind: .string, expects: "\"dark\", \"light\" or \"auto\"", check: oneOf(["dark", "light", "auto"])),
         ConfigKey(name: "time", kind: .string, expects: "\"relative\" or \"absolute\"", check: oneOf(["relative", "absolute"])),
         ConfigKey(name: "from", kind: .string, expects: "who replies are from, such as \"alice@laptop\"", check: nonEmpty),
+        ConfigKey(name: "reply_senders", kind: .stringList,
+                  expects: "a list of SQS SenderIds allowed to answer, e.g. [\"AIDA…\", \"AROA…:session\"]",
+                  check: { SenderAllowlist.entryProblem($0) == nil ? nil : "is not a SenderId" }),
         ConfigKey(name: "notify", kind: .string, expects: "\"off\", \"errors\" or \"all\"", check: oneOf(["off", "errors", "all"])),
         ConfigKey(name: "stale_after", kind: .string, expects: "a duration such as \"10m\" (s, m, h, d)", check: positiveDuration),
         ConfigKey(name: "timeout_after", kind: .string, expects: "a duration such as \"8h\" (s, m, h, d)", check: positiveDuration),
         ConfigKey(name: "retention", kind: .string, expects: "a duration such as \"30d\" (\(DurationText.help)), or \"off\"",
                   check: { $0 == "off" || DurationText.seconds($0).map { $0 > 0 } == true ? nil : "is not a duration" }),
+        ConfigKey(name: "webhook_allow_private", kind: .bool,
+                  expects: "true or false (env: 1 or 0): may webhooks reach 10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7",
+                  check: oneOf(["true", "false", "1", "0"])),
         ConfigKey(name: "reply_queue_url", kind: .string, expects: "the http(s) SQS queue URL this host's answers come back on",
                   check: httpURL),
         ConfigKey(name: "hook_wait", kind: .string, expects: "a duration such as \"2m\" (s, m, h, d)", check: positiveDuration),

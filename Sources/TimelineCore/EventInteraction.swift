@@ -111,6 +111,10 @@ enum InteractionRules {
                 guard text.utf8.count <= maxURLBytes, WebURL.isAllowedWebhook(text) else {
                     throw EventRejection("field \"\(path).url\" must be an https:// URL (http:// only to 127.0.0.1, ::1 or localhost), got \(ReasonText.quote(text))")
                 }
+                // Private ranges depend on the viewer's `webhook_allow_private`: checked again when sending.
+                if let refusal = WebURL.webhookHostRefusal(text, allowPrivate: true) {
+                    throw EventRejection("field \"\(path).url\" names a host webhooks may not reach (\(refusal)), got \(ReasonText.quote(text))")
+                }
                 url = text
             }
             out.append(EventAction(id: id, label: label, style: style, url: url))
@@ -175,16 +179,22 @@ public enum WebURL {
         public var scheme: String
         public var host: String
         public var path: String
-        /// 127.0.0.0/8, ::1 or localhost.
-        public var isLoopback: Bool {
-            host == "localhost" || host == "[::1]" || host.hasPrefix("127.") && host.split(separator: ".").count == 4
-        }
+        /// 127.0.0.0/8 as four decimal octets, `[::1]` or `localhost` (`NetworkAddress.isLoopbackHost`).
+        public var isLoopback: Bool { NetworkAddress.isLoopbackHost(host) }
     }
 
-    /// A webhook an action may name: https anywhere, http only to loopback.
+    /// The shape of a webhook an action may name: https, or http only to loopback. Where it points is
+    /// `webhookHostRefusal`'s question.
     public static func isAllowedWebhook(_ text: String) -> Bool {
         guard let parts = split(text) else { return false }
         return parts.scheme == "https" || (parts.scheme == "http" && parts.isLoopback)
+    }
+
+    /// Why a webhook URL's host may not be contacted (`NetworkAddress.webhookHostRefusal`), nil when it may
+    /// or when `text` is no URL at all (`isAllowedWebhook` says so).
+    public static func webhookHostRefusal(_ text: String, allowPrivate: Bool) -> String? {
+        guard let parts = split(text) else { return nil }
+        return NetworkAddress.webhookHostRefusal(parts.host, allowPrivate: allowPrivate)
     }
 
     /// `scheme://host[:port]/path?query` of printable ASCII, scheme and host lower-case, no user info or

@@ -8,14 +8,15 @@ public struct ProgressPoint: Sendable, Equatable, Hashable {
     }
 }
 
-/// Estimates when a running task finishes from its recent progress reports (issue 14).
+/// Estimates when a running task finishes from its recent progress reports.
 public enum ProgressETA {
     /// Fewest consecutive rising reports an estimate needs.
     public static let minimumUpdates = 3
 
     /// Microseconds from `nowMicros` until the task should reach 100 %, or nil when the newest reports
     /// (`points`, newest first) did not rise steadily over at least `minimumUpdates` updates. Uses the
-    /// average rate over the newest run of strictly rising reports; 0 when that time has passed.
+    /// average rate over the newest run of strictly rising reports. Nil once that time has passed too: the
+    /// task is slower than its reports said, and "~0s left" at 43 % would mislead.
     public static func remainingMicros(_ points: [ProgressPoint], nowMicros: Int64) -> Int64? {
         var run: [ProgressPoint] = []
         for p in points {
@@ -27,6 +28,7 @@ public enum ProgressETA {
         guard rate > 0, newest.progress < 100 else { return nil }
         let finish = Double(newest.micros) + (100 - newest.progress) / rate
         guard finish.isFinite, finish < Double(Int64.max) else { return nil }
-        return max(0, Int64(finish) - nowMicros)
+        let left = Int64(finish) - nowMicros
+        return left > 0 ? left : nil
     }
 }

@@ -17,7 +17,8 @@ public final class Database {
     /// Opens `path`. With `.readWriteCreate` a missing file is created with mode 0600 first.
     public init(path: String, mode: Mode, busyTimeout: Duration = .seconds(5)) throws {
         if mode == .readWriteCreate { try Self.createPrivateFile(at: path) }
-        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        try Self.requireRegularFile(at: path)
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOFOLLOW
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         case .readWrite, .readWriteCreate: flags |= SQLITE_OPEN_READWRITE
@@ -52,6 +53,24 @@ public final class Database {
             let reason = String(cString: strerror(errno))
             throw SQLiteError(code: SQLITE_CANTOPEN, message: "cannot create \(path): \(reason)")
         }
+    }
+
+    /// Throws unless `path` is a regular file itself: a FIFO would hang every read, a device or a link
+    /// would let whatever it points at be taken over as the database.
+    static func requireRegularFile(at path: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }  // missing: SQLite says so in its own words
+        let kind = info.st_mode & S_IFMT
+        if kind == S_IFREG { return }
+        let what = switch kind {
+        case S_IFLNK: "a symbolic link"
+        case S_IFIFO: "a FIFO"
+        case S_IFDIR: "a directory"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR, S_IFBLK: "a device"
+        default: "not a regular file"
+        }
+        throw StoreError.notARegularFile(path: path, what: what)
     }
 
     /// Runs one or more SQL statements that return no rows.

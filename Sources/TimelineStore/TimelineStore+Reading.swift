@@ -202,6 +202,22 @@ extension TimelineStore: TimelineReading {
         return try locked { try readRows(sql, [.text(taskID)]).first }
     }
 
+    /// Task ids that begin with `prefix` (byte order), at most `limit`: for ids a table printed cut.
+    public func taskIDs(startingWith prefix: String, limit: Int) throws -> [String] {
+        guard limit > 0, !prefix.isEmpty else { return [] }
+        // The range of strings with this prefix, read from the task_id index: U+10FFFF sorts after every
+        // other character in UTF-8 byte order.
+        let sql = "SELECT task_id FROM timeline WHERE task_id >= ?1 AND task_id < ?2 ORDER BY task_id LIMIT ?3"
+        return try locked {
+            let statement = try db.cached(sql)
+            defer { statement.reset() }
+            try statement.bind([.text(prefix), .text(prefix + "\u{10FFFF}"), .integer(Int64(limit))])
+            var ids: [String] = []
+            while try statement.step() == .row { ids.append(statement.optionalString(0) ?? "") }
+            return ids
+        }
+    }
+
     public func history(taskID: String, limit: Int) throws -> [Event] {
         guard limit > 0 else { return [] }
         let sql = "SELECT \(Self.eventColumns) FROM events e"

@@ -10,6 +10,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case schemaNotReady(found: Int64, needed: Int64)
     /// An SQLite file made by something else (it has tables but not timeline's): never touched.
     case notATimelineDatabase(path: String, tables: [String])
+    /// The database path names a link, a FIFO, a directory or a device: never opened.
+    case notARegularFile(path: String, what: String)
 
     public var description: String {
         switch self {
@@ -21,6 +23,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(path) is an SQLite database of another program (tables: \(tables.prefix(5).joined(separator: ", "))"
                 + "\(tables.count > 5 ? ", …" : "")), not a timeline database; it was left untouched. "
                 + "Choose another file with --db or TIMELINE_DB"
+        case .notARegularFile(let path, let what):
+            "\(DisplayText.escaped(path)) is \(what), not a database file; it was left untouched. "
+                + "Give the file itself with --db or TIMELINE_DB"
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReplyDelivery
 import SQSClient
 import TimelineCore
 
@@ -13,7 +14,11 @@ struct AskCommand: ParsableCommand {
         discussion: """
             Example: if [ "$(timeline ask --title 'Deploy billing v1.3 to prod?' --action deploy:Deploy \\
                 --action cancel:Cancel --agent-id deployer)" = deploy ]; then ./deploy.sh; fi
-            Replies to other questions found on the reply queue are left for their owner.
+            Only a reply to this question, for its agent and task, with an offered action (text only when no \
+            --action is given), seen once, is accepted; with TIMELINE_REPLY_SENDERS (or reply_senders in the \
+            config file) set, only from those SQS SenderIds. Others to this question are deleted and reported on \
+            stderr as refused; replies to other questions are left for their owner. The answer is printed with \
+            control characters escaped (\\n, \\u001B) and backslashes doubled.
             Exit codes: 0 answered, 3 no answer before --timeout, 2 invalid input, 1 AWS or network error.
             """)
 
@@ -47,6 +52,13 @@ struct AskCommand: ParsableCommand {
             standardError("invalid event: \(failure.message)")
             throw ExitCode(2)
         }
+        let allowlist: SenderAllowlist?
+        do {
+            allowlist = try ReplySenders.allowlist(environment: environment)
+        } catch {
+            standardError("invalid reply sender allowlist: \(error)")
+            throw ExitCode(2)
+        }
         var answered: Reply?
         try reportingFailures {
             let configuration = try queue.configuration()
@@ -57,8 +69,13 @@ struct AskCommand: ParsableCommand {
                              profile: queue.profile), environment: environment).makeClient()
             do {
                 _ = try client.sendMessage(queueURL: eventQueue, body: question.payload)
-                answered = try ReplyWait(client: replyClient, queueURL: question.replyTo, eventID: question.eventID)
-                    .wait(seconds: timeout)
+                var waiter = ReplyWaiter(client: replyClient, queueURL: question.replyTo,
+                                         acceptance: ReplyAcceptance(question: question.asked, allowedSenders: allowlist))
+                waiter.onRefused = { reply, refusal in
+                    standardError("refused reply \(DisplayText.escaped(reply.id)) from \(DisplayText.escaped(reply.from)): "
+                        + DisplayText.escaped(refusal.reason))
+                }
+                answered = try waiter.wait(seconds: TimeInterval(timeout))
                 let followUp = question.followUp(answered)
                 _ = try client.sendMessage(queueURL: eventQueue, body: followUp)
             } catch let error as SQSError {
@@ -70,8 +87,8 @@ struct AskCommand: ParsableCommand {
             throw ExitCode(3)
         }
         switch answered.answer {
-        case .action(let id): print(id)
-        case .text(let text): print(text)
+        case .action(let id): print(DisplayText.escaped(id))
+        case .text(let text): print(DisplayText.escaped(text))
         }
     }
 }
@@ -96,7 +113,7 @@ struct Question {
         }
         guard let replyTo = command.replyQueueURL ?? environment["TIMELINE_REPLY_QUEUE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) else {
             return fail("no reply queue: pass --reply-queue-url or set TIMELINE_REPLY_QUEUE_URL "
-                + "(create one with: aws sqs create-queue --queue-name agent-replies)")
+                + "(one per agent or per host: timeline setup --reply-queue AGENT-replies, or aws sqs create-queue --queue-name AGENT-replies)")
         }
         var actionJSON: [String] = []
         var labels: [String: String] = [:]
@@ -119,6 +136,11 @@ struct Question {
         return .success(Question(eventID: eventID, agentID: agent, taskID: command.taskID ?? eventID, title: title,
                                  category: command.category, replyTo: replyTo, labels: labels, payload: payload,
                                  timeout: command.timeout))
+    }
+
+    /// What an accepted reply must match.
+    var asked: AskedQuestion {
+        AskedQuestion(eventID: eventID, taskID: taskID, agentID: agentID, offeredActions: Set(labels.keys))
     }
 
     /// `in_progress` "answered: Deploy by alice@laptop", or `warning` "no answer in 10m".
@@ -147,37 +169,5 @@ struct Question {
         let (m, s) = (seconds / 60, seconds % 60)
         if m == 0 { return "\(s)s" }
         return s == 0 ? "\(m)m" : "\(m)m\(s)s"
-    }
-}
-
-/// Long-polls a reply queue for the reply to one event; deletes only that one, leaves the others visible.
-struct ReplyWait {
-    var client: SQSClient
-    var queueURL: String
-    var eventID: String
-
-    func wait(seconds: Int) throws(SQSError) -> Reply? {
-        let deadline = Date().addingTimeInterval(TimeInterval(seconds))
-        while true {
-            let remaining = Int(deadline.timeIntervalSinceNow.rounded(.up))
-            if remaining <= 0 { return nil }
-            let messages = try client.receiveMessage(queueURL: queueURL, maxMessages: 10, waitSeconds: min(20, remaining))
-            var found: Reply?
-            for message in messages {
-                if found == nil, case .success(let reply) = Reply.parse(message.body), reply.inReplyTo == eventID {
-                    let deleted = try client.deleteMessageBatch(
-                        queueURL: queueURL, entries: [DeleteEntry(id: "reply", receiptHandle: message.receiptHandle)])
-                    if let failure = deleted.failed.first {
-                        throw SQSError(kind: .server, code: failure.code, message: "could not delete the reply: \(failure.message)")
-                    }
-                    found = reply
-                } else {
-                    // Someone else's: make it visible again at once for its owner.
-                    try? client.changeMessageVisibility(queueURL: queueURL, receiptHandle: message.receiptHandle,
-                                                        visibilityTimeout: 0)
-                }
-            }
-            if let found { return found }
-        }
     }
 }

@@ -69,6 +69,8 @@ struct ShowConfig: ParsableCommand {
             line("time", time.value ?? "relative", time.source)
             let keep = try retention.setting()
             line("retention", keep.value ?? "off", keep.source)
+            let privateWebhooks = try ReplyTargets.privateWebhooks()
+            line("webhooks", "webhook_allow_private = \(privateWebhooks.value)", privateWebhooks.source)
             if file.views.isEmpty {
                 print("views         none (add [views.NAME] tables to the config file)")
             } else {

@@ -5,21 +5,28 @@ import TimelineCore
 /// What `doctor` says about credentials beyond the provider: who they act as and when they expire.
 /// Never a secret.
 enum CredentialsReport {
-    /// The role or account: from the provider when it said, else STS `GetCallerIdentity`.
-    static func identity(of credentials: AWSCredentials, configuration: SQSConfiguration) -> String {
-        if let identity = credentials.identity { return DisplayText.sanitize(identity) }
+    /// Who the credentials act as (the role or account: from the provider when it said, else STS
+    /// `GetCallerIdentity`) and this viewer's SQS `SenderId` (the `UserId` of `GetCallerIdentity`: what agents
+    /// put in `TIMELINE_REPLY_SENDERS` to accept its replies). At most one STS call.
+    static func caller(of credentials: AWSCredentials, configuration: SQSConfiguration) -> (identity: String, senderID: String) {
+        let given = credentials.identity.map(DisplayText.sanitize)
         guard let sts = try? configuration.endpoints.endpoint(for: .sts, region: configuration.region.value) else {
-            return "unknown (the STS endpoint setting is invalid)"
+            let unknown = "unknown (the STS endpoint setting is invalid)"
+            return (given ?? unknown, unknown)
         }
         // A local SQS server with no STS override: asking real AWS would say nothing about it.
         if ServiceEndpoints.isLocal(configuration.endpoint.value), !ServiceEndpoints.isLocal(sts.value) {
-            return "not asked (local endpoint; set AWS_ENDPOINT_URL_STS to ask its STS)"
+            let notAsked = "not asked (local endpoint; set AWS_ENDPOINT_URL_STS to ask its STS)"
+            return (given ?? notAsked, notAsked)
         }
         do {
-            let client = STSClient(endpoint: sts.value, region: configuration.region.value)
-            return "\(try client.callerARN(credentials))  (STS GetCallerIdentity at \(sts.value.absoluteString))"
+            let caller = try STSClient(endpoint: sts.value, region: configuration.region.value).callerIdentity(credentials)
+            let identity = given ?? "\(caller.arn)  (STS GetCallerIdentity at \(sts.value.absoluteString))"
+            guard let userID = caller.userID else { return (identity, "unknown (STS GetCallerIdentity answer has no UserId)") }
+            return (identity, "\(userID)  (agents accept this viewer's replies with TIMELINE_REPLY_SENDERS=\(userID))")
         } catch {
-            return "unknown (\(DisplayText.sanitize(error.message)))"
+            let unknown = "unknown (\(DisplayText.sanitize(error.message)))"
+            return (given ?? unknown, unknown)
         }
     }
 

@@ -21,7 +21,10 @@ struct DoctorCommand: ParsableCommand {
         func line(_ ok: Bool?, _ name: String, _ text: String) {
             let mark = ok == nil ? " " : (ok! ? "✓" : "✗")
             if ok == false { failures += 1 }
-            print("\(mark) \(name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(text)")
+            // Multi-line texts (a message and its fix) keep their lines, indented under the first.
+            let lines = DisplayText.sanitizeLines(text)
+            print("\(mark) \(name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(lines.first ?? "")")
+            for more in lines.dropFirst() { print(String(repeating: " ", count: 17) + more) }
         }
         checkConfigFile(line)
         checkDatabase(line)
@@ -36,19 +39,47 @@ struct DoctorCommand: ParsableCommand {
         line(nil, "region", "\(configuration.region.value)  (from \(configuration.region.source))")
         line(nil, "endpoint", "\(configuration.endpoint.value.absoluteString)  (from \(configuration.endpoint.source))")
         line(nil, "profile", "\(configuration.profile.value)  (from \(configuration.profile.source))")
+        // What the AWS checks below need; the first that is missing names why they were skipped.
+        var skipReason: String?
+        if let conflict = configuration.regionConflict {
+            line(false, "region", conflict)
+            skipReason = "skipped: the region does not match the queue's (see region above)"
+        }
         do {
             let credentials = try configuration.credentials.credentials()
             let token = credentials.sessionToken == nil ? "" : ", with session token"
             line(true, "credentials", "\(credentials.maskedAccessKeyID)  (from \(credentials.source)\(token))")
-            line(nil, "identity", CredentialsReport.identity(of: credentials, configuration: configuration))
+            let caller = CredentialsReport.caller(of: credentials, configuration: configuration)
+            line(nil, "identity", caller.identity)
+            line(nil, "sender id", caller.senderID)
             line(nil, "expires", CredentialsReport.expiry(of: credentials))
         } catch {
-            line(false, "credentials", DisplayText.sanitize(error.message))
+            line(false, "credentials", error.message)
+            skipReason = skipReason ?? "skipped: no credentials to sign with (see credentials above)"
         }
         let client = configuration.makeClient()
+        if case .url(let url) = configuration.queue.value {
+            line(nil, "queue", "\(url)  (from \(configuration.queue.source))")
+        }
+        if let skipReason {
+            line(nil, "queue answers", skipReason)
+            line(nil, "clock", skipReason)
+        } else {
+            checkQueue(configuration, client, line)
+            checkClock(client, line)
+        }
+        if let path = try? store.resolvedPath(), FileManager.default.fileExists(atPath: path), let opened = try? TimelineStore(path: path, readOnly: true),
+           let item = QueueAttributesReport.redeliveredLine(opened) {
+            line(nil, item.name, item.text)
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// Whether the queue answers, and what its attributes say.
+    private func checkQueue(_ configuration: SQSConfiguration, _ client: SQSClient, _ line: (Bool?, String, String) -> Void) {
         do {
             let url = try configuration.queueURL(using: client)
-            line(nil, "queue", "\(url.value)  (from \(url.source))")
+            if case .name = configuration.queue.value { line(nil, "queue", "\(url.value)  (from \(url.source))") }
             let a = try client.getQueueAttributes(queueURL: url.value, names: [
                 "ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible", "ApproximateNumberOfMessagesDelayed",
             ])
@@ -57,21 +88,19 @@ struct DoctorCommand: ParsableCommand {
                 + "\(a["ApproximateNumberOfMessagesDelayed"] ?? "?") delayed")
             explainQueue(client: client, queueURL: url.value, line)
         } catch {
-            line(false, "queue", SQSErrorHint.describe(error))
+            line(false, "queue answers", SQSErrorHint.describe(error))
         }
+    }
+
+    /// The endpoint's clock against ours: SigV4 signatures are refused beyond 5 minutes of skew.
+    private func checkClock(_ client: SQSClient, _ line: (Bool?, String, String) -> Void) {
         do {
             let offset = try client.serverClockOffset()
-            // SigV4 signatures are refused beyond 5 minutes of skew.
             line(abs(offset) < 240, "clock", String(format: "%+.1f s from the endpoint's clock", offset)
                 + (abs(offset) < 240 ? "" : " — fix the system clock (signatures fail beyond 5 minutes)"))
         } catch {
             line(false, "clock", "could not compare: \(SQSErrorHint.describe(error))")
         }
-        if let path = try? store.resolvedPath(), FileManager.default.fileExists(atPath: path), let opened = try? TimelineStore(path: path, readOnly: true),
-           let item = QueueAttributesReport.redeliveredLine(opened) {
-            line(nil, item.name, item.text)
-        }
-        if failures > 0 { throw ExitCode(1) }
     }
 
     /// What the queue's own attributes say (retention, visibility, size, dead letters, FIFO, encryption).

@@ -105,7 +105,7 @@ struct ExportWriter {
             let fields = [event.id, event.taskID, event.agentID, event.status.rawValue, event.category ?? "", event.title,
                           event.body, event.progress.map(Self.number) ?? "", TimeFormat.iso8601(micros: event.timestampMicros),
                           String(seq)]
-            return fields.map { Self.csvField(terminal ? DisplayText.sanitize($0) : $0) }.joined(separator: ",") + "\r\n"
+            return fields.map { CSVCell.field(terminal ? DisplayText.sanitize($0) : $0) }.joined(separator: ",") + "\r\n"
         case .markdown:
             var flushed: String?
             if newTask, !taskEvents.isEmpty { flushed = flushTask() }
@@ -130,12 +130,6 @@ struct ExportWriter {
     /// `40` for whole numbers, else `40.5`.
     static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-    }
-
-    /// RFC 4180: quoted when it holds a comma, quote or line break; quotes doubled.
-    static func csvField(_ value: String) -> String {
-        guard value.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return value }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
 

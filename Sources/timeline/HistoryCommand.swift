@@ -11,7 +11,8 @@ struct HistoryCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Argument(help: ArgumentHelp("The task id.", valueName: "task-id"))
+    @Argument(help: ArgumentHelp("The task id, or any unique beginning of one (as `list` prints it cut, with or without the …).",
+                                 valueName: "task-id"))
     var taskID: String
 
     @Flag(help: "JSON lines (one object per event), for jq.")
@@ -27,10 +28,23 @@ struct HistoryCommand: ParsableCommand {
 
     func run() throws {
         guard let timeline = try store.openForReading() else { throw ExitCode.failure }
-        let events = try timeline.history(taskID: taskID, limit: limit)
-        guard !events.isEmpty else {
-            standardError("No events for task \"\(EscapedBytes.escape(taskID))\".")
-            throw ExitCode.failure
+        var events = try timeline.history(taskID: taskID, limit: limit)
+        if events.isEmpty {
+            // An id as `list` printed it, cut ("deploy-billing-v1.3…"), or any unique beginning of one.
+            let prefix = taskID.hasSuffix("…") ? String(taskID.dropLast()) : taskID
+            let matches = try timeline.taskIDs(startingWith: prefix, limit: 6)
+            switch matches.count {
+            case 0:
+                standardError("No events for task \"\(EscapedBytes.escape(taskID))\".")
+                throw ExitCode.failure
+            case 1:
+                events = try timeline.history(taskID: matches[0], limit: limit)
+            default:
+                let shown = matches.prefix(5).map { "\"\(EscapedBytes.escape($0))\"" }.joined(separator: ", ")
+                standardError("\"\(EscapedBytes.escape(taskID))\" begins more than one task id: \(shown)"
+                    + (matches.count > 5 ? ", …" : "") + ". Give more of it.")
+                throw ExitCode.failure
+            }
         }
         if json {
             for event in events { print(try EventJSONLine.line(EventJSONLine.object(event))) }

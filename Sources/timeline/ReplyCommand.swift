@@ -52,7 +52,7 @@ struct ReplyCommand: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let timeline = try store.openForWriting()
-            let outbox = ReplyOutbox(keeper: timeline, sender: queues.sender())
+            let outbox = ReplyOutbox(keeper: timeline, sender: try queues.sender())
             let result: ReplyRecord
             if let resend {
                 guard let again = outbox.resend(replyID: resend) else {

@@ -18,16 +18,17 @@ struct ReplyQueueOptions: ParsableArguments {
     var profile: String?
 
     /// A sender whose SQS clients are configured like every other command's, one per reply queue.
-    func sender(environment: [String: String] = ProcessInfo.processInfo.environment) -> ReplySender {
-        ReplyTargets.sender(region: region, endpointURL: endpointURL, profile: profile, environment: environment)
+    func sender(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ReplySender {
+        try ReplyTargets.sender(region: region, endpointURL: endpointURL, profile: profile, environment: environment)
     }
 }
 
 /// Building replies from an event and the sender that delivers them (shared by `reply` and the TUI).
 enum ReplyTargets {
     static func sender(region: String?, endpointURL: String?, profile: String?,
-                       environment: [String: String]) -> ReplySender {
-        ReplySender(clientFor: { queueURL in
+                       environment: [String: String]) throws -> ReplySender {
+        let allowPrivate = try privateWebhooks().value
+        return ReplySender(clientFor: { queueURL in
             do throws(ConfigurationError) {
                 return try SQSConfiguration.resolve(
                     flags: .init(region: region, queueURL: queueURL, endpointURL: endpointURL, profile: profile),
@@ -35,7 +36,16 @@ enum ReplyTargets {
             } catch {
                 throw CommandFailure(error.message)
             }
-        })
+        }, allowPrivateWebhooks: allowPrivate)
+    }
+
+    /// May webhooks reach private networks: `TIMELINE_WEBHOOK_ALLOW_PRIVATE` (1 or true), else
+    /// `webhook_allow_private` in the config file, else no. Link-local and metadata hosts are refused anyway.
+    static func privateWebhooks() throws -> (value: Bool, source: String) {
+        let setting = try UserConfig.resolver().resolve(
+            "webhook_allow_private", flag: nil, flagName: "", environmentNames: ["TIMELINE_WEBHOOK_ALLOW_PRIVATE"])
+        guard let value = setting.value else { return (false, "default") }
+        return (value == "true" || value == "1", setting.source)
     }
 
     /// The reply to `event` with `answer`, and where it goes: an action's webhook, else the event's

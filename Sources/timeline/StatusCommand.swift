@@ -22,10 +22,18 @@ struct StatusCommand: ParsableCommand {
     var format: Format = .plain
 
     func run() throws {
-        let counts: FleetCounts
-        do { counts = try Self.counts(store) } catch {
+        let found: FleetCounts?
+        do { found = try Self.counts(store) } catch {
             standardError("error: \(error)")
             throw ExitCode(2)
+        }
+        guard let counts = found else {
+            switch format {
+            case .plain: print(FleetLine.noDatabase())
+            case .tmux: print(FleetLine.noDatabase(plain: false))
+            case .json: print(FleetLine.noDatabaseJSON)
+            }
+            return
         }
         let line: String
         switch format {
@@ -37,10 +45,10 @@ struct StatusCommand: ParsableCommand {
         if counts.needsAttention { throw ExitCode(1) }
     }
 
-    /// The counts; an empty fleet when there is no database yet.
-    static func counts(_ store: StoreOptions) throws -> FleetCounts {
+    /// The counts; nil when there is no database yet.
+    static func counts(_ store: StoreOptions) throws -> FleetCounts? {
         let path = try store.resolvedPath()
-        guard FileManager.default.fileExists(atPath: path) else { return FleetCounts() }
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
             return try TimelineStore(path: path, readOnly: true).fleetCounts()
         } catch StoreError.schemaNotReady {

@@ -125,7 +125,7 @@ struct TUICommand: ParsableCommand {
         let actions = try TUIActions(databasePath: path, configPath: try UserConfig.file().path)
         let makeReader: @Sendable () throws -> TimelineReading = { try TimelineStore.viewer(path: path) }
         // Replies go out with the viewer's credentials, configured like the poller's (region, endpoint, profile).
-        let outbox = ReplyOutbox(keeper: try TimelineStore(path: path), sender: ReplyTargets.sender(
+        let outbox = ReplyOutbox(keeper: try TimelineStore(path: path), sender: try ReplyTargets.sender(
             region: queue.region, endpointURL: queue.endpointURL, profile: queue.profile,
             environment: ProcessInfo.processInfo.environment))
         let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status,

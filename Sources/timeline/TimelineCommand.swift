@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TimelineRuntime
 
 @main
@@ -18,7 +19,23 @@ struct TimelineCommand: ParsableCommand {
     /// `-V` is `--version` too (swift-argument-parser knows only the long form).
     static func main() {
         ProcessMemory.configure()
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        main(arguments == ["-V"] ? ["--version"] : arguments)
+        let given = Array(CommandLine.arguments.dropFirst())
+        let arguments = given == ["-V"] ? ["--version"] : given
+        var command: ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            let message = fullMessage(for: error)
+            if exitCode(for: error) != .success, let hint = TypoHint.hint(for: message, arguments: arguments) {
+                FileHandle.standardError.write(Data((message + "\n" + hint + "\n").utf8))
+                Foundation.exit(exitCode(for: error).rawValue)
+            }
+            exit(withError: error)
+        }
+        do {
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
     }
 }

@@ -5,7 +5,9 @@ import TimelineConfig
 enum UserConfig {
     private static let loaded: Result<ConfigFile, ConfigFileError> = {
         let path = ConfigFile.defaultPath(environment: ProcessInfo.processInfo.environment)
-        return Result { () throws(ConfigFileError) in try ConfigFile.load(path: path) }
+        let loaded = Result { () throws(ConfigFileError) in try ConfigFile.load(path: path) }
+        if case .success(let file) = loaded { file.warnings.forEach { standardError("warning: \($0)") } }
+        return loaded
     }()
 
     /// The file's settings; an invalid file is a `CommandFailure` naming the line, the key and the fix.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TimelineConfig
+import TimelineCore
 
 @Suite struct ConfigFileTests {
     static let example = """
@@ -31,6 +32,8 @@ import Testing
         #expect(file.view(named: "prod-errors") == "status:error category:deploy")
         let several = try ConfigFile.parse(#"queue_urls = ["http://a:1/q1", "http://a:1/q2"]"#, path: "/c.toml")
         #expect(several.values["queue_urls"] == ["http://a:1/q1", "http://a:1/q2"])
+        let senders = try ConfigFile.parse(#"reply_senders = ["AIDAEXAMPLE", "AROAEXAMPLE:alice"]"#, path: "/c.toml")
+        #expect(senders.values["reply_senders"] == ["AIDAEXAMPLE", "AROAEXAMPLE:alice"])
     }
 
     /// (file text, line, key, words in the problem, words in the fix)
@@ -46,7 +49,21 @@ import Testing
         ("[views.x]\nquery = \"since:soon\"\n", 2, "views.x.query", "since:soon is not a time", "correct the query"),
         ("[views.x]\nqeury = \"a\"\n", 2, "views.x.qeury", "unknown view setting", "only query"),
         ("[views.y]\n", 1, "views.y.query", "is missing", "add query ="),
+        ("webhook_allow_private = \"yes\"", 1, "webhook_allow_private", "value of type string", "true or false"),
+        ("reply_senders = [\"arn:aws:iam::123456789012:user/a\"]", 1, "reply_senders", "is not a SenderId", "SenderIds"),
     ]
+
+    @Test func webhookAllowPrivateIsABooleanAndItsVariableTakesOne() throws {
+        #expect(try ConfigFile.parse("webhook_allow_private = true", path: "/c.toml").string("webhook_allow_private") == "true")
+        #expect(try ConfigFile.parse("webhook_allow_private = false", path: "/c.toml").string("webhook_allow_private") == "false")
+        let resolver = SettingResolver(environment: ["TIMELINE_WEBHOOK_ALLOW_PRIVATE": "1"], file: try ConfigFile.parse("", path: "/c.toml"))
+        #expect(try resolver.resolve("webhook_allow_private", flag: nil, flagName: "",
+                                     environmentNames: ["TIMELINE_WEBHOOK_ALLOW_PRIVATE"]).value == "1")
+        let wrong = SettingResolver(environment: ["TIMELINE_WEBHOOK_ALLOW_PRIVATE": "yes"], file: try ConfigFile.parse("", path: "/c.toml"))
+        #expect(throws: SettingError.self) {
+            try wrong.resolve("webhook_allow_private", flag: nil, flagName: "", environmentNames: ["TIMELINE_WEBHOOK_ALLOW_PRIVATE"])
+        }
+    }
 
     @Test(arguments: 0..<invalid.count)
     func invalidFilesNameLineKeyAndFix(_ index: Int) {
@@ -127,5 +144,19 @@ import Testing
         #expect(try ConfigFile.load(path: path).view(named: "linked") == "agent:x")
         #expect(throws: ConfigFileError.self) { try ConfigWriter.saveView(name: "bad name", query: "x", path: path) }
         #expect(throws: ConfigFileError.self) { try ConfigWriter.saveView(name: "bad", query: "since:soon", path: path) }
+    }
+}
+
+@Suite struct ReplySendersSettingTests {
+    @Test func theEnvironmentWinsOverTheFileAndBlankIsUnset() throws {
+        let file = try ConfigFile.parse(#"reply_senders = ["AIDAFROMFILE"]"#, path: "/c.toml")
+        let name = ReplySendersSetting.environmentName
+        #expect(try ReplySendersSetting.allowlist(environment: [name: "AIDAFROMENV"], file: file)?.entries == ["AIDAFROMENV"])
+        #expect(try ReplySendersSetting.allowlist(environment: [name: " "], file: file)?.entries == ["AIDAFROMFILE"])
+        #expect(try ReplySendersSetting.allowlist(environment: [:], file: file)?.entries == ["AIDAFROMFILE"])
+        #expect(try ReplySendersSetting.allowlist(environment: [:], file: ConfigFile.parse("", path: "/c.toml")) == nil)
+        #expect(throws: SenderAllowlist.Problem.self) {
+            try ReplySendersSetting.allowlist(environment: [name: "AIDA1,,AIDA2"], file: file)
+        }
     }
 }

@@ -354,7 +354,9 @@ def test_poll_runs_the_notify_command_headless(timeline_bin, e2e_env, db_path, c
 
 def test_status_formats_and_exit_codes(run_timeline, feed, db_path):
     result = run_timeline("status", "--db", db_path)
-    assert (result.returncode, result.stdout) == (0, "ok\n")
+    assert (result.returncode, result.stdout) == (0, "no data yet\n"), "no database is not \"ok\""
+    assert run_timeline("status", "--db", db_path, "--format", "tmux").stdout == "#[fg=colour244]no data yet#[default]\n"
+    assert json.loads(run_timeline("status", "--db", db_path, "--format", "json").stdout)["database"] is False
     feed(event("R", "r", "in_progress"), event("E", "e", "error"), event("S", "s", "success"))
     result = run_timeline("status", "--db", db_path)
     assert (result.returncode, result.stdout) == (1, "1 error · 1 running\n")

@@ -328,6 +328,22 @@ def test_csv_export_quotes_fields(run_timeline, tmp_path):
     assert rows[1][:8] == ["ev-1", "B", "builder", "info", "a,b", 'say "hi", then leave', "two\nlines", "40"]
 
 
+def test_csv_export_neutralizes_formulas_and_escapes(run_timeline, tmp_path):
+    db = str(tmp_path / "formula.db")
+    events = [event(1, "F", '=HYPERLINK("http://attacker.example","open")', body="@SUM(A1)\x1b[2J", category="-1+2")]
+    assert run_timeline("import", "--db", db, str(write_jsonl(tmp_path / "f.jsonl", events))).returncode == 0
+    import csv
+    import io
+    out = run_timeline("export", "--db", db, "--format", "csv").stdout
+    assert "\x1b" not in out
+    row = list(csv.reader(io.StringIO(out, newline="")))[1]
+    assert row[4] == "'-1+2"
+    assert row[5] == "'=HYPERLINK(\"http://attacker.example\",\"open\")"
+    assert row[6] == "'@SUM(A1)\\u001B[2J"
+    exact = run_timeline("export", "--db", db, "--format", "jsonl").stdout
+    assert json.loads(exact)["title"].startswith("=HYPERLINK") and json.loads(exact)["body"] == "@SUM(A1)\x1b[2J"
+
+
 def test_markdown_report_matches_the_golden_file(run_timeline, tmp_path):
     base = datetime(2026, 11, 20, 9, 0, tzinfo=timezone.utc)
     events = [
@@ -631,3 +647,61 @@ def test_x_exports_the_selected_task_to_the_current_directory(timeline_bin, quer
     tmux.wait_for(lambda s: len(list(work.glob("timeline-T-01-*.md"))) == 2)
     tmux.send_keys("q")
     assert tmux.wait_exit() == 0
+
+
+def test_a_fifo_or_a_link_as_the_database_is_refused_at_once(run_timeline, tmp_path):
+    fifo = tmp_path / "fifo.db"
+    os.mkfifo(fifo)
+    for command in ("status", "list"):
+        result = run_timeline(command, "--db", str(fifo), timeout=30)
+        assert result.returncode != 0 and "is a FIFO, not a database file" in result.stderr, result.stderr
+    target = tmp_path / "someone-elses-file"
+    target.write_text("")
+    link = tmp_path / "link.db"
+    link.symlink_to(target)
+    result = run_timeline("import", "--db", str(link), str(write_jsonl(tmp_path / "e.jsonl", [event(1, "L", "x")])))
+    assert result.returncode != 0 and "is a symbolic link" in result.stderr, result.stderr
+    assert target.read_text() == ""
+
+
+def test_a_config_file_others_can_write_is_flagged_and_a_huge_one_refused(run_timeline, e2e_env, tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text('region = "eu-west-1"\n')
+    config.chmod(0o666)
+    env = dict(e2e_env, TIMELINE_CONFIG=str(config))
+    result = run_timeline("config", "show", env=env)
+    assert "can be written by other users" in result.stderr and "chmod go-w" in result.stderr, result.stderr
+    config.chmod(0o600)
+    assert "can be written" not in run_timeline("config", "show", env=env).stderr
+    with open(config, "a") as handle:
+        handle.write("#" * (2 * 1024 * 1024) + "\n")
+    result = run_timeline("list", "--db", str(tmp_path / "x.db"), env=env, timeout=30)
+    assert result.returncode != 0 and "byte limit of a config file" in result.stderr, result.stderr
+
+
+def test_history_finds_a_task_by_the_cut_id_list_prints_or_a_unique_beginning(run_timeline, tmp_path):
+    db = str(tmp_path / "ids.db")
+    events = [event(1, "deploy-billing-service-v1.3-canary", "canary"), event(2, "deploy-billing-service-v1.3-prod", "prod"),
+              event(3, "nightly-backup-of-the-warehouse", "backup")]
+    assert run_timeline("import", "--db", db, str(write_jsonl(tmp_path / "ids.jsonl", events))).returncode == 0
+    listed = run_timeline("list", "--db", db, "--no-color").stdout
+    cut = next(word for line in listed.splitlines() for word in line.split() if word.startswith("nightly-") and word.endswith("…"))
+    found = run_timeline("history", "--db", db, "--json", cut)
+    assert found.returncode == 0 and json.loads(found.stdout.splitlines()[0])["task_id"] == "nightly-backup-of-the-warehouse"
+    assert json.loads(run_timeline("history", "--db", db, "--json", "nightly").stdout.splitlines()[0])["title"] == "backup"
+    ambiguous = run_timeline("history", "--db", db, "deploy-billing")
+    assert ambiguous.returncode == 1 and "begins more than one task id" in ambiguous.stderr
+    assert '"deploy-billing-service-v1.3-canary"' in ambiguous.stderr
+    assert run_timeline("history", "--db", db, "nothing-like-it").returncode == 1
+
+
+@pytest.mark.parametrize("args, meant", [(["lsit"], "list"), (["hsitory", "x"], "history"), (["list", "--limt", "3"], "--limit"),
+                                         (["list", "--lmit=3"], "--limit"), (["poll", "--queue-ulr", "x"], "--queue-url")])
+def test_a_mistyped_subcommand_or_option_gets_a_did_you_mean(run_timeline, args, meant):
+    result = run_timeline(*args)
+    assert result.returncode != 0 and f"Did you mean '{meant}'?" in result.stderr, result.stderr
+
+
+def test_no_did_you_mean_for_a_word_unlike_any(run_timeline):
+    result = run_timeline("frobnicate")
+    assert result.returncode != 0 and "Did you mean" not in result.stderr

@@ -341,3 +341,29 @@ def test_doctor_exits_1_when_the_queue_does_not_answer(fault_proxy, queue, run_t
     assert result.returncode == 1, output
     assert_no_secret(output)
     assert "✗ queue" in output and "reachable" in output
+
+
+def test_doctor_without_credentials_says_it_once_and_skips_what_needs_them(run_timeline, e2e_env, db_path):
+    env = {name: value for name, value in e2e_env.items() if not name.startswith("AWS_ACCESS_KEY_ID")
+           and not name.startswith("AWS_SECRET_ACCESS_KEY") and name != "AWS_SESSION_TOKEN"}
+    env["AWS_EC2_METADATA_DISABLED"] = "true"
+    result = run_timeline("doctor", "--queue-url", "http://127.0.0.1:9/000000000000/q", "--db", db_path, env=env, timeout=30)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert output.count("No AWS credentials found") == 1, output
+    assert "⏎" not in output and "refused the credentials" not in output, output
+    assert "export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY" in output
+    lines = output.splitlines()
+    assert any(line.split()[:3] == ["queue", "answers", "skipped:"] for line in lines), output
+    assert any(line.startswith("  clock") and "skipped: no credentials" in line for line in lines), output
+
+
+def test_doctor_flags_a_queue_in_another_region_than_requests_are_signed_for(run_timeline, e2e_env, db_path):
+    env = {**doctor_env(e2e_env), "AWS_REGION": "us-east-1"}
+    result = run_timeline("doctor", "--queue-url", "https://sqs.eu-west-1.amazonaws.com/123456789012/q", "--db", db_path,
+                          env=env, timeout=30)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert "✗ region" in output and "the queue is in eu-west-1 but requests are signed for us-east-1" in output, output
+    assert "skipped: the region does not match" in output
+    assert_no_secret(output)

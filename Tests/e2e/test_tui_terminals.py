@@ -99,12 +99,19 @@ def test_ctrl_l_repaints_what_another_program_scribbled(tui_env, tmux):
     assert "task number 002" in screen
 
 
-def test_ctrl_z_suspends_and_fg_restores(tmux, timeline_bin, e2e_env, tmp_path):
+@pytest.mark.parametrize("parent", ["", "sh -c", "make"])
+def test_ctrl_z_suspends_and_fg_restores(tmux, timeline_bin, e2e_env, tmp_path, parent):
     feed = Feeder(timeline_bin, tmp_path / "timeline.db", tmp_path)
     feed(*infos(3))
     pane = tmux.start(["bash", "--norc", "--noprofile", "-i"], env={**e2e_env, "PS1": "PROMPT$ "}, width=100, height=30)
     tmux.wait_for("PROMPT$", pane=pane)
-    tmux.type(f"{timeline_bin} tui --no-poll --db {tmp_path / 'timeline.db'}", pane=pane)
+    command = f"{timeline_bin} tui --no-poll --db {tmp_path / 'timeline.db'}"
+    if parent == "sh -c":  # a parent process in the same process group: it must stop too
+        command = f"sh -c '{command}; echo after'"
+    elif parent == "make":
+        (tmp_path / "Makefile").write_text(f"view:\n\t{command}\n")
+        command = f"make -s -C {tmp_path} view"
+    tmux.type(command, pane=pane)
     tmux.send_keys("Enter", pane=pane)
     tmux.wait_for("task number 002", pane=pane)
     tmux.send_keys("C-z", pane=pane)

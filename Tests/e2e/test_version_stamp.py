@@ -84,3 +84,16 @@ def test_a_package_vendored_inside_another_repository_does_not_take_its_commit(t
     (package / "VERSION").write_text("3.0.0\n")
     assert stamp(package, tmp_path / "out").returncode == 0
     assert stamped_version(tmp_path / "out") == "3.0.0"
+
+
+@pytest.mark.skipif(shutil.which("script") is None, reason="util-linux `script` (a pty for make) is not installed")
+def test_make_build_with_nothing_changed_compiles_nothing_on_a_terminal_either():
+    """`make test` built the release binary with its output to a pipe; `make build` on a terminal (as `make demo`
+    runs it) must not recompile: SwiftPM's terminal-only flags would change every compile command."""
+    if not (REPO / ".build" / "release" / "timeline").exists():
+        pytest.skip("no release build here to compare with (make build makes one)")
+    for _ in range(2):  # the first settles anything this checkout changed since; the second must do nothing
+        result = subprocess.run(["script", "-qec", "make -s build", "/dev/null"], cwd=REPO, capture_output=True,
+                                text=True, timeout=900)
+        assert result.returncode == 0, result.stdout[-2000:]
+    assert "Compiling" not in result.stdout and "Linking" not in result.stdout, result.stdout[-2000:]

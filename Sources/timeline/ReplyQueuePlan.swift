@@ -1,0 +1,57 @@
+import Foundation
+import ReplyDelivery
+import SQSClient
+
+/// What `timeline setup --reply-queue` wires: a reply queue whose policy lets only the named principals send.
+/// Reads first, then creates or corrects only what differs (a second run changes nothing); with `dryRun`
+/// nothing is written. No redrive policy: other agents' replies on a shared queue are received and released
+/// many times, and a low `maxReceiveCount` would move them to a dead-letter queue.
+struct ReplyQueuePlan {
+    let sqs: SQSClient
+    let queueName: String
+    /// IAM user or role ARNs (already checked with `ReplyQueuePolicy.principal`).
+    let senders: [String]
+    let dryRun: Bool
+    let report: (String) -> Void
+
+    /// The reply queue's URL (a placeholder on a dry run when it does not exist yet).
+    func run() throws -> String {
+        let existing: String?
+        do {
+            existing = try sqs.getQueueURL(name: queueName)
+        } catch {
+            guard error.kind == .queueMissing else { throw error }
+            existing = nil
+        }
+        guard let url = existing else {
+            if dryRun {
+                report("reply queue   \(queueName)  (would create: only \(senders.joined(separator: ", ")) may send)")
+                return "https://sqs.\(sqs.region).amazonaws.com/ACCOUNT_ID/\(queueName)"
+            }
+            let url = try sqs.createQueue(name: queueName)
+            try sqs.setQueueAttributes(queueURL: url, attributes: ["Policy": try policy(url)])
+            report("reply queue   \(url)  (created: only \(senders.joined(separator: ", ")) may send)")
+            return url
+        }
+        let current = try sqs.getQueueAttributes(queueURL: url, names: ["Policy", "QueueArn", "RedrivePolicy"])
+        if current["RedrivePolicy"].map({ !$0.isEmpty }) == true {
+            report("warning       \(url) has a redrive policy: others' replies may reach its dead-letter queue")
+        }
+        if let allowed = ReplyQueuePolicy.senders(in: current["Policy"]), Set(allowed) == Set(senders) {
+            report("reply queue   \(url)  (exists, unchanged)")
+        } else if dryRun {
+            report("reply queue   \(url)  (would update Policy: only \(senders.joined(separator: ", ")) may send)")
+        } else {
+            try sqs.setQueueAttributes(queueURL: url, attributes: ["Policy": try policy(url, arn: current["QueueArn"])])
+            report("reply queue   \(url)  (updated Policy: only \(senders.joined(separator: ", ")) may send)")
+        }
+        return url
+    }
+
+    private func policy(_ url: String, arn known: String? = nil) throws -> String {
+        guard let arn = try known ?? sqs.getQueueAttributes(queueURL: url, names: ["QueueArn"])["QueueArn"] else {
+            throw CommandFailure("GetQueueAttributes gave no QueueArn for \(url)")
+        }
+        return ReplyQueuePolicy.document(queueARN: arn, senders: senders)
+    }
+}

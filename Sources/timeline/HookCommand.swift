@@ -107,9 +107,9 @@ struct HookCommand: ParsableCommand {
         _ input: HookInput, builder: HookEventBuilder, spool: HookSpool, environment: [String: String]
     ) -> String? {
         let file = try? UserConfig.file()
-        guard let waiter = HookAnswerWaiting.waiter(environment: environment),
-              let replyQueue = environment["TIMELINE_REPLY_QUEUE_URL"].flatMap({ $0.isEmpty ? nil : $0 })
-                ?? file?.string("reply_queue_url") else { return nil }
+        guard let replyQueue = environment["TIMELINE_REPLY_QUEUE_URL"].flatMap({ $0.isEmpty ? nil : $0 })
+                ?? file?.string("reply_queue_url"),
+              let waiter = HookAnswerWaiting.waiter(environment: environment, replyQueueURL: replyQueue) else { return nil }
         let seconds = wait?.seconds
             ?? environment["TIMELINE_HOOK_WAIT"].flatMap(DurationArgument.init(argument:))?.seconds
             ?? file?.string("hook_wait").flatMap(DurationArgument.init(argument:))?.seconds
@@ -153,16 +153,6 @@ struct HookCommand: ParsableCommand {
 /// What the stdin reader thread read (handed over through the semaphore).
 private final class StdinBox: @unchecked Sendable {
     var data = Data()
-}
-
-/// Where permission prompts get their answers. Accepting a reply is a grant, so it takes the one rule
-/// for it (exact question id, same task and agent, an offered action, each reply once, an allowed SQS
-/// `SenderId` from `TIMELINE_REPLY_SENDERS` / `reply_senders`) and the reply waiter; until those are
-/// wired here, no waiter is available and prompts are only reported, never answered from the timeline.
-enum HookAnswerWaiting {
-    static func waiter(environment: [String: String]) -> (any PermissionAnswerWaiter)? {
-        nil
-    }
 }
 
 /// How hooks and `timeline hooks flush` reach the queue: `TIMELINE_QUEUE_URL` / the config file, as

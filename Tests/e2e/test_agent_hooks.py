@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import threading
+import uuid
 import time
 from pathlib import Path
 
@@ -286,3 +287,86 @@ def test_a_real_permission_prompt_shows_as_waiting(run_timeline, hook_env, proje
     asked = next(e for e in events if e["status"] == "needs_input")
     assert asked["title"] == "Waiting for you: Bash rm -rf build" and "step" not in asked
     assert "$ rm -rf build" in asked["body"]
+
+
+MOTO_SENDER = "AIDAIT2UOQQY3AUEKVGXU"  # the SenderId moto gives every message
+
+
+def reply_body(question: dict, **answer) -> str:
+    return json.dumps({"type": "reply", "id": str(uuid.uuid4()), "in_reply_to": question["id"],
+                       "task_id": question["task_id"], "agent_id": question["agent_id"], **answer,
+                       "from": "alice@laptop", "timestamp": "2026-11-22T03:04:05Z"})
+
+
+def ask_claude(env: dict[str, str], project: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen([CLAUDE, "-p", "Clean up, please", "--output-format", "json"], env=env, cwd=project,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+
+
+@pytest.fixture
+def permission_setup(run_timeline, hook_env, project, make_queue):
+    """A reply queue, the moto sender allowed, hooks installed, and a fake model that asks for rm -rf build."""
+    api = FakeAnthropic(command="rm -rf build").start()
+    replies = make_queue()
+    (project / "build").mkdir()
+    env = {**hook_env, "ANTHROPIC_BASE_URL": api.url, "TIMELINE_REPLY_QUEUE_URL": replies.url,
+           "TIMELINE_REPLY_SENDERS": MOTO_SENDER, "TIMELINE_HOOK_WAIT": "60s"}
+    assert run_timeline("hooks", "install", "claude", env=env).returncode == 0
+    yield env, replies, api
+    api.stop()
+
+
+def question_on(queue, events: list[dict], wait_until) -> dict:
+    wait_until(collect(queue, events, lambda got: any(e["status"] == "needs_input" and "actions" in e for e in got)),
+               timeout=30, message=lambda: f"the question; got {[e['title'] for e in events]}")
+    return next(e for e in events if e["status"] == "needs_input" and "actions" in e)
+
+
+def test_a_permission_prompt_is_answered_from_the_timeline(permission_setup, project, queue, wait_until):
+    env, replies, api = permission_setup
+    claude = ask_claude(env, project)
+    try:
+        events: list[dict] = []
+        question = question_on(queue, events, wait_until)
+        assert [a["id"] for a in question["actions"]] == ["allow", "allow-session", "deny"]
+        assert question["reply_to"] == replies.url and "$ rm -rf build" in question["body"]
+        # A forged answer first (an action never offered), then the real one.
+        replies.send_raw(reply_body(question, action="rm-rf-everything"))
+        replies.send_raw(reply_body(question, action="allow"))
+        out, err = claude.communicate(timeout=90)
+    finally:
+        if claude.poll() is None:
+            claude.kill()
+    assert claude.returncode == 0, err
+    assert not (project / "build").exists(), "the allowed command ran"
+    wait_until(collect(queue, events, lambda got: any(e["title"] == "Allowed from the timeline: Bash rm -rf build"
+                                                      for e in got)), timeout=20, message="the answered follow-up")
+
+
+def test_a_text_reply_denies_with_its_message(permission_setup, project, queue, wait_until):
+    env, replies, api = permission_setup
+    claude = ask_claude(env, project)
+    try:
+        events: list[dict] = []
+        question = question_on(queue, events, wait_until)
+        replies.send_raw(reply_body(question, text="use make clean instead"))
+        out, err = claude.communicate(timeout=90)
+    finally:
+        if claude.poll() is None:
+            claude.kill()
+    assert claude.returncode == 0, err
+    assert (project / "build").exists(), "the denied command did not run"
+    assert "use make clean instead" in json.dumps(api.requests[-1]), "Claude got the deny message"
+
+
+def test_no_answer_in_time_withdraws_the_question(permission_setup, project, queue, wait_until):
+    env, replies, api = permission_setup
+    started = time.monotonic()
+    result = subprocess.run([CLAUDE, "-p", "Clean up, please"], env={**env, "TIMELINE_HOOK_WAIT": "3s"}, cwd=project,
+                            capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, result.stderr
+    assert time.monotonic() - started < 30
+    events: list[dict] = []
+    wait_until(collect(queue, events, lambda got: any(e["title"] == "Waiting for you in the terminal: Bash rm -rf build"
+                                                      for e in got)), timeout=20, message="the withdrawn question")
+    assert (project / "build").exists()

@@ -370,3 +370,28 @@ def test_no_answer_in_time_withdraws_the_question(permission_setup, project, que
     wait_until(collect(queue, events, lambda got: any(e["title"] == "Waiting for you in the terminal: Bash rm -rf build"
                                                       for e in got)), timeout=20, message="the withdrawn question")
     assert (project / "build").exists()
+
+
+def test_sigterm_while_waiting_reports_the_terminal_answer(timeline_bin, permission_setup, project, queue, wait_until):
+    env, replies, api = permission_setup
+    payload = json.loads((Path(__file__).resolve().parents[1] / "AgentHooksTests" / "Fixtures" / "claude-captured"
+                          / "PermissionRequest.json").read_text())
+    payload["cwd"] = str(project)
+    hook = subprocess.Popen([timeline_bin, "hook", "claude"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        hook.stdin.write(json.dumps(payload))
+        hook.stdin.close()
+        hook.stdin = None  # closed: communicate() must not flush it
+        events: list[dict] = []
+        question_on(queue, events, wait_until)
+        hook.terminate()  # Claude stops the hook: the user answered in its own dialog
+        started = time.monotonic()
+        out, _ = hook.communicate(timeout=10)
+        assert time.monotonic() - started < 3.0
+        assert (hook.returncode, out) == (0, "")
+    finally:
+        if hook.poll() is None:
+            hook.kill()
+    wait_until(collect(queue, events, lambda got: any(e["title"] == "Answered in the terminal: Bash rm -rf build"
+                                                      for e in got)), timeout=20, message="the terminal answer")

@@ -25,8 +25,12 @@ struct ReplyQueueAnswerWaiter: PermissionAnswerWaiter {
     func answer(to question: PermissionQuestion, until deadline: Date) -> PermissionAnswer? {
         let asked = AskedQuestion(eventID: question.questionID, taskID: question.taskID, agentID: question.agentID,
                                   offeredActions: Set(question.actions), acceptsText: question.actions.contains("deny"))
-        guard let client = try? SQSConfiguration.resolve(flags: .init(queueURL: replyQueueURL), environment: environment)
-            .makeClient() else { return nil }
+        guard let configuration = try? SQSConfiguration.resolve(flags: .init(queueURL: replyQueueURL), environment: environment)
+        else { return nil }
+        let credentials = CredentialFileCache(
+            chain: configuration.credentials,
+            directory: HookSpool.stateDirectory(environment: environment).appendingPathComponent("credentials-cache"))
+        let client = SQSClient(endpoint: configuration.endpoint.value, region: configuration.region.value, credentials: credentials)
         var waiter = ReplyWaiter(client: client, queueURL: replyQueueURL,
                                  acceptance: ReplyAcceptance(question: asked, allowedSenders: allowlist, requirement: .required))
         guard let reply = try? waiter.wait(seconds: deadline.timeIntervalSinceNow) else { return nil }

@@ -46,10 +46,17 @@ struct HookCommand: ParsableCommand {
             let builder = HookEventBuilder(agent: agent)
             let waiting = WaitingSessions(stateDirectory: state)
             if agent == .claude, let input = try readStdin() {
-                if input.string("hook_event_name") == "PermissionRequest",
-                   let decision = askOnTheTimeline(input, builder: builder, spool: spool, environment: environment) {
-                    print(decision)
-                    return
+                if input.string("hook_event_name") == "PermissionRequest" {
+                    switch askOnTheTimeline(input, builder: builder, spool: spool, environment: environment) {
+                    case .notAsked: break
+                    case .decided(let decision):
+                        print(decision)
+                        return
+                    case .unanswered:
+                        // Withdrawn (published): Claude asks in its terminal; the next tool event ends the wait.
+                        if let report = ClaudeHooks.report(input, options: HookOptions()) { _ = waiting.adjust(report, agent: agent) }
+                        return
+                    }
                 }
                 let report = ClaudeHooks.report(input, options: HookOptions(includePrompts: sharesPrompts),
                                                 lastAssistantText: ClaudeTranscript.lastAssistantText(path:))
@@ -100,16 +107,16 @@ struct HookCommand: ParsableCommand {
         includePrompts || payloadArguments.dropLast().contains("--include-prompts")
     }
 
-    /// A permission prompt asked on the timeline: the decision JSON for Claude, or nil (then Claude asks in
-    /// its terminal, and the prompt is reported as any other event). Needs a reply queue and the waiter
+    /// A permission prompt asked on the timeline: the decision JSON for Claude, no answer in time, or not
+    /// asked at all (then the prompt is reported as any other event). Needs a reply queue and the waiter
     /// that accepts answers; SIGTERM (Claude's prompt was answered in the terminal) ends the wait at once.
     private func askOnTheTimeline(
         _ input: HookInput, builder: HookEventBuilder, spool: HookSpool, environment: [String: String]
-    ) -> String? {
+    ) -> PermissionOutcome {
         let file = try? UserConfig.file()
         guard let replyQueue = environment["TIMELINE_REPLY_QUEUE_URL"].flatMap({ $0.isEmpty ? nil : $0 })
                 ?? file?.string("reply_queue_url"),
-              let waiter = HookAnswerWaiting.waiter(environment: environment, replyQueueURL: replyQueue) else { return nil }
+              let waiter = HookAnswerWaiting.waiter(environment: environment, replyQueueURL: replyQueue) else { return .notAsked }
         let seconds = wait?.seconds
             ?? environment["TIMELINE_HOOK_WAIT"].flatMap(DurationArgument.init(argument:))?.seconds
             ?? file?.string("hook_wait").flatMap(DurationArgument.init(argument:))?.seconds
@@ -127,8 +134,19 @@ struct HookCommand: ParsableCommand {
             Foundation.exit(0)
         }
         defer { withExtendedLifetime(terminal) {} }
-        return PermissionFlow(waiter: waiter, publish: publish)
-            .run(input, builder: builder, replyQueueURL: replyQueue, wait: TimeInterval(seconds))
+        let flow = PermissionFlow(waiter: waiter, publish: publish)
+        guard PermissionPrompt.question(input, builder: builder, replyQueueURL: replyQueue) != nil else { return .notAsked }
+        return flow.run(input, builder: builder, replyQueueURL: replyQueue, wait: TimeInterval(seconds)).map { .decided($0) } ?? .unanswered
+    }
+
+    /// How a permission prompt went on the timeline.
+    enum PermissionOutcome {
+        /// Not asked there (no reply queue, no sender allowlist, or the question could not be made).
+        case notAsked
+        /// Answered: the decision JSON for Claude.
+        case decided(String)
+        /// No answer in time: the question was withdrawn.
+        case unanswered
     }
 
     /// Cursor's "go ahead" (`beforeSubmitPrompt` reads `continue`; the other hooks installed ignore it).

@@ -368,8 +368,11 @@ def test_no_answer_in_time_withdraws_the_question(permission_setup, project, que
     assert time.monotonic() - started < 30
     events: list[dict] = []
     wait_until(collect(queue, events, lambda got: any(e["title"] == "Waiting for you in the terminal: Bash rm -rf build"
-                                                      for e in got)), timeout=20, message="the withdrawn question")
+                                                      for e in got) and any(e["status"] == "success" for e in got)),
+               timeout=20, message="the withdrawn question and the end of the turn")
     assert (project / "build").exists()
+    asked = [e for e in events if e["status"] == "needs_input"]
+    assert [("actions" in e) for e in asked] == [True, False], [e["title"] for e in asked]  # asked once, withdrawn once
 
 
 def test_sigterm_while_waiting_reports_the_terminal_answer(timeline_bin, permission_setup, project, queue, wait_until):

@@ -49,7 +49,7 @@ test: deps build
 ## unit: the tests that need no server and no terminal, for the edit-test loop (seconds after a build).
 ## A dead SQS endpoint makes a test that needs a server fail here at once instead of starting one.
 .PHONY: unit
-UNIT_SWIFT := TimelineCoreTests|AttentionTests|SigV4Tests|TimelineStoreTests|TimelineUITests|CLITests|IngestTests\.BackoffTests|SQSClientTests\.(CredentialChainTests|CredentialInvalidationTests|CurlTransportTests)
+UNIT_SWIFT := TimelineCoreTests|AgentHooksTests|AttentionTests|SigV4Tests|TimelineStoreTests|TimelineUITests|CLITests|IngestTests\.BackoffTests|SQSClientTests\.(CredentialChainTests|CredentialInvalidationTests|CurlTransportTests)
 UNIT_PYTHON := agent-tool/tests/test_examples.py agent-tool/tests/test_network_address.py agent-tool/tests/test_long_task_clock.py agent-tool/tests/test_sqs_connection.py
 UNIT_ENV := TIMELINE_TEST_SQS_ENDPOINT=http://127.0.0.1:9
 unit: venv

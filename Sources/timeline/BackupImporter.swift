@@ -1,0 +1,51 @@
+import Foundation
+import TimelineStore
+
+/// Restores the records of a backup (after its first line) in batches and keeps the tallies.
+struct BackupImporter {
+    let store: TimelineStore
+    let batchSize: Int
+    var progress: ProgressBar
+    private var batch: [BackupRecord] = []
+    private var counts = RestoreCounts()
+    private var records = 0
+
+    init(store: TimelineStore, batchSize: Int, progress: ProgressBar) {
+        self.store = store
+        self.batchSize = batchSize
+        self.progress = progress
+    }
+
+    /// Decodes one line; a line that is not a record stops the restore (blank lines are skipped).
+    mutating func add(_ line: LineReader.Line) throws {
+        if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) && !line.isTruncated { return }
+        guard !line.isTruncated else {
+            throw ImportError.backupLine(line.number, "the line is \(line.fullLength) bytes, longer than any record")
+        }
+        do {
+            batch.append(try BackupLine.decode(line.bytes))
+        } catch {
+            throw ImportError.backupLine(line.number, error.reason)
+        }
+        records += 1
+        if batch.count >= batchSize { try flush() }
+    }
+
+    private mutating func flush() throws {
+        guard !batch.isEmpty else { return }
+        counts = counts + (try store.restore(batch))
+        batch.removeAll(keepingCapacity: true)
+    }
+
+    /// Stores the last batch and brings the search index up to date.
+    mutating func finish() throws {
+        try flush()
+        try store.flushSearchIndex()
+    }
+
+    func summary(source: String) -> String {
+        "Restored \(records) backup record\(records == 1 ? "" : "s") from \(EscapedBytes.escape(source)): "
+            + "\(counts.events) events (\(counts.duplicateEvents) already stored), \(counts.rejected) rejected messages, "
+            + "\(counts.marks) marks, \(counts.readMarks) read marks, \(counts.replies) replies added."
+    }
+}

@@ -5,8 +5,9 @@ import TimelineCore
 /// The backup format: JSON lines. The first line names the format and its version
 /// (`{"format":"timeline-backup","version":1}`); every other line is one record, its kind in `"record"`:
 ///
-/// - `event`: `raw` (the payload exactly as received, as a JSON string), `received_us`, and when known
-///   `message_id`, `sent_us`, `receive_count`;
+/// - `event`: `raw` (the payload exactly as received, as a JSON string), `ts_us` (the time it is ordered by:
+///   its claim, or its arrival when the claim ran ahead), `received_us`, and when known `message_id`,
+///   `sent_us`, `receive_count`;
 /// - `rejected`: `raw_base64` (the exact bytes), `reason`, `received_us`, `message_id` when known;
 /// - `mark`: `task_id`, `marked_us`;
 /// - `read`: `event_id` (its task is read up to that event);
@@ -47,7 +48,7 @@ public enum BackupLine {
         var object: [String: Any] = [:]
         switch record {
         case .event(let event):
-            object = ["raw": event.rawJSON, "received_us": event.receivedMicros]
+            object = ["raw": event.rawJSON, "ts_us": event.orderingMicros, "received_us": event.receivedMicros]
             object["message_id"] = event.messageID
             object["sent_us"] = event.delivery?.sentMicros
             object["receive_count"] = event.delivery?.receiveCount
@@ -81,7 +82,7 @@ public enum BackupLine {
         case "event":
             let sent = try fields.optionalInt("sent_us"), count = try fields.optionalInt("receive_count")
             return .event(StoredEvent(
-                rawJSON: try fields.string("raw"), messageID: try fields.optionalString("message_id"),
+                rawJSON: try fields.string("raw"), orderingMicros: try fields.int("ts_us"), messageID: try fields.optionalString("message_id"),
                 receivedMicros: try fields.int("received_us"),
                 delivery: sent == nil && count == nil ? nil : QueueDelivery(sentMicros: sent, receiveCount: count.map { Int($0) })))
         case "rejected":

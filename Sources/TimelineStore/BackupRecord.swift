@@ -30,6 +30,9 @@ public enum BackupRecord: Sendable, Equatable {
 public struct StoredEvent: Sendable, Equatable {
     /// The payload exactly as received.
     public var rawJSON: String
+    /// The time it is ordered by: its claimed `timestamp`, or its arrival when the claim ran too far ahead
+    /// (`ClaimedTime`), microseconds since the epoch.
+    public var orderingMicros: Int64
     /// The SQS message id it came in (nil for imports).
     public var messageID: String?
     /// When this viewer stored it, microseconds since the epoch.
@@ -37,8 +40,9 @@ public struct StoredEvent: Sendable, Equatable {
     /// SQS `SentTimestamp` and `ApproximateReceiveCount`, when it came from a queue.
     public var delivery: QueueDelivery?
 
-    public init(rawJSON: String, messageID: String?, receivedMicros: Int64, delivery: QueueDelivery?) {
+    public init(rawJSON: String, orderingMicros: Int64, messageID: String?, receivedMicros: Int64, delivery: QueueDelivery?) {
         self.rawJSON = rawJSON
+        self.orderingMicros = orderingMicros
         self.messageID = messageID
         self.receivedMicros = receivedMicros
         self.delivery = delivery

@@ -10,10 +10,10 @@ extension TimelineStore {
     public func forEachBackupRecord(_ body: (BackupRecord) throws -> Void) throws {
         try locked {
             try db.transaction(immediate: false) {
-                try forEachRow("SELECT raw_json, message_id, received_us, sent_us, receive_count FROM events ORDER BY seq") { s in
+                try forEachRow("SELECT raw_json, message_id, received_us, sent_us, receive_count, ts_us FROM events ORDER BY seq") { s in
                     let sent = s.optionalInt64(3), count = s.optionalInt64(4)
                     try body(.event(StoredEvent(
-                        rawJSON: s.string(0), messageID: s.optionalString(1), receivedMicros: s.int64(2),
+                        rawJSON: s.string(0), orderingMicros: s.int64(5), messageID: s.optionalString(1), receivedMicros: s.int64(2),
                         delivery: sent == nil && count == nil ? nil : QueueDelivery(sentMicros: sent, receiveCount: count.map { Int($0) }))))
                 }
                 try forEachRow("SELECT raw_body, message_id, reason, received_us FROM rejected ORDER BY seq") { s in
@@ -62,7 +62,8 @@ extension TimelineStore {
     /// rejected message (same bytes, message id and receive time), mark or reply already stored adds
     /// nothing; a read mark only moves a task's mark forward; a reply keeps the newest delivery outcome.
     /// Events are stored as received (their payload goes through validation again; one that no longer
-    /// passes is kept as a rejected message with the reason) with their stored receive time and delivery;
+    /// passes is kept as a rejected message with the reason) with their stored ordering time, receive time
+    /// and delivery;
     /// they take new arrival sequences after those already stored, in the order given.
     ///
     /// Like a bulk import, it leaves the new rows waiting for the search index: call `flushSearchIndex()`
@@ -102,6 +103,7 @@ private struct BackupRestorer {
             switch EventParser.parse(stored.rawJSON) {
             case .success(var event):
                 event.delivery = stored.delivery
+                event.timestampMicros = stored.orderingMicros
                 switch try writer.store(event, messageID: stored.messageID, receivedAt: stored.receivedMicros) {
                 case .duplicate: counts.duplicateEvents += 1
                 default: counts.events += 1
@@ -147,12 +149,15 @@ private struct BackupRestorer {
         }
     }
 
-    /// A rejected message, unless the same one (bytes, message id, receive time) is stored already.
+    /// A rejected message, unless the same one is stored already: the same SQS message id (the unique index
+    /// keeps it out), or without one the same bytes received at the same time.
     private mutating func addRejected(_ message: StoredRejection) throws {
-        let stored = try db.scalarInt("""
-            SELECT count(*) FROM rejected WHERE received_us = ? AND message_id IS ? AND raw_body = ?
-            """, [.integer(message.receivedMicros), Self.value(message.messageID), .blob(message.rawBytes)])
-        guard stored == 0 else { return }
+        if message.messageID == nil {
+            let stored = try db.scalarInt("""
+                SELECT count(*) FROM rejected WHERE message_id IS NULL AND received_us = ? AND raw_body = ?
+                """, [.integer(message.receivedMicros), .blob(message.rawBytes)])
+            guard stored == 0 else { return }
+        }
         try writer.storeRejected(message.rawBytes, messageID: message.messageID, reason: message.reason,
                                  receivedAt: message.receivedMicros)
         counts.rejected += Int(db.changes)

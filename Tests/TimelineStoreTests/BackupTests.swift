@@ -13,9 +13,11 @@ struct BackupTests {
         return event
     }
 
-    static func fromQueue(_ event: Event, sent: Int64, count: Int) -> IngestItem {
+    /// As the poller stores it; `orderedAt` stands for a claim that ran too far ahead of its arrival.
+    static func fromQueue(_ event: Event, sent: Int64, count: Int, orderedAt: Int64? = nil) -> IngestItem {
         var event = event
         event.delivery = QueueDelivery(sentMicros: sent, receiveCount: count)
+        event.timestampMicros = orderedAt ?? event.timestampMicros
         return .event(event, messageID: "msg-\(event.id)")
     }
 
@@ -25,7 +27,8 @@ struct BackupTests {
         let store = fixture.store
         try store.ingest([
             fromQueue(published("a1", task: "A", second: 10, status: "in_progress"), sent: 1_000, count: 1),
-            fromQueue(published("b1", task: "B", second: 20, status: "error"), sent: 2_000, count: 4),
+            fromQueue(published("b1", task: "B", second: 20, status: "error"), sent: 2_000, count: 4,
+                      orderedAt: published("b1", task: "B", second: 15).timestampMicros),
             .event(published("c1", task: "C", second: 5, extra: #","unknown":{"kept":[1,2]}"#), messageID: nil),
             .rejected(rawBytes: [0xFF, 0x1B, 0x5B, 0x32, 0x4A, 0x00], messageID: "msg-bad", reason: "not UTF-8"),
         ])
@@ -62,7 +65,7 @@ struct BackupTests {
     /// What the viewer shows of each task: the winning event, its facts, count and read state.
     static func view(_ store: TimelineStore) throws -> [String] {
         try store.allRows().map { row in
-            "\(row.taskID) \(row.event.id) \(row.event.status.rawValue) n=\(row.eventCount) unread=\(row.unread) "
+            "\(row.taskID) \(row.event.id) \(row.event.status.rawValue) at=\(row.event.timestampMicros) n=\(row.eventCount) unread=\(row.unread) "
                 + "received=\(row.receivedMicros) delivery=\(String(describing: row.event.delivery))"
         }
     }
@@ -82,6 +85,7 @@ struct BackupTests {
         #expect(counts.events == 7 && counts.rejected == 2 && counts.marks == 2 && counts.readMarks == 4 && counts.replies == 2)
         #expect(try Self.records(target.store) == records)
         #expect(try Self.view(target.store) == Self.view(source.store))
+        #expect(try target.store.row(taskID: "B")?.event.timestampMicros == Self.published("b1", task: "B", second: 15).timestampMicros)
         #expect(try target.store.allRows().map(\.unread) == [false, true, false, false])  // D, A (a3 won), B, C
         #expect(try target.store.history(taskID: "A", limit: 10).map(\.id) == source.store.history(taskID: "A", limit: 10).map(\.id))
         #expect(try target.store.rejected(limit: 10).map(\.rawBody) == source.store.rejected(limit: 10).map(\.rawBody))
@@ -127,7 +131,7 @@ struct BackupTests {
 
     @Test func anEventThatNoLongerValidatesIsKeptAsRejected() throws {
         let target = try StoreFixture()
-        let counts = try target.store.restore([.event(StoredEvent(rawJSON: #"{"id":"x"}"#, messageID: "m", receivedMicros: 9,
+        let counts = try target.store.restore([.event(StoredEvent(rawJSON: #"{"id":"x"}"#, orderingMicros: 1, messageID: "m", receivedMicros: 9,
                                                                   delivery: nil))])
         #expect(counts.events == 0 && counts.rejected == 1)
         let rejected = try #require(target.store.rejected(limit: 1).first)

@@ -52,7 +52,9 @@ def test_a_backup_restores_every_table_and_a_second_import_changes_nothing(
                   make_event("build failed", "error", task_id="build-1", body="exit 2", offset=1),
                   make_event("tests green", "success", task_id="tests-1"),
                   make_event("Deploy billing?", "needs_input", task_id="deploy-1", agent_id="deployer",
-                             actions=[{"id": "deploy", "label": "Deploy"}], reply_to=reply_queue.url)]:
+                             actions=[{"id": "deploy", "label": "Deploy"}], reply_to=reply_queue.url),
+                  # a clock an hour ahead: ordered at its arrival, which the restore must keep
+                  make_event("clock ahead", "info", task_id="ahead-1", offset=3900)]:
         send(queue, event)
     queue.send_raw("not json \x1b[2J")
     # One receive that does not delete: the poll that stores them is the second (ApproximateReceiveCount 2).
@@ -74,8 +76,10 @@ def test_a_backup_restores_every_table_and_a_second_import_changes_nothing(
     assert all(before[name] for name in TABLES), {name: rows for name, rows in before.items() if not rows}
     assert sorted(row[1] is None for row in before["rejected"]) == [False, True]  # from SQS, from the import
     polled = [row for row in before["events"] if row[11] is not None]  # with an SQS message id
-    assert len(polled) == 4 and all(row[13] is not None and row[14] in (1, 2) for row in polled)
+    assert len(polled) == 5 and all(row[13] is not None and row[14] in (1, 2) for row in polled)
     assert any(row[14] == 2 for row in polled)
+    [ahead] = [row for row in before["events"] if row[3] == "ahead-1"]
+    assert ahead[8] < ahead[13] + 120_000_000  # ordered at its SentTimestamp, not its claim
     unread = dict(before["unread"])
     assert (unread["tests-1"], unread["deploy-1"], unread["docs-1"]) == (0, 0, 1)
 
@@ -89,12 +93,12 @@ def test_a_backup_restores_every_table_and_a_second_import_changes_nothing(
     restored = tmp_path / "restored.db"
     first = run_timeline("import", "--db", str(restored), str(backup))
     assert first.returncode == 0, first.stderr
-    assert "5 events (0 already stored), 2 rejected messages, 2 marks" in first.stdout
+    assert "6 events (0 already stored), 2 rejected messages, 2 marks" in first.stdout
     assert content(restored) == before
 
     again = run_timeline("import", "--db", str(restored), str(backup))
     assert again.returncode == 0, again.stderr
-    assert "0 events (5 already stored), 0 rejected messages, 0 marks, 0 read marks, 0 replies added" in again.stdout
+    assert "0 events (6 already stored), 0 rejected messages, 0 marks, 0 read marks, 0 replies added" in again.stdout
     assert content(restored) == before
     second_backup = run_timeline("export", "--db", str(restored), "--format", "backup")
     assert second_backup.stdout.splitlines() == lines

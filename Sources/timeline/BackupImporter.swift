@@ -3,6 +3,10 @@ import TimelineStore
 
 /// Restores the records of a backup (after its first line) in batches and keeps the tallies.
 struct BackupImporter {
+    /// The longest backup line read: a rejected message kept whole by an import (up to 16 MiB) is a third
+    /// longer in base64.
+    static let maxLineBytes = 24 << 20
+
     let store: TimelineStore
     let batchSize: Int
     var progress: ProgressBar

@@ -62,6 +62,7 @@ struct ImportCommand: ParsableCommand {
         let progress = ProgressBar(total: Self.regularFileSize(fd))
         let source = file == "-" ? "standard input" : file
         if isBackup {
+            reader.maxLineBytes = BackupImporter.maxLineBytes
             var restorer = BackupImporter(store: timeline, batchSize: batchSize, progress: progress)
             while let line = try reader.next() {
                 try restorer.add(line)

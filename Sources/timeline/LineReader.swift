@@ -15,7 +15,8 @@ struct LineReader {
     }
 
     let fd: Int32
-    let maxLineBytes: Int
+    /// May grow between lines (a backup's lines hold base64 of messages up to the default limit).
+    var maxLineBytes: Int
     private var buffer = [UInt8](repeating: 0, count: 1 << 20)
     private var start = 0
     private var end = 0

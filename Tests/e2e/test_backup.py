@@ -126,3 +126,16 @@ def test_a_backup_takes_no_selection_and_a_broken_backup_line_stops_the_restore(
     result = run_timeline("import", "--db", str(tmp_path / "z.db"), str(newer))
     assert result.returncode != 0 and "format version 2" in result.stderr
     assert not (tmp_path / "z.db").exists()
+
+
+def test_a_rejected_line_kept_at_the_import_limit_restores_whole(run_timeline, tmp_path):
+    source, restored = tmp_path / "source.db", tmp_path / "restored.db"
+    giant = tmp_path / "giant.jsonl"
+    giant.write_bytes(b'{"id":"' + b"x" * (17 << 20) + b'"}\n')  # past the 16 MiB line limit: kept cut, rejected
+    assert run_timeline("import", "--db", str(source), str(giant), timeout=120).returncode == 0
+    backup = tmp_path / "backup.jsonl"
+    assert run_timeline("export", "--db", str(source), "--format", "backup", "-o", str(backup), timeout=120).returncode == 0
+    result = run_timeline("import", "--db", str(restored), str(backup), timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert content(restored)["rejected"] == content(source)["rejected"]
+    assert len(content(restored)["rejected"][0][0]) == 16 << 20

@@ -20,17 +20,21 @@ struct BackupImporter {
         self.progress = progress
     }
 
-    /// Decodes one line; a line that is not a record stops the restore (blank lines are skipped).
+    /// Decodes one line; a line that is not a record stops the restore once the records before it are
+    /// stored (blank lines are skipped).
     mutating func add(_ line: LineReader.Line) throws {
         if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) && !line.isTruncated { return }
-        guard !line.isTruncated else {
-            throw ImportError.backupLine(line.number, "the line is \(line.fullLength) bytes, longer than any record")
-        }
-        do {
-            batch.append(try BackupLine.decode(line.bytes))
+        let record: BackupRecord
+        do throws(BackupLineError) {
+            guard !line.isTruncated else {
+                throw BackupLineError("the line is \(line.fullLength) bytes, longer than any record")
+            }
+            record = try BackupLine.decode(line.bytes)
         } catch {
+            try flush()
             throw ImportError.backupLine(line.number, error.reason)
         }
+        batch.append(record)
         records += 1
         if batch.count >= batchSize { try flush() }
     }

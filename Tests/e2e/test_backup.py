@@ -121,6 +121,7 @@ def test_a_backup_takes_no_selection_and_a_broken_backup_line_stops_the_restore(
                       '{"record":"mark"}\n')
     result = run_timeline("import", "--db", str(tmp_path / "y.db"), str(broken))
     assert result.returncode != 0 and 'line 3: not a backup record: "task_id" is missing' in result.stderr
+    assert run_timeline("mark", "--db", str(tmp_path / "y.db")).stdout.split() == ["T"]  # the record before it
     newer = tmp_path / "newer.jsonl"
     newer.write_text('{"format":"timeline-backup","version":2}\n')
     result = run_timeline("import", "--db", str(tmp_path / "z.db"), str(newer))

@@ -76,7 +76,15 @@ def test_interactive_claude_answered_in_its_own_dialog_first_withdraws_the_quest
     events: list[dict] = []
     wait_until(collect(queue, events, lambda got: any(e["status"] == "needs_input" and "actions" in e for e in got)),
                timeout=30, message=lambda: f"the question on the timeline; got {[e['title'] for e in events]}")
-    tmux.send_keys("1", pane=claude)  # "Yes" in Claude's own dialog: Claude stops the hook (SIGTERM)
+    # "Yes" in Claude's own dialog (its first choice): Claude stops the hook, or moves on without it. The dialog
+    # may be drawn a moment before it takes keys, so the key is pressed again until the dialog closes.
+    for _ in range(20):
+        tmux.send_keys("1", pane=claude)
+        try:
+            tmux.wait_for(lambda s: DIALOG not in s, pane=claude, timeout=3)
+            break
+        except pytest.fail.Exception:
+            continue
     tmux.wait_for(lambda s: DIALOG not in s and "All done" in s, pane=claude, timeout=60)
     wait_until(collect(queue, events, lambda got: any(e["title"] == "Answered in the terminal: Bash rm -rf build"
                                                       for e in got)),

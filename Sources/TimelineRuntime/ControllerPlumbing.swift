@@ -3,7 +3,7 @@ import TimelineUI
 
 /// Effects of one kind supersede each other.
 enum EffectKind: Hashable {
-    case window, counts, history, find, replies, send, agents
+    case window, counts, history, find, replies, send, agents, rejected
     /// Writes (read marks): never superseded, each one runs.
     case write
     init(_ e: Effect) {
@@ -16,6 +16,7 @@ enum EffectKind: Hashable {
         case .loadReplies: self = .replies
         case .sendReply: self = .send
         case .loadAgents: self = .agents
+        case .loadRejected: self = .rejected
         }
     }
 }

@@ -120,6 +120,8 @@ public struct AppState: Sendable, Equatable {
     public var viewPicker: Int?
     /// First line of the help overlay shown (it scrolls when the terminal is too small for it).
     public var helpScroll = 0
+    /// Rejected messages: the header's count and the `X` overlay.
+    public var rejected = RejectedState()
     /// The full poller message overlay (`!`) is open.
     public var pollerMessageOpen = false
     /// A one-line message in the status bar ("back to FOLLOW", export written, view saved, a command's

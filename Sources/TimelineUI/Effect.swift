@@ -157,6 +157,9 @@ public enum Effect: Sendable, Equatable {
     case rememberView(name: String?)
     /// Write the task's history as Markdown to a file in the current directory (`x`).
     case exportHistory(taskID: String)
+    /// How many messages were rejected, and the newest `limit` of them (0: only the count, for the header);
+    /// answered with `.rejectedLoaded`.
+    case loadRejected(limit: Int)
     /// `R` while the poller is stopped: start it again (the runtime asks the poller's owner).
     case restartPoller
     case quit

@@ -32,6 +32,7 @@ public enum KeyBindings {
         ("z", "expand/fold long text"),
         ("t", "relative/absolute time"),
         ("!", "full poller message"),
+        ("X", "rejected messages"),
         ("R", "restart stopped poller"),
         ("Ctrl-l Ctrl-z", "redraw / suspend (fg)"),
         ("? F1", "this help"),

@@ -3,7 +3,7 @@ import TimelineCore
 /// The first loads when the view opens: the newest window, then the counts.
 public func startEffects(_ s: inout AppState) -> [Effect] {
     s.positionStale = true
-    return [windowEffect(&s), countsEffect(s)].compactMap { $0 }
+    return [windowEffect(&s), countsEffect(s), RejectedView.load(s)].compactMap { $0 }
 }
 
 /// Applies one input to the state and returns the effects to run. No I/O happens here.
@@ -26,7 +26,7 @@ public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
         var effects = [windowEffect(&s), countsEffect(s)].compactMap { $0 }
         if let d = s.detail { effects.append(.loadHistory(taskID: d.taskID)) }
         if s.agentsView != nil { effects.append(.loadAgents(limit: agentsViewLimit)) }
-        return effects
+        return effects + [RejectedView.load(s)]
     case .windowLoaded(let result): return applyWindow(&s, result)
     case .countsLoaded(let result): return applyCounts(&s, result)
     case .historyLoaded(let result):
@@ -53,6 +53,7 @@ public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
         for record in records { remember(&s, record) }
         return []
     case .agentsLoaded(let agents): return applyAgents(&s, agents)
+    case .rejectedLoaded(let count, let newest): return RejectedView.apply(&s, count: count, newest: newest)
     case .actionFinished(let message):
         s.notice = message
         return []

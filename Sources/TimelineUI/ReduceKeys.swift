@@ -13,6 +13,7 @@ func reduceKey(_ s: inout AppState, _ key: Key) -> [Effect] {
         s.pollerMessageOpen = false
         return []
     }
+    if s.rejected.open { return RejectedView.reduceKey(&s, key) }
     if s.answering.prompt != nil { return reduceAnswerKey(&s, key) }
     s.answering.notice = nil
     if s.search.promptOpen { return reducePromptKey(&s, key) }
@@ -101,6 +102,7 @@ func reduceListKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect] 
     case .char("!"):
         s.pollerMessageOpen = true
         return []
+    case .char(RejectedView.key): return RejectedView.open(&s)
     case .char("R"):
         guard case .stopped = s.poller.state else { return [] }
         s.showNotice("restarting the poller…")
@@ -150,6 +152,7 @@ func reduceDetailKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect
     case .char("!"):
         s.pollerMessageOpen = true
         return []
+    case .char(RejectedView.key): return RejectedView.open(&s)
     case .char("i"): return jumpToWaiting(&s)
     case .char("r"): return openTextReply(&s)
     case .char("R"): return offerResend(&s)

@@ -25,6 +25,12 @@ func renderHeader(_ state: AppState, into screen: inout Screen) {
         x += screen.put(text, x: x, y: 0, style: style) + 2
     }
     x = renderAttention(state, into: &screen, x: x)
+    if let rejected = state.rejected.count, rejected > 0 {
+        let text = "\(Thousands.format(rejected)) rejected (\(RejectedView.key))"
+        if x + TextWidth.of(text) < screen.width {
+            x += screen.put(text, x: x, y: 0, style: Style(fg: .warning, bg: .headerBar)) + 2
+        }
+    }
     if let view = state.activeView, !state.search.text.isEmpty {
         x += screen.put("[\(TextWidth.safe(view))] ", x: x, y: 0, style: Style(fg: .accent, bg: .headerBar, bold: true),
                         limit: max(0, screen.width - x - 1))

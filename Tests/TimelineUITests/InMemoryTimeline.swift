@@ -46,6 +46,17 @@ final class InMemoryTimeline: TimelineReading {
     }
 
     func changeToken() throws -> Int64 { token }
+
+    /// Rejected messages, in arrival order (`RejectedReading`).
+    var rejectedMessages: [RejectedMessage] = []
+}
+
+extension InMemoryTimeline: RejectedReading {
+    func rejected(limit: Int, olderThan seq: Int64?) throws -> [RejectedMessage] {
+        Array(rejectedMessages.filter { seq == nil || $0.seq < seq! }.sorted { $0.seq > $1.seq }.prefix(limit))
+    }
+
+    func rejectedCount() throws -> Int { rejectedMessages.count }
 }
 
 /// `reduce` run to completion without threads: every effect is answered at once by `EffectExecutor`

@@ -33,6 +33,7 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
     var view: String?
     var appNotice: String?
     var unread: [String] = []
+    var rejected = false
 
     init(_ s: AppState) {
         mode = s.mode
@@ -65,6 +66,7 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
         view = s.activeView
         appNotice = s.notice
         unread = s.window.filter(\.unread).map(\.taskID)
+        rejected = s.rejected.open
     }
 
     var description: String {
@@ -73,7 +75,7 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
             + "g=\(pendingG) notice=\(notice ?? "-") quit=\(quit) rows=\(rows) answer=\(answer ?? "-") "
             + "answerNotice=\(answerNotice ?? "-") agents=\(agents) marks=\(marks) "
             + "command=\(commandLine ?? "-") picker=\(picker.map(String.init) ?? "-") view=\(view ?? "-") app=\(appNotice ?? "-") "
-            + "unread=\(unread)"
+            + "unread=\(unread) rejected=\(rejected)"
     }
 }
 
@@ -104,6 +106,7 @@ func summary(_ effect: Effect) -> String {
     case .saveView(let view): return "save view \(view.name)"
     case .rememberView(let name): return "remember view \(name ?? "-")"
     case .exportHistory(let task): return "export \(task)"
+    case .loadRejected(let limit): return "rejected \(limit)"
     }
 }
 
@@ -149,6 +152,7 @@ struct Start: CustomStringConvertible, Sendable {
     }
     static let split = Start(description: "split detail of T39 (160 wide)", width: 160) { $0.press(.char("j"), .enter) }
     static let help = Start(description: "help open") { $0.press(.char("?")) }
+    static let rejectedOpen = Start(description: "rejected messages open") { $0.press(.char("X")) }
     static let pendingG = Start(description: "BROWSE on T38, g pressed") { $0.press(.char("j"), .char("j"), .char("g")) }
     static let errorsOnly = Start(description: "status filter error") { $0.press(.char("5")) }
     /// T40's detail, its latest event replaced by a question with two actions and a reply queue.
@@ -348,6 +352,10 @@ let bindingTable: [BindingCase] = [
     at(.help, key(.char("j")), []) { _ in },  // 80x12 is too small for the help: j scrolls it
     at(.follow, key(.function(1)), []) { $0.help = true },
     at(.follow, key(.char("!")), []) { $0.message = true },
+    at(.follow, key(.char("X")), ["rejected 200"]) { $0.rejected = true },
+    at(.detail, key(.char("X")), ["rejected 200"]) { $0.rejected = true },
+    at(.rejectedOpen, key(.char("j")), []) { _ in },  // nothing to scroll in this store
+    at(.rejectedOpen, key(.char("q")), []) { $0.rejected = false },  // any other key closes it, and does nothing else
     at(.follow, key(.char("R")), []) { _ in },  // the poller is not stopped: nothing to restart
     at(.follow, key(.ctrl("l")), []) { _ in },  // the terminal repaints (TerminalApp), the state stays
     at(.follow, key(.ctrl("z")), []) { _ in },  // the terminal suspends (TerminalApp), the state stays
@@ -387,8 +395,9 @@ let bindingTable: [BindingCase] = [
     // Not keys: size, time and the store
     at(.browse, .resize(width: 100, height: 30), ["window around T37"]) { $0.rows = 40 },
     at(.browse, .tick(nowMicros: fixedNow + 1_000_000), []) { _ in },
-    at(.follow, .storeChanged, ["window newest", "counts"]) { _ in },
-    at(.detail, .storeChanged, ["window newest", "counts", "history T40"]) { _ in },
+    at(.follow, .storeChanged, ["window newest", "counts", "rejected 0"]) { _ in },
+    at(.detail, .storeChanged, ["window newest", "counts", "history T40", "rejected 0"]) { _ in },
+    at(.rejectedOpen, .storeChanged, ["window newest", "counts", "rejected 200"]) { _ in },
 ]
 
 @Suite("Key bindings: (state, input) → (state, effects)")

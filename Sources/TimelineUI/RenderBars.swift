@@ -10,21 +10,23 @@ func renderHeader(_ state: AppState, into screen: inout Screen) {
         x += screen.put(TextWidth.truncate(TextWidth.safe(queue), to: 24), x: x, y: 0, style: bar) + 1
     }
     x += 1
+    var waitingShown = false
     for status in Status.allCases {
         let picked = state.statusFilter.isEmpty || state.statusFilter.contains(status)
         let count = state.counts.perStatus[status] ?? 0
         let n = CountText.perStatus(count, state.counts)
         // "N need you" shows only while agents wait, and always with its words: it asks for attention.
         if status == .needsInput && count == 0 && !state.statusFilter.contains(status) { continue }
-        let text = screen.width >= 100 || status == .needsInput
-            ? "\(StatusGlyph.glyph(status)) \(n) \(StatusGlyph.label(status))"
+        let text = status == .needsInput ? WaitingText.header(n)
+            : screen.width >= 100 ? "\(StatusGlyph.glyph(status)) \(n) \(StatusGlyph.label(status))"
             : "\(StatusGlyph.glyph(status)) \(n)"
         let style = Style(fg: picked ? status.colorRole : .muted, bg: .headerBar, bold: picked,
                           dim: !picked, underline: !state.statusFilter.isEmpty && picked)
         guard x + TextWidth.of(text) < screen.width else { break }
         x += screen.put(text, x: x, y: 0, style: style) + 2
+        if status == .needsInput { waitingShown = true }
     }
-    x = renderAttention(state, into: &screen, x: x)
+    x = renderAttention(state, into: &screen, x: x, waitingShown: waitingShown)
     if let rejected = state.rejected.count, rejected > 0 {
         let text = "\(Thousands.format(rejected)) rejected (\(RejectedView.key))"
         if x + TextWidth.of(text) < screen.width {

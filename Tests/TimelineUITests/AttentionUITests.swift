@@ -47,10 +47,26 @@ struct AttentionUITests {
         #expect(s.attention == AttentionCounts(unreadErrors: 0, waiting: 0))
     }
 
-    @Test func waitingTasksAreCountedInTheHeader() {
+    @Test func waitingTasksAreCountedInTheHeaderWithTheirKey() {
         var s = unreadState()
         _ = reduce(&s, .attention(AttentionCounts(unreadErrors: 2, waiting: 3)))
         let header = render(s, width: 120, height: 10).line(0)
-        #expect(header.contains("• 2 unread errors  3 waiting"))
+        #expect(header.contains("• 2 unread errors  ? 3 need you (i)"))
+        #expect(!header.contains("waiting"))
+    }
+
+    /// The per-status count and the attention count say the same thing: the header says it once.
+    @Test func waitingIsSaidOnce() {
+        let rows = [makeRow("T-1", "Deploy?", status: .needsInput, secondsAgo: 5, seq: 2),
+                    makeRow("T-2", "Approve?", status: .needsInput, secondsAgo: 9, seq: 1)]
+        var s = loadedState(rows, width: 120, height: 10)
+        _ = reduce(&s, .attention(AttentionCounts(unreadErrors: 0, waiting: 2)))
+        for width in [120, 80] {
+            let header = render(s, width: width, height: 10).line(0)
+            #expect(header.components(separatedBy: "need you").count == 2, "\(header)")
+            #expect(header.contains("? 2 need you (i)"))
+            #expect(!header.contains("waiting"))
+        }
+        GoldenScreen.check(render(s, width: 80, height: 10), "80x10-need-you")
     }
 }

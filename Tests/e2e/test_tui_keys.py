@@ -55,3 +55,20 @@ def test_rejected_messages_are_counted_in_the_header_and_shown_escaped_by_x(tui_
     tui.keys("Escape")
     screen = tui.wait_for(lambda s: "Rejected messages" not in s)
     assert "3 rejected (X)" in screen and "a valid task" in screen
+
+
+def test_tasks_waiting_for_the_user_are_counted_once_with_the_key_that_goes_to_them(tui_env):
+    feed_lines, start = tui_env
+    feed_lines(json.dumps(event("Q-1", "Deploy to prod?", "needs_input", seconds_ago=20)),
+               json.dumps(event("Q-2", "Approve the migration?", "needs_input", seconds_ago=10)),
+               json.dumps(event("T-3", "building", "in_progress")))
+    for width in (120, 80):
+        tui = start(width=width, height=24)
+        screen = tui.wait_for(lambda s: "need you (i)" in s)
+        header = screen.split("\n")[0]
+        assert "2 need you (i)" in header, header
+        assert header.count("need you") == 1 and "waiting" not in header, header
+        tui.keys("i")
+        tui.wait_for(lambda s: "Deploy to prod?" in s and "Esc" in s)
+        tui.keys("q", "q")
+        assert tui.exit_code() == 0

@@ -49,7 +49,7 @@ test: deps build
 ## unit: the tests that need no server and no terminal, for the edit-test loop (seconds after a build).
 ## A dead SQS endpoint makes a test that needs a server fail here at once instead of starting one.
 .PHONY: unit
-UNIT_SWIFT := TimelineCoreTests|AttentionTests|SigV4Tests|TimelineStoreTests|TimelineUITests|CLITests|IngestTests\.BackoffTests|SQSClientTests\.(CredentialChainTests|CredentialInvalidationTests|CurlTransportTests)
+UNIT_SWIFT := TimelineCoreTests|AgentHooksTests|AttentionTests|SigV4Tests|TimelineStoreTests|TimelineUITests|CLITests|IngestTests\.BackoffTests|SQSClientTests\.(CredentialChainTests|CredentialInvalidationTests|CurlTransportTests)
 UNIT_PYTHON := agent-tool/tests/test_examples.py agent-tool/tests/test_network_address.py agent-tool/tests/test_long_task_clock.py agent-tool/tests/test_sqs_connection.py
 UNIT_ENV := TIMELINE_TEST_SQS_ENDPOINT=http://127.0.0.1:9
 unit: venv
@@ -64,7 +64,7 @@ test-localstack: deps build localstack-venv
 ## bench: prints figures (asserts nothing): store and TUI (1,000 and 1,000,000 events), then on a local
 ## LocalStack SQS: drain 10,000 messages (timeline vs boto3) and publish -> stored latency, then the real
 ## binary in a terminal: publish -> on screen, idle CPU and wake-ups (60 s), cold start, CJK search; last,
-## issue 15's table (every figure beside its target). TIMELINE_BENCH_ONLY picks parts:
+## the table of figures, each beside its target. TIMELINE_BENCH_ONLY picks parts:
 ## tui,store,json,drain,latency,onscreen,idle,coldstart,cjk (json: 10,000 SQS ReceiveMessage answers parsed).
 BENCH_LOG := .build/bench.log
 bench: deps build localstack-venv

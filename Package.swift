@@ -42,11 +42,14 @@ let package = Package(
         .target(name: "Attention", dependencies: ["TimelineCore", "TimelineStore"]),
         // The config file: settings with provenance (flag > environment > file > default) and named views.
         .target(name: "TimelineConfig", dependencies: ["TimelineCore", .product(name: "TOMLKit", package: "TOMLKit")]),
+        // Agents' own hooks (Claude Code, Codex, Gemini CLI, Cursor, opencode, aider) as events: mapping,
+        // secret redaction, the spool, the time-boxed publisher and the settings-file installers.
+        .target(name: "AgentHooks", dependencies: ["TimelineCore", "StrictJSON"]),
         .executableTarget(
             name: "timeline",
             dependencies: [
                 "TimelineCore", "TimelineStore", "SQSClient", "Ingest", "TimelineUI", "TimelineRuntime", "Terminal",
-                "ReplyDelivery", "Attention",
+                "ReplyDelivery", "Attention", "AgentHooks",
                 "StrictJSON",
                 "TimelineConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -89,6 +92,8 @@ let package = Package(
         ),
         .testTarget(name: "TerminalTests",
                     dependencies: ["Terminal", "TimelineUI", "CNCursesW", "TimelineCore", "TimelineStore", "TestSupport"]),
+        .testTarget(name: "AgentHooksTests", dependencies: ["AgentHooks", "TimelineCore", "StrictJSON", "TestSupport"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "AttentionTests", dependencies: ["Attention", "TimelineStore", "TimelineCore", "StrictJSON", "TestSupport"]),
     ]
 )

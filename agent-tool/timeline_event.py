@@ -145,6 +145,8 @@ def validate(body) -> dict:
         _checked_string("category", members["category"], CATEGORY_BYTES, True, True)
     if "progress" in members:
         _checked_progress(members["progress"])
+    if "step" in members and not isinstance(members["step"], bool):
+        raise InvalidEvent('field "step" must be true or false, got %s' % kind_phrase(members["step"]))
     if "actions" in members:
         problem = actions_problem(plain(members["actions"]), _quote, _is_blank)
         if problem:

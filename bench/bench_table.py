@@ -1,4 +1,4 @@
-"""The end of `make bench`: issue 15's table, one row per figure with its target beside it, read from the log
+"""The end of `make bench`: the table of figures, one row per figure with its target beside it, read from the log
 of this run (every part prints its own figures; this only gathers them). A row whose part did not run (see
 TIMELINE_BENCH_ONLY) says so. Asserts nothing.
 
@@ -103,7 +103,7 @@ ROWS = [
 def main() -> None:
     log = open(sys.argv[1], encoding="utf-8", errors="replace").read()
     width = max(len(row.figure) for row in ROWS)
-    print("\n== issue 15: figures and targets (this run)")
+    print("\n== figures and targets (this run)")
     for row in ROWS:
         value = row.read(log) or f"not measured in this run (part `{row.part}`)"
         print(f"  {row.figure:<{width}}  {value}\n  {'':<{width}}  target: {row.target}")

@@ -1,4 +1,4 @@
-"""Drain benchmark (issue 3): `timeline drain` against a plain boto3 consumer on the same LocalStack.
+"""Drain benchmark: `timeline drain` against a plain boto3 consumer on the same LocalStack.
 
 For each run a fresh queue is filled with N valid events (SendMessageBatch from several threads; not
 timed in the figures), then drained by one process whose wall time and CPU seconds (user + system) are

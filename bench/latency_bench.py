@@ -1,4 +1,4 @@
-"""Publish -> stored latency (issue 3): the time from SendMessage to the event's row being in SQLite.
+"""Publish -> stored latency: the time from SendMessage to the event's row being in SQLite.
 
 `timeline poll` (default settings: 2 long polls of 20 s in flight) runs against a fresh queue on the
 local server. Events are published one at a time with boto3; after each send the database is watched

@@ -1,4 +1,4 @@
-"""`make bench`'s terminal part: the real `timeline tui` binary where a person would feel it (issue 15).
+"""`make bench`'s terminal part: the real `timeline tui` binary where a person would feel it.
 
 Parts (TIMELINE_BENCH_ONLY picks them; other part names are ignored here):
   onscreen   publish -> on screen: `timeline tui` polling a moto queue in tmux, boto3 SendMessage one event at a

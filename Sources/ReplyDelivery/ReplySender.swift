@@ -4,21 +4,26 @@ import TimelineCore
 
 /// Delivers one reply to where it goes: SendMessage to the `reply_to` queue (FIFO: group = task id,
 /// deduplication = reply id), or an HTTPS POST of the reply JSON to an action's webhook. Blocks: run it on
-/// a background lane. Never throws: the outcome is a `ReplyRecord.Delivery`.
+/// a background lane. Never throws: the outcome is a `ReplyRecord.Delivery`. A queue the
+/// `ReplyQueuePolicy` refuses gets nothing: no client is made and nothing is signed.
 public struct ReplySender: Sendable {
-    /// Makes an SQS client for a queue URL, signed with the viewer's credentials.
-    public typealias ClientFactory = @Sendable (_ queueURL: String) throws -> SQSClient
+    /// Makes an SQS client for a checked target (its endpoint, and its region when it is an AWS host),
+    /// signed with the viewer's credentials.
+    public typealias ClientFactory = @Sendable (_ target: ReplyQueuePolicy.Target) throws -> SQSClient
 
     /// Webhooks get this long for the whole exchange.
     public static let webhookTimeout: TimeInterval = 10
 
+    /// Which queues may get a signed reply.
+    public let policy: ReplyQueuePolicy
     private let clientFor: ClientFactory
     private let webhookTransport: any HTTPTransport
     /// `webhook_allow_private`: webhooks may reach private networks (link-local and metadata never).
     private let allowPrivateWebhooks: Bool
 
-    public init(clientFor: @escaping ClientFactory, webhookTransport: any HTTPTransport = CurlTransport(),
-                allowPrivateWebhooks: Bool = false) {
+    public init(policy: ReplyQueuePolicy, clientFor: @escaping ClientFactory,
+                webhookTransport: any HTTPTransport = CurlTransport(), allowPrivateWebhooks: Bool = false) {
+        self.policy = policy
         self.clientFor = clientFor
         self.webhookTransport = webhookTransport
         self.allowPrivateWebhooks = allowPrivateWebhooks
@@ -34,9 +39,14 @@ public struct ReplySender: Sendable {
 
     private func sendToQueue(_ url: String, _ reply: Reply) -> ReplyRecord.Delivery {
         guard QueueURLShape.isQueueURL(url) else { return .failed(reason: "not an SQS queue URL") }
+        let target: ReplyQueuePolicy.Target
+        switch policy.target(for: url) {
+        case .success(let allowed): target = allowed
+        case .failure(let refusal): return .failed(reason: refusal.reason)
+        }
         let fifo = QueueURLShape.isFIFO(url)
         do {
-            let client = try clientFor(url)
+            let client = try clientFor(target)
             let id = try client.sendMessage(queueURL: url, body: reply.json, groupID: fifo ? FIFOKeys.key(reply.taskID) : nil,
                                             deduplicationID: fifo ? FIFOKeys.key(reply.id) : nil)
             return .sent(detail: "message \(id)")

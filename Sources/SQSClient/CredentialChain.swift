@@ -196,7 +196,7 @@ public final class CredentialChain: CredentialsProvider, @unchecked Sendable {
         Self.profileRegion(files: SharedConfigFiles(environment: environment), profile: profile)
     }
 
-    static func profileRegion(files: SharedConfigFiles, profile: String) -> (region: String, path: String)? {
+    public static func profileRegion(files: SharedConfigFiles, profile: String) -> (region: String, path: String)? {
         if let region = files.configSection(profile)?["region"], !region.isEmpty { return (region, files.configPath) }
         if let region = files.credentialsSection(profile)?["region"], !region.isEmpty { return (region, files.credentialsPath) }
         return nil

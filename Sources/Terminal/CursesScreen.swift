@@ -21,6 +21,7 @@ final class CursesScreen {
         keypad(tl_stdscr(), false)
         curs_set(0)
         MouseReporting.set(true)
+        BracketedPaste.set(true)
         var depth = Palette.Depth.none
         if color && has_colors() {
             start_color()
@@ -29,7 +30,7 @@ final class CursesScreen {
         }
         palette = Palette(depth: depth, light: light)
         active = true
-        TerminalRestore.register { MouseReporting.set(false); endwin() }
+        TerminalRestore.register { MouseReporting.set(false); BracketedPaste.set(false); endwin() }
     }
 
     /// Restores the terminal exactly (idempotent).
@@ -37,6 +38,7 @@ final class CursesScreen {
         guard active else { return }
         active = false
         MouseReporting.set(false)
+        BracketedPaste.set(false)
         endwin()
     }
 
@@ -62,6 +64,7 @@ final class CursesScreen {
     /// continues it, takes the terminal back and repaints everything on the next draw.
     func suspend() {
         MouseReporting.set(false)
+        BracketedPaste.set(false)
         endwin()
         let previous = signal(SIGTSTP, SIG_DFL)
         kill(0, SIGTSTP)
@@ -69,6 +72,7 @@ final class CursesScreen {
         // Continued: the tty modes and screen are ours again on the next refresh.
         reset_prog_mode()
         MouseReporting.set(true)
+        BracketedPaste.set(true)
         invalidate()
     }
 

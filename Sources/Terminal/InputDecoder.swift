@@ -8,11 +8,21 @@ import TimelineUI
 ///
 /// Stateful only across reads: a sequence split between two reads waits in `pending`. A lone ESC stays
 /// pending until `flush()` (the reader calls it when no byte followed within the escape timeout).
+///
+/// Bracketed paste (`ESC [ 200 ~` … `ESC [ 201 ~`, switched on by `BracketedPaste`) becomes one
+/// `.paste(String)`: the bytes between the brackets are never keys, whatever they hold (Enter, `y`,
+/// escape sequences). A paste stays open across reads and timeouts until its closing bracket; at most
+/// `maxPasteBytes` of it are kept.
 struct InputDecoder {
     private var pending: [UInt8] = []
+    /// The paste being read (between the brackets), if any.
+    private var paste: [UInt8]?
+    static let pasteEnd: [UInt8] = Array("\u{1B}[201~".utf8)
+    /// A paste longer than this is cut here (more than any text reply takes).
+    static let maxPasteBytes = 65_536
 
-    /// True while bytes of an unfinished sequence (or a lone ESC) wait for more.
-    var hasPending: Bool { !pending.isEmpty }
+    /// True while bytes of an unfinished sequence (or a lone ESC, or an open paste) wait for more.
+    var hasPending: Bool { !pending.isEmpty || paste != nil }
 
     /// Decodes `bytes` (appended to what was pending); returns every complete input, in order.
     mutating func feed<S: Sequence>(_ bytes: S) -> [Input] where S.Element == UInt8 {
@@ -20,8 +30,25 @@ struct InputDecoder {
         var out: [Input] = []
         var i = 0
         while i < pending.count {
+            if paste != nil {
+                guard let end = Self.find(Self.pasteEnd, in: pending, from: i) else {
+                    // Keep the tail that may be the start of the closing bracket; the rest is pasted text.
+                    let keep = Self.partialSuffix(of: Self.pasteEnd, in: pending, from: i)
+                    appendPaste(pending[i..<(pending.count - keep)])
+                    pending.removeFirst(pending.count - keep)
+                    return out
+                }
+                appendPaste(pending[i..<end])
+                out.append(.paste(String(decoding: paste ?? [], as: UTF8.self)))
+                paste = nil
+                i = end + Self.pasteEnd.count
+                continue
+            }
             switch Self.parse(pending, at: i) {
             case .incomplete: pending.removeFirst(i); return out
+            case .pasteStart(let length):
+                paste = []
+                i += length
             case .done(let input, let length):
                 if let input { out.append(input) }
                 i += length
@@ -32,14 +59,54 @@ struct InputDecoder {
     }
 
     /// No more bytes came within the escape timeout: a lone ESC is the Escape key; any other unfinished
-    /// sequence is dropped (it can never complete).
+    /// sequence is dropped (it can never complete). An open paste stays open: its bytes are never keys.
     mutating func flush() -> [Input] {
+        if paste != nil { return [] }
         defer { pending.removeAll() }
         if pending == [0x1B] { return [.key(.escape)] }
         return []
     }
 
-    private enum Step { case incomplete, done(Input?, length: Int) }
+    /// Inputs read in one batch (everything already queued), without the keys and mouse reports that follow
+    /// a paste in it: no hand types that fast, so they came with the paste — from a clipboard holding its own
+    /// closing bracket (`ESC [ 201 ~` then Enter, `y`) — and are dropped.
+    static func droppingKeysAfterPaste(_ inputs: [Input]) -> [Input] {
+        guard let first = inputs.firstIndex(where: { if case .paste = $0 { true } else { false } }) else { return inputs }
+        return Array(inputs[...first]) + inputs[(first + 1)...].filter {
+            switch $0 {
+            case .key, .mouse: false
+            default: true
+            }
+        }
+    }
+
+    private mutating func appendPaste(_ bytes: ArraySlice<UInt8>) {
+        guard var text = paste else { return }
+        text.append(contentsOf: bytes.prefix(max(0, Self.maxPasteBytes - text.count)))
+        paste = text
+    }
+
+    /// The index where `needle` starts in `haystack` at or after `from`.
+    private static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
+        guard haystack.count - from >= needle.count else { return nil }
+        var i = from
+        while i + needle.count <= haystack.count {
+            if haystack[i] == needle[0], haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// How many bytes at the end of `haystack` (after `from`) are a proper prefix of `needle`.
+    private static func partialSuffix(of needle: [UInt8], in haystack: [UInt8], from: Int) -> Int {
+        for length in stride(from: min(needle.count - 1, haystack.count - from), through: 1, by: -1)
+        where haystack[(haystack.count - length)...].elementsEqual(needle[..<length]) {
+            return length
+        }
+        return 0
+    }
+
+    private enum Step { case incomplete, done(Input?, length: Int), pasteStart(length: Int) }
 
     private static func parse(_ b: [UInt8], at i: Int) -> Step {
         let byte = b[i]
@@ -153,6 +220,7 @@ struct InputDecoder {
             return .done(nil, length: length)  // private parameters (`?`, `>`, `=`): replies, not keys
         }
         let p = numbers(paramBytes)
+        if final == UInt8(ascii: "~"), p == [200] { return .pasteStart(length: length) }
         // urxvt mouse (1015): ESC [ Cb ; x ; y M, Cb offset by 32.
         if final == UInt8(ascii: "M"), p.count == 3 {
             return .done(mouseReport(button: p[0] - 32, x: p[1] - 1, y: p[2] - 1, release: false), length: length)

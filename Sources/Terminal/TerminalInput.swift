@@ -34,7 +34,7 @@ final class TerminalInput {
             out += decoder.feed(buffer[0..<n])
             wait = decoder.hasPending ? Self.escapeTimeoutMillis : 0
         }
-        return out
+        return InputDecoder.droppingKeysAfterPaste(out)
     }
 
     /// poll(2) on stdin; false on timeout or when a signal (SIGWINCH) interrupted the wait.

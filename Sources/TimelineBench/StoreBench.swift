@@ -103,7 +103,7 @@ private struct StoreBench {
                      rowCount, middle.millis, up.millis, position.millis))
         let counts = try repeatTimed { _ = try store.statusCounts(matching: everything) }
         report(String(format: "status counts: %.3f ms", counts.millis))
-        // `timeline status` (issue 14): a fresh read-only connection and the fleet counts, as the command does.
+        // `timeline status`: a fresh read-only connection and the fleet counts, as the command does.
         let path = store.path
         let status = try repeatTimed { _ = try TimelineStore(path: path, readOnly: true).fleetCounts() }
         let fleet = try repeatTimed { _ = try store.fleetCounts() }

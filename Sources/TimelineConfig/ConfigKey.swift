@@ -35,6 +35,9 @@ public struct ConfigKey: Sendable {
         ConfigKey(name: "webhook_allow_private", kind: .bool,
                   expects: "true or false (env: 1 or 0): may webhooks reach 10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7",
                   check: oneOf(["true", "false", "1", "0"])),
+        ConfigKey(name: "reply_queue_url", kind: .string, expects: "the http(s) SQS queue URL this host's answers come back on",
+                  check: httpURL),
+        ConfigKey(name: "hook_wait", kind: .string, expects: "a duration such as \"2m\" (s, m, h, d)", check: positiveDuration),
     ]
 
     /// The key named `name`, if the file format knows it.

@@ -14,6 +14,9 @@ public struct Event: Sendable, Equatable, Hashable {
     public var timestampMicros: Int64
     /// Progress 0–100 when the payload carried one.
     public var progress: Double?
+    /// A step of the task (`"step": true`): kept in the task's history, but it takes the task's row only
+    /// while the task is working (`in_progress`), so a step never flips a waiting or finished task back.
+    public var isStep: Bool
     /// The payload exactly as received (unknown fields survive here).
     public var rawJSON: String
     /// How the queue delivered it (not part of the payload; nil when not from a queue).
@@ -22,7 +25,7 @@ public struct Event: Sendable, Equatable, Hashable {
     public init(
         id: String, agentID: String, taskID: String, title: String, body: String = "",
         status: Status, category: String? = nil, timestampMicros: Int64, progress: Double? = nil,
-        rawJSON: String, delivery: QueueDelivery? = nil
+        isStep: Bool = false, rawJSON: String, delivery: QueueDelivery? = nil
     ) {
         self.id = id
         self.agentID = agentID
@@ -33,6 +36,7 @@ public struct Event: Sendable, Equatable, Hashable {
         self.category = category
         self.timestampMicros = timestampMicros
         self.progress = progress
+        self.isStep = isStep
         self.rawJSON = rawJSON
         self.delivery = delivery
     }

@@ -7,7 +7,7 @@ public enum EventEncoder {
     /// `status` and `timestamp` are taken as given so that bad values get the parser's usual reasons.
     public static func json(
         id: String, agentID: String, taskID: String, title: String, status: String, timestamp: String,
-        body: String? = nil, category: String? = nil, progress: Double? = nil
+        body: String? = nil, category: String? = nil, progress: Double? = nil, isStep: Bool = false
     ) -> String {
         var fields: [(String, String)] = [
             ("id", quoted(id)), ("agent_id", quoted(agentID)), ("task_id", quoted(taskID)), ("title", quoted(title)),
@@ -17,6 +17,7 @@ public enum EventEncoder {
         if let category { fields.append(("category", quoted(category))) }
         fields.append(("timestamp", quoted(timestamp)))
         if let progress { fields.append(("progress", number(progress))) }
+        if isStep { fields.append(("step", "true")) }
         return "{" + fields.map { "\(quoted($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }
 
@@ -24,7 +25,8 @@ public enum EventEncoder {
     public static func json(_ event: Event) -> String {
         json(id: event.id, agentID: event.agentID, taskID: event.taskID, title: event.title,
              status: event.status.rawValue, timestamp: TimeFormat.iso8601(micros: event.timestampMicros),
-             body: event.body.isEmpty ? nil : event.body, category: event.category, progress: event.progress)
+             body: event.body.isEmpty ? nil : event.body, category: event.category, progress: event.progress,
+             isStep: event.isStep)
     }
 
     /// A JSON string literal (`JSONWriter`'s escapes).

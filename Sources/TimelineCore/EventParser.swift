@@ -14,7 +14,7 @@ public struct EventRejection: Error, Sendable, Equatable, CustomStringConvertibl
 /// 1. the message: not empty, at most `EventLimits.messageBytes`, valid UTF-8, valid JSON (strict RFC 8259),
 ///    a JSON object, no duplicate keys (at any depth);
 /// 2. the fields, in the order id, agent_id, task_id, title, status, timestamp, body, category, progress,
-///    actions, reply_to (`InteractionRules`):
+///    step, actions, reply_to (`InteractionRules`):
 ///    present when required → right type → no NUL character → within its byte limit → not blank
 ///    (required fields) → a valid value (status, timestamp, progress).
 /// Values are kept as sent (not trimmed); a blank `category` counts as none. Unknown fields stay in `rawJSON`.
@@ -126,12 +126,19 @@ public enum EventParser {
         if let value = member("progress") {
             progress = try checkedProgress(value)
         }
+        var isStep = false
+        if let value = member("step") {
+            guard case .bool(let flag) = value else {
+                throw EventRejection("field \"step\" must be true or false, got \(value.kindDescription)")
+            }
+            isStep = flag
+        }
         if member("actions") != nil || member("reply_to") != nil {
             guard let tree = EventParser.members(Array(rawJSON.utf8)) else { throw EventRejection("message is not valid JSON") }
             _ = try InteractionRules.interaction(tree)
         }
         return Event(id: id, agentID: agentID, taskID: taskID, title: title, body: body, status: status,
-                     category: category, timestampMicros: micros, progress: progress, rawJSON: rawJSON)
+                     category: category, timestampMicros: micros, progress: progress, isStep: isStep, rawJSON: rawJSON)
     }
 
     /// Type → NUL → byte limit → blank. Returns nil only for an allowed `null`.

@@ -10,6 +10,9 @@ public enum ReplyDestination: Sendable, Equatable {
         }
     }
 
+    /// True for an action's webhook.
+    public var isWebhook: Bool { if case .webhook = self { true } else { false } }
+
     /// What the confirmation names: `queue agent-replies`, or the webhook's full URL.
     public var confirmationText: String {
         switch self {

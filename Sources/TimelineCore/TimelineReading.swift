@@ -1,4 +1,4 @@
-/// Storing what the user has looked at (issue 14's unread marks); `TimelineStore` implements it.
+/// Storing what the user has looked at (unread marks); `TimelineStore` implements it.
 public protocol ReadMarking: AnyObject {
     /// The task is read up to its event with arrival sequence `seq`.
     func markRead(taskID: String, seq: Int64) throws

@@ -24,7 +24,7 @@ public struct TimelineRow: Sendable, Equatable, Hashable {
     public var eventCount: Int
     /// Local receive time of `event`, microseconds since the epoch.
     public var receivedMicros: Int64
-    /// True when the task's newest event arrived after the user last looked at the task (issue 14).
+    /// True when the task's newest event arrived after the user last looked at the task.
     public var unread: Bool
     /// Timestamp of the task's first (oldest) event: when it started (nil when not loaded).
     public var firstMicros: Int64?

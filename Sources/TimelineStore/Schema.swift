@@ -219,7 +219,7 @@ enum Schema {
             """)
     }
 
-    /// Version 7 (issue 14, attention): read state. `read_marks` holds, per task, the newest event the user
+    /// Version 7 (attention): read state. `read_marks` holds, per task, the newest event the user
     /// has seen; `meta.read_all_seq` is the `U` (mark all read) watermark, seeded with the current newest
     /// event so a history that existed before this version does not all turn unread. A task is unread when
     /// its winning event is newer than both. `timeline_status_seq` makes the fleet counts (`timeline
@@ -236,7 +236,7 @@ enum Schema {
             """)
     }
 
-    /// Version 8 (issue 15, ingest p99): full-text segments are merged by the background `SearchMerger`,
+    /// Version 8 (ingest p99): full-text segments are merged by the background `SearchMerger`,
     /// never by a committing ingest (FTS5's automerge ran a merge of many pages inside some commits).
     /// `crisismerge` rises from 16 to 64: the bound on segments per level should that job not keep up.
     /// FTS5 keeps these settings in the index's own config table (`search_config`).
@@ -247,7 +247,7 @@ enum Schema {
             """)
     }
 
-    /// Version 9 (issue 15, short non-ASCII terms): every indexed value ends with
+    /// Version 9 (short non-ASCII terms): every indexed value ends with
     /// `SearchIndexer.valueEnd`, so one- and two-character terms are found through the index's vocabulary.
     /// The index is rebuilt from the events (a contentless index cannot be edited in place), once: 2.2 s
     /// for 300,000 tasks.

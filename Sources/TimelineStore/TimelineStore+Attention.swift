@@ -1,7 +1,7 @@
 import Foundation
 import TimelineCore
 
-/// The SQL of read state (issue 14): one rule, used by rows and counts.
+/// The SQL of read state: one rule, used by rows and counts.
 enum ReadState {
     /// The `U` watermark: every event up to it is read.
     static let readAllSeq = "COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'read_all_seq'), 0)"

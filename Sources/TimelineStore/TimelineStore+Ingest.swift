@@ -113,6 +113,8 @@ private struct BatchWriter {
         var isNew: Bool
         var winnerSeq: Int64
         var winnerMicros: Int64
+        /// The winning event's status (a step takes the row only from an `in_progress` one).
+        var winnerStatus: String
         /// The new winning event's timeline columns, nil while the stored row still wins.
         var winner: Winner?
         /// Events of the task this batch added.
@@ -151,7 +153,7 @@ private struct BatchWriter {
             """)
         // The id_key index finds candidates; the full id decides (keys of different ids may collide).
         findStored = try db.cached("SELECT 1 FROM events WHERE id_key = ?1 AND id = ?2 LIMIT 1")
-        findRow = try db.cached("SELECT row_id, seq, ts_us FROM timeline WHERE task_id = ?1")
+        findRow = try db.cached("SELECT row_id, seq, ts_us, status FROM timeline WHERE task_id = ?1")
     }
 
     mutating func store(_ event: Event, messageID: String?) throws -> IngestOutcome {
@@ -179,17 +181,20 @@ private struct BatchWriter {
         let seq = db.lastInsertRowID
 
         guard var change = existing else {
-            changes[event.taskID] = TaskChange(rowID: rowID, isNew: true, winnerSeq: seq,
-                                               winnerMicros: event.timestampMicros, winner: Winner(event), added: 1)
+            changes[event.taskID] = TaskChange(rowID: rowID, isNew: true, winnerSeq: seq, winnerMicros: event.timestampMicros,
+                                               winnerStatus: event.status.rawValue, winner: Winner(event), added: 1)
             touched.append(event.taskID)
             return .inserted
         }
         if change.added == 0 { touched.append(event.taskID) }
         change.added += 1
         // Newest wins by (timestamp, arrival); seq only grows, so on equal timestamps the later arrival wins.
+        // A step (`Event.isStep`) wins only over a working task: it never flips a waiting or finished one back.
+        let newer = (event.timestampMicros, seq) > (change.winnerMicros, change.winnerSeq)
         let outcome: IngestOutcome
-        if (event.timestampMicros, seq) > (change.winnerMicros, change.winnerSeq) {
+        if newer, !event.isStep || change.winnerStatus == Status.inProgress.rawValue {
             (change.winnerSeq, change.winnerMicros, change.winner) = (seq, event.timestampMicros, Winner(event))
+            change.winnerStatus = event.status.rawValue
             outcome = .replaced
         } else {
             outcome = .keptOlder
@@ -219,7 +224,7 @@ private struct BatchWriter {
         try findRow.bind(taskID, at: 1)
         guard try findRow.step() == .row else { return nil }
         return TaskChange(rowID: findRow.int64(0), isNew: false, winnerSeq: findRow.int64(1), winnerMicros: findRow.int64(2),
-                          winner: nil, added: 0)
+                          winnerStatus: findRow.string(3), winner: nil, added: 0)
     }
 
     /// Writes each touched task's row once: new rows, new winners (they then wait for the search index:

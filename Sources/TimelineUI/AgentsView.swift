@@ -42,8 +42,7 @@ func reduceAgentsKey(_ s: inout AppState, _ key: Key) -> [Effect] {
             notice(&s, "\(TextWidth.safe(agent.agentID)) takes no messages: its latest event names no reply_to", error: true)
             return []
         }
-        s.answering.prompt = .text(TextReply(event: agent.latest, replyTo: replyTo))
-        return []
+        return openTextPrompt(&s, event: agent.latest, replyTo: replyTo)
     case .char("?"):
         s.helpOpen = true
         return []

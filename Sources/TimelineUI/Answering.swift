@@ -9,13 +9,15 @@ public struct AnswerState: Sendable, Equatable {
         a.prompt == b.prompt && a.notice == b.notice && a.noticeIsError == b.noticeIsError && a.byEvent == b.byEvent
             && a.sender == b.sender && a.openDetailOnMatch == b.openDetailOnMatch && a.inFlight == b.inFlight
             && a.focus?.eventID == b.focus?.eventID && a.focus?.index == b.focus?.index && a.replyIDs == b.replyIDs
+            && a.replyPolicy == b.replyPolicy && a.ownQueues == b.ownQueues && a.pinned == b.pinned
     }
 
     /// What the status line asks.
     public enum Prompt: Sendable, Equatable {
-        /// `Send "Deploy" to queue agent-replies? y/N` (also a resend: same reply id).
+        /// `Send "Deploy" to queue agent-replies (account …, host)? … y/N` (also a resend: same reply id;
+        /// also a typed text after Enter). See `AnswerConfirmation`.
         case confirm(ReplyRecord)
-        /// `Reply to queue agent-replies: TEXT` — Enter sends, Esc cancels.
+        /// `Reply to queue agent-replies: TEXT` — Enter shows it for confirmation (`y` sends), Esc cancels.
         case text(TextReply)
     }
 
@@ -36,6 +38,13 @@ public struct AnswerState: Sendable, Equatable {
     public var focus: (eventID: String, index: Int)?
     /// The ids new replies take (seeded when the state is made, so `reduce` stays deterministic).
     public var replyIDs = ReplyIDs()
+    /// Which reply queues may get the viewer's signature (set by the runtime from its settings).
+    public var replyPolicy = ReplyQueuePolicy()
+    /// The viewer's own queue URLs: a reply elsewhere (another account or host) is flagged.
+    public var ownQueues: [String] = []
+    /// The question the open prompt answers: if its task's row changes, or the selection moves, the
+    /// prompt is cancelled (see `guardOpenPrompt`).
+    public var pinned: PinnedQuestion?
 
     public init() {}
 
@@ -54,11 +63,20 @@ public struct AnswerState: Sendable, Equatable {
     }
 }
 
+/// The question an open prompt answers, and the row that was selected when it opened.
+public struct PinnedQuestion: Sendable, Equatable {
+    public var taskID: String
+    public var eventID: String
+    public var selectedTaskID: String?
+}
+
 /// A text reply being typed: to whom, and the text so far.
 public struct TextReply: Sendable, Equatable {
     public var event: Event
     public var replyTo: String
     public var text = ""
+    /// Why the last paste was refused, shown beside the text until the next key.
+    public var note: String?
     public init(event: Event, replyTo: String) {
         self.event = event
         self.replyTo = replyTo
@@ -104,9 +122,8 @@ func pickAction(_ s: inout AppState, digit: Character) -> [Effect]? {
     let reply = Reply(id: s.answering.replyIDs.next(), inReplyTo: event.id, taskID: event.taskID,
                       agentID: event.agentID, answer: .action(action.id), from: s.answering.sender,
                       timestampMicros: s.nowMicros)
-    s.answering.prompt = .confirm(ReplyRecord(reply: reply, label: action.label, destination: destination,
-                                              delivery: .sending, updatedMicros: s.nowMicros))
-    return []
+    return openConfirmation(&s, ReplyRecord(reply: reply, label: action.label, destination: destination,
+                                            delivery: .sending, updatedMicros: s.nowMicros))
 }
 
 /// Tab in a detail with buttons: move to the next button (Enter then picks it).
@@ -138,8 +155,7 @@ func openTextReply(_ s: inout AppState) -> [Effect] {
         notice(&s, "this agent takes no messages: its latest event names no reply_to", error: true)
         return []
     }
-    s.answering.prompt = .text(TextReply(event: event, replyTo: replyTo))
-    return []
+    return openTextPrompt(&s, event: event, replyTo: replyTo)
 }
 
 /// `R`: offer to send the task's last failed reply again, with the same id.
@@ -151,8 +167,7 @@ func offerResend(_ s: inout AppState) -> [Effect] {
         return []
     }
     record.delivery = .sending
-    s.answering.prompt = .confirm(record)
-    return []
+    return openConfirmation(&s, record)
 }
 
 /// Keys while a prompt is open: `y` sends, anything else cancels (confirm); typing, Enter, Esc (text).
@@ -161,30 +176,34 @@ func reduceAnswerKey(_ s: inout AppState, _ key: Key) -> [Effect] {
     case nil:
         return []
     case .confirm(let record):
-        s.answering.prompt = nil
         guard key == .char("y") || key == .char("Y") else {
-            notice(&s, "cancelled: nothing sent", error: false)
+            closePrompt(&s, notice: "cancelled: nothing sent", error: false)
             return []
         }
+        s.answering.prompt = nil
+        s.answering.pinned = nil
         return send(&s, record)
     case .text(var typing):
+        typing.note = nil
         switch key {
         case .escape:
-            s.answering.prompt = nil
-            notice(&s, "cancelled: nothing sent", error: false)
+            closePrompt(&s, notice: "cancelled: nothing sent", error: false)
             return []
         case .enter:
             if let problem = Reply.textProblem(typing.text) {
                 notice(&s, problem, error: true)
                 return []
             }
-            s.answering.prompt = nil
+            // A typed text is confirmed like an action: Enter shows it and where it goes, `y` sends.
             let event = typing.event
             let reply = Reply(id: s.answering.replyIDs.next(), inReplyTo: event.id, taskID: event.taskID,
                               agentID: event.agentID, answer: .text(typing.text), from: s.answering.sender,
                               timestampMicros: s.nowMicros)
-            return send(&s, ReplyRecord(reply: reply, label: nil, destination: .queue(typing.replyTo),
-                                        delivery: .sending, updatedMicros: s.nowMicros))
+            let pinned = s.answering.pinned
+            let effects = openConfirmation(&s, ReplyRecord(reply: reply, label: nil, destination: .queue(typing.replyTo),
+                                                           delivery: .sending, updatedMicros: s.nowMicros))
+            if s.answering.prompt != nil { s.answering.pinned = pinned }  // still the question the text answers
+            return effects
         case .backspace:
             if !typing.text.isEmpty { typing.text.removeLast() }
         case .ctrl("u"):
@@ -246,10 +265,9 @@ func renderAnswerPrompt(_ state: AppState, into screen: inout Screen, y: Int) {
     case nil:
         return
     case .confirm(let record):
-        let what = TextWidth.safe(record.answerText)
-        let to = TextWidth.safe(record.destination.confirmationText)
-        let x = screen.put("Send \"\(what)\" to \(to)? ", x: 0, y: y, style: Style(fg: .needsInput, bg: .statusBar, bold: true))
-        screen.put("y/N", x: x, y: y, style: Style(bg: .statusBar, bold: true, reverse: true))
+        // Opened only when it fits (`openConfirmation`); a resize that breaks that cancels it.
+        guard let lines = AnswerConfirmation.lines(state, record, width: screen.width, height: screen.height) else { return }
+        AnswerConfirmation.draw(lines, into: &screen)
     case .text(let typing):
         let label = "Reply to queue \(TextWidth.safe(QueueURLShape.queueName(typing.replyTo))): "
         var x = screen.put(label, x: 0, y: y, style: Style(fg: .needsInput, bg: .statusBar, bold: true))
@@ -258,9 +276,10 @@ func renderAnswerPrompt(_ state: AppState, into screen: inout Screen, y: Int) {
         while TextWidth.of(text) > room - 1, !text.isEmpty { text.removeFirst() }
         x += screen.put(text, x: x, y: y, style: Style(bg: .statusBar, bold: true))
         screen.put(" ", x: x, y: y, style: Style(reverse: true))
-        let info = "⏎ send  Esc cancel "
+        let info = typing.note.map { "\($0) " } ?? "⏎ review  Esc cancel "
         if x + TextWidth.of(info) + 2 <= screen.width {
-            screen.put(info, x: screen.width - TextWidth.of(info), y: y, style: Style(fg: .muted, bg: .statusBar))
+            screen.put(info, x: screen.width - TextWidth.of(info), y: y,
+                       style: Style(fg: typing.note == nil ? .muted : .error, bg: .statusBar))
         }
     }
 }

@@ -8,6 +8,7 @@ enum AsciiFallback {
         "▰": "#", "▱": "-", "▌": "|", "─": "-", "│": "|", "┌": "+", "┐": "+", "└": "+", "┘": "+",
         "↑": "^", "↓": "v", "←": "<", "→": ">", "⇄": "=", "⏎": "<", "·": "-", "…": ".",
         "•": "&", "⊘": "%",  // unread, timed out (attention)
+        "⚠": "!",  // warnings (a reply to another account, redeliveries)
     ]
     static let spinner: [Character] = ["|", "/", "-", "\\"]
 

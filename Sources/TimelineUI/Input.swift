@@ -21,6 +21,8 @@ public enum MouseEvent: Sendable, Equatable {
 /// Everything that can change the UI state: user input, time and data results.
 public enum Input: Sendable, Equatable {
     case key(Key)
+    /// Text the terminal pasted (bracketed paste): never keys, never Enter.
+    case paste(String)
     case mouse(MouseEvent)
     case resize(width: Int, height: Int)
     /// The clock moved (drives relative times and spinners).

@@ -8,8 +8,15 @@ public func startEffects(_ s: inout AppState) -> [Effect] {
 
 /// Applies one input to the state and returns the effects to run. No I/O happens here.
 public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
+    let effects = reduceInput(&s, input)
+    guardOpenPrompt(&s)
+    return effects
+}
+
+private func reduceInput(_ s: inout AppState, _ input: Input) -> [Effect] {
     switch input {
     case .key(let key): return reduceKey(&s, key)
+    case .paste(let text): return reducePaste(&s, text)
     case .mouse(let event): return reduceMouse(&s, event)
     case .resize(let width, let height):
         s.width = max(1, width)
@@ -128,7 +135,8 @@ func applyWindow(_ s: inout AppState, _ r: WindowResult) -> [Effect] {
         s.pendingMove = 0
         if r.request.keepSelection { return moveSelection(&s, by: rest, keepLine: s.pendingMoveKeepsLine) + replies }
     }
-    if s.splitDetail, let row = s.selectedRow, row.taskID != s.detail?.taskID {
+    // Under an open prompt the detail keeps the question it answers (the prompt is cancelled instead).
+    if s.splitDetail, s.answering.prompt == nil, let row = s.selectedRow, row.taskID != s.detail?.taskID {
         s.detail = DetailState(taskID: row.taskID, row: row)
         return [.loadHistory(taskID: row.taskID)] + replies
     }
@@ -160,6 +168,8 @@ func applyMatch(_ s: inout AppState, _ r: MatchResult) -> [Effect] {
     guard r.request.generation == s.generation else { return [] }
     let openDetail = s.answering.openDetailOnMatch
     s.answering.openDetailOnMatch = false
+    // A late match must not move the selection or the detail under an open prompt.
+    if s.answering.prompt != nil { return [] }
     guard let row = r.row else {
         if openDetail { notice(&s, "no agent is waiting for you", error: false) } else { s.search.notice = "no match" }
         return []

@@ -120,7 +120,7 @@ func jumpToOldest(_ s: inout AppState) -> [Effect] {
 
 /// In split view the detail pane shows whatever is selected.
 func detailFollowsSelection(_ s: inout AppState) -> [Effect] {
-    guard s.splitDetail, let row = s.selectedRow, row.taskID != s.detail?.taskID else { return [] }
+    guard s.splitDetail, s.answering.prompt == nil, let row = s.selectedRow, row.taskID != s.detail?.taskID else { return [] }
     s.detail = DetailState(taskID: row.taskID, row: row)
     return [.loadHistory(taskID: row.taskID)]
 }

@@ -54,6 +54,12 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
     if state.search.promptOpen { return renderPrompt(state, into: &screen, y: y) }
     if state.answering.prompt != nil { return renderAnswerPrompt(state, into: &screen, y: y) }
     if let line = state.commandLine { return renderCommandLine(line, into: &screen, y: y) }
+    if let notice = state.answering.notice, state.answering.noticeIsError {
+        // Why a reply was refused or not sent takes the whole bar (until the next key): it must be read.
+        screen.put(TextWidth.truncate(" " + notice, to: screen.width), x: 0, y: y,
+                   style: Style(fg: .error, bg: .statusBar, bold: true))
+        return
+    }
 
     var left: [(String, Style)] = []
     let modeStyle = Style(fg: state.mode == .follow ? .success : .warning, bg: .statusBar, bold: true, reverse: true)

@@ -14,7 +14,10 @@ struct ReplyCommand: ParsableCommand {
             Actions with a url are POSTed to that webhook; everything else goes to the event's reply_to queue.
             The reply is kept in the database; a reply that could not be sent is kept as not sent and
             `timeline reply --resend REPLY_ID` sends it again with the same id.
-            Exit codes: 0 sent, 2 invalid input (nothing sent), 1 not sent (AWS, network or HTTP error).
+            A reply_to on a host that is neither an AWS SQS host of the viewer's partition nor the configured
+            endpoint (--endpoint-url, AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL, the profile's endpoint_url) is refused.
+            Exit codes: 0 sent, 2 invalid input or a refused reply_to (nothing sent), 1 not sent (AWS, network or
+            HTTP error).
             """)
 
     @OptionGroup var store: StoreOptions
@@ -52,7 +55,8 @@ struct ReplyCommand: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let timeline = try store.openForWriting()
-            let outbox = ReplyOutbox(keeper: timeline, sender: try queues.sender())
+            let sender = try queues.sender()
+            let outbox = ReplyOutbox(keeper: timeline, sender: sender)
             let result: ReplyRecord
             if let resend {
                 guard let again = outbox.resend(replyID: resend) else {
@@ -65,7 +69,7 @@ struct ReplyCommand: ParsableCommand {
                 }
                 let answer: Reply.Answer = action.map(Reply.Answer.action) ?? .text(text!)
                 let record = try ReplyTargets.record(answering: row.event, with: answer, from: try ReplyIdentity.identity(flag: from),
-                                                     nowMicros: TimeFormat.nowMicros()).get()
+                                                     policy: sender.policy, nowMicros: TimeFormat.nowMicros()).get()
                 result = outbox.send(record)
             }
             if result.isSent {

@@ -9,7 +9,7 @@ import SQSClient
 struct ReplyQueuePlan {
     let sqs: SQSClient
     let queueName: String
-    /// IAM user or role ARNs (already checked with `ReplyQueuePolicy.principal`).
+    /// IAM user or role ARNs (already checked with `ReplyQueueAccessPolicy.principal`).
     let senders: [String]
     let dryRun: Bool
     let report: (String) -> Void
@@ -37,7 +37,7 @@ struct ReplyQueuePlan {
         if current["RedrivePolicy"].map({ !$0.isEmpty }) == true {
             report("warning       \(url) has a redrive policy: others' replies may reach its dead-letter queue")
         }
-        if let allowed = ReplyQueuePolicy.senders(in: current["Policy"]), Set(allowed) == Set(senders) {
+        if let allowed = ReplyQueueAccessPolicy.senders(in: current["Policy"]), Set(allowed) == Set(senders) {
             report("reply queue   \(url)  (exists, unchanged)")
         } else if dryRun {
             report("reply queue   \(url)  (would update Policy: only \(senders.joined(separator: ", ")) may send)")
@@ -52,6 +52,6 @@ struct ReplyQueuePlan {
         guard let arn = try known ?? sqs.getQueueAttributes(queueURL: url, names: ["QueueArn"])["QueueArn"] else {
             throw CommandFailure("GetQueueAttributes gave no QueueArn for \(url)")
         }
-        return ReplyQueuePolicy.document(queueARN: arn, senders: senders)
+        return ReplyQueueAccessPolicy.document(queueARN: arn, senders: senders)
     }
 }

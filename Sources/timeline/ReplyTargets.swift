@@ -19,20 +19,64 @@ struct ReplyQueueOptions: ParsableArguments {
 
     /// A sender whose SQS clients are configured like every other command's, one per reply queue.
     func sender(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ReplySender {
-        try ReplyTargets.sender(region: region, endpointURL: endpointURL, profile: profile, environment: environment)
+        try ReplyTargets.sender(policy: try policy(environment: environment), region: region, endpointURL: endpointURL,
+                                profile: profile, environment: environment)
+    }
+
+    /// Which reply queues may get the viewer's signature (its own queue from `TIMELINE_QUEUE_URL` names
+    /// the region when nothing else does).
+    func policy(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ReplyQueuePolicy {
+        try ReplyTargets.policy(region: region, endpointURL: endpointURL, profile: profile,
+                                ownQueueURL: environment["TIMELINE_QUEUE_URL"], environment: environment)
     }
 }
 
 /// Building replies from an event and the sender that delivers them (shared by `reply` and the TUI).
 enum ReplyTargets {
-    static func sender(region: String?, endpointURL: String?, profile: String?,
+    /// The reply-queue rule for these settings: the endpoint the user configured (flag, then
+    /// `AWS_ENDPOINT_URL_SQS`, `AWS_ENDPOINT_URL`, the profile's `endpoint_url`) and the viewer's region
+    /// (flag, `AWS_REGION`, `AWS_DEFAULT_REGION`, its own queue URL's host, the profile), whose partition
+    /// bounds the AWS hosts replies may be signed for.
+    static func policy(region: String?, endpointURL: String?, profile: String?, ownQueueURL: String?,
+                       environment: [String: String]) throws -> ReplyQueuePolicy {
+        func nonEmpty(_ value: String?) -> String? {
+            guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+            return value
+        }
+        let selected = CredentialChain.selectProfile(flag: nonEmpty(profile), environment: environment, fileProfile: nil,
+                                                     fileSource: "config file")
+        let files = SharedConfigFiles(environment: environment)
+        let endpoint: URL?
+        do throws(ConfigurationError) {
+            if let flag = nonEmpty(endpointURL) {
+                endpoint = try ServiceEndpoints.validated(flag, source: "--endpoint-url")
+            } else {
+                endpoint = try ServiceEndpoints(environment: environment, files: files, profile: selected.name)
+                    .configuredEndpoint(for: .sqs)?.value
+            }
+        } catch {
+            throw CommandFailure(error.message)
+        }
+        let viewerRegion = nonEmpty(region) ?? nonEmpty(environment["AWS_REGION"]) ?? nonEmpty(environment["AWS_DEFAULT_REGION"])
+            ?? nonEmpty(ownQueueURL).flatMap(URL.init(string:)).flatMap(SQSConfiguration.regionFromQueueHost)
+            ?? CredentialChain.profileRegion(files: files, profile: selected.name)?.region
+        return ReplyQueuePolicy(viewerRegion: viewerRegion, configuredEndpoint: endpoint?.absoluteString)
+    }
+
+    /// Sends to the queues `policy` allows, each with a client for the checked endpoint: an AWS queue's
+    /// requests are signed for its own region.
+    static func sender(policy: ReplyQueuePolicy, region: String?, endpointURL: String?, profile: String?,
                        environment: [String: String]) throws -> ReplySender {
         let allowPrivate = try privateWebhooks().value
-        return ReplySender(clientFor: { queueURL in
+        return ReplySender(policy: policy, clientFor: { target in
             do throws(ConfigurationError) {
-                return try SQSConfiguration.resolve(
-                    flags: .init(region: region, queueURL: queueURL, endpointURL: endpointURL, profile: profile),
-                    environment: environment).makeClient()
+                var configuration = try SQSConfiguration.resolve(
+                    flags: .init(region: target.region ?? region, queueURL: target.endpoint + "/", endpointURL: endpointURL,
+                                 profile: profile),
+                    environment: environment)
+                guard let endpoint = URL(string: target.endpoint) else { throw ConfigurationError("not a URL: \(target.endpoint)") }
+                configuration.endpoint = Provenanced(endpoint, from: "reply queue")
+                return configuration.makeClient()
             } catch {
                 throw CommandFailure(error.message)
             }
@@ -49,8 +93,9 @@ enum ReplyTargets {
     }
 
     /// The reply to `event` with `answer`, and where it goes: an action's webhook, else the event's
-    /// `reply_to`. Nil with a reason when the event takes no such answer.
-    static func record(answering event: Event, with answer: Reply.Answer, from sender: String,
+    /// `reply_to`. A failure with the reason when the event takes no such answer, or when `policy` refuses
+    /// its queue (nothing is signed or sent).
+    static func record(answering event: Event, with answer: Reply.Answer, from sender: String, policy: ReplyQueuePolicy,
                        nowMicros: Int64) -> Result<ReplyRecord, CommandFailure> {
         let interaction = event.interaction
         var label: String?
@@ -72,6 +117,9 @@ enum ReplyTargets {
         guard let destination else {
             return .failure(CommandFailure("the task's latest event names no reply_to queue: its agent takes no replies",
                                            exitCode: 2))
+        }
+        if case .queue(let url) = destination, case .failure(let refusal) = policy.target(for: url) {
+            return .failure(CommandFailure("refused: \(refusal.reason)", exitCode: 2))
         }
         let reply = Reply(inReplyTo: event.id, taskID: event.taskID, agentID: event.agentID, answer: answer,
                           from: sender, timestampMicros: nowMicros)

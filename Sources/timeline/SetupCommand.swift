@@ -33,7 +33,7 @@ struct SetupCommand: ParsableCommand {
         if replyQueue?.isEmpty == true { throw ValidationError("--reply-queue needs a queue name.") }
         if !replySenders.isEmpty, replyQueue == nil { throw ValidationError("--reply-sender needs --reply-queue NAME.") }
         for sender in replySenders {
-            do { _ = try ReplyQueuePolicy.principal(sender) } catch { throw ValidationError("--reply-sender \(error)") }
+            do { _ = try ReplyQueueAccessPolicy.principal(sender) } catch { throw ValidationError("--reply-sender \(error)") }
         }
         if replyQueue != nil, topic == nil, queue.queueName == nil { return }  // only the reply queue
         guard let topic, !topic.isEmpty else { throw ValidationError("--topic NAME is required (or --reply-queue NAME alone).") }
@@ -75,7 +75,7 @@ struct SetupCommand: ParsableCommand {
 
     /// Creates or corrects the reply queue and prints what the agent exports.
     private func setUpReplyQueue(_ name: String, configuration: SQSConfiguration) throws {
-        var senders = try replySenders.map { arn throws -> String in try ReplyQueuePolicy.principal(arn) }
+        var senders = try replySenders.map { arn throws -> String in try ReplyQueueAccessPolicy.principal(arn) }
         var senderIDs: [String] = []
         if senders.isEmpty {
             let sts = try configuration.endpoints.endpoint(for: .sts, region: configuration.region.value).value
@@ -89,7 +89,7 @@ struct SetupCommand: ParsableCommand {
             } catch {
                 throw CommandFailure("could not find who you are (pass --reply-sender ARN): \(error.message)")
             }
-            senders = [try ReplyQueuePolicy.principal(identity.arn)]
+            senders = [try ReplyQueueAccessPolicy.principal(identity.arn)]
             // A role's SenderId is ROLEID:session: the role id alone allows every session of it.
             if let userID = identity.userID { senderIDs = [String(userID.split(separator: ":").first ?? "")] }
         }

@@ -124,10 +124,18 @@ struct TUICommand: ParsableCommand {
         try restoreMarksAndViews(&state, databasePath: path)
         let actions = try TUIActions(databasePath: path, configPath: try UserConfig.file().path)
         let makeReader: @Sendable () throws -> TimelineReading = { try TimelineStore.viewer(path: path) }
-        // Replies go out with the viewer's credentials, configured like the poller's (region, endpoint, profile).
+        // Replies go out with the viewer's credentials, configured like the poller's (region, endpoint, profile),
+        // only to the queues the reply policy allows; the confirmation flags another account or host.
+        let environment = ProcessInfo.processInfo.environment
+        let ownQueues = Self.ownQueueURLs(queue)
+        let replyPolicy = try ReplyTargets.policy(region: queue.region, endpointURL: queue.endpointURL,
+                                                  profile: queue.profile, ownQueueURL: ownQueues.first,
+                                                  environment: environment)
+        state.answering.replyPolicy = replyPolicy
+        state.answering.ownQueues = ownQueues
         let outbox = ReplyOutbox(keeper: try TimelineStore(path: path), sender: try ReplyTargets.sender(
-            region: queue.region, endpointURL: queue.endpointURL, profile: queue.profile,
-            environment: ProcessInfo.processInfo.environment))
+            policy: replyPolicy, region: queue.region, endpointURL: queue.endpointURL, profile: queue.profile,
+            environment: environment))
         let controller = TimelineController(state: state, makeReader: makeReader, pollerStatus: status,
                                             pollerRestart: restart, actions: actions,
                                             sendReply: { outbox.send($0) })
@@ -158,6 +166,12 @@ struct TUICommand: ParsableCommand {
         if let name = try store.setting(TUIActions.lastViewKey), let view = state.views.first(where: { $0.name == name }) {
             _ = applyView(&state, view)  // the first loads (controller.start) use the view's query
         }
+    }
+
+    /// The viewer's own queue URLs (flags, environment, config file); empty when none is named by URL.
+    static func ownQueueURLs(_ options: QueueOptions) -> [String] {
+        guard let configuration = try? options.configuration(), case .url(let first) = configuration.queue.value else { return [] }
+        return [first] + ((try? options.extraQueueURLs(after: configuration)) ?? [])
     }
 
     /// A profile with `mfa_serial` asks for its code on the terminal: do that before the screen is drawn

@@ -12,7 +12,7 @@ struct TimelineCommand: ParsableCommand {
             TUICommand.self, PollCommand.self, DrainCommand.self, PublishCommand.self, DoctorCommand.self,
             ImportCommand.self, ListCommand.self, HistoryCommand.self, RejectedCommand.self, ReplyCommand.self,
             AskCommand.self, SetupCommand.self, ConfigCommand.self, ExportCommand.self, PruneCommand.self, MarkCommand.self,
-            StatusCommand.self,
+            StatusCommand.self, HookCommand.self, HooksCommand.self,
         ]
     )
 

@@ -17,9 +17,11 @@ import TimelineStore
         init() throws {
             directory = try TemporaryDirectory(prefix: "replies")
             store = try TimelineStore(path: directory.file("timeline.db"))
-            let client = TestClients.client(try MotoServer.shared)
+            let server = try MotoServer.shared
+            let client = TestClients.client(server)
             self.client = client
-            outbox = ReplyOutbox(keeper: store, sender: ReplySender(clientFor: { _ in client }))
+            outbox = ReplyOutbox(keeper: store, sender: ReplySender(
+                policy: ReplyQueuePolicy(configuredEndpoint: server.endpoint.absoluteString), clientFor: { _ in client }))
         }
 
         func record(_ queueURL: String, id: String = UUID().uuidString.lowercased(), answer: Reply.Answer = .action("deploy")) -> ReplyRecord {
@@ -87,5 +89,26 @@ import TimelineStore
         record.destination = .webhook("https://user:pw@example.com/hook")
         record.reply.id = UUID().uuidString
         #expect(f.outbox.send(record).delivery == .failed(reason: "not an allowed webhook URL"))
+    }
+
+    @Test func aReplyToOnAnotherHostIsRefusedBeforeAnythingIsSigned() throws {
+        let f = try Fixture()
+        let capture = try LoopbackHTTPServer { _ in .respond(status: 200, headers: [], body: "{}") }
+        defer { capture.stop() }
+        let made = Locked(0)
+        let sender = ReplySender(policy: ReplyQueuePolicy(viewerRegion: "eu-west-1"), clientFor: { target in
+            made.withValue { $0 += 1 }
+            return TestClients.client(endpoint: URL(string: target.endpoint)!)
+        })
+        let outbox = ReplyOutbox(keeper: f.store, sender: sender)
+        for queue in ["http://127.0.0.1:\(capture.port)/123456789012/replies",
+                      "https://sqs.eu-west-1.amazonaws.com.evil.example/123456789012/replies",
+                      "https://sqs.cn-north-1.amazonaws.com.cn/123456789012/replies"] {
+            let result = outbox.send(f.record(queue))
+            guard case .failed(let reason) = result.delivery else { Issue.record("sent to \(queue)"); continue }
+            #expect(reason.contains("nothing was signed or sent"))
+        }
+        #expect(made.current == 0, "no client was made")
+        #expect(capture.connectionCount == 0, "the capture server heard nothing")
     }
 }

@@ -10,7 +10,7 @@ import TimelineCore
 @Suite struct WebhookAddressTests {
     func deliver(_ url: String, allowPrivate: Bool = false) -> (ReplyRecord.Delivery, ScriptedTransport) {
         let transport = ScriptedTransport { _ throws(TransportError) in HTTPResponse(status: 204, headers: [], body: []) }
-        let sender = ReplySender(clientFor: { _ in throw CancellationError() }, webhookTransport: transport,
+        let sender = ReplySender(policy: ReplyQueuePolicy(), clientFor: { _ in throw CancellationError() }, webhookTransport: transport,
                                  allowPrivateWebhooks: allowPrivate)
         let reply = Reply(id: "r1", inReplyTo: "e1", taskID: "t1", agentID: "a1", answer: .action("go"), from: "me",
                           timestampMicros: 1_795_000_000_000_000)

@@ -4,7 +4,7 @@ import Testing
 @testable import Terminal
 import TimelineUI
 
-/// Bytes in, `Input` out: every key and mouse encoding the terminals of issue 12 send.
+/// Bytes in, `Input` out: every key and mouse encoding the terminals people use send.
 @Suite("Input decoder")
 struct InputDecoderTests {
     static let esc = "\u{1B}"
@@ -117,13 +117,50 @@ struct InputDecoderTests {
 
     @Test func unknownSequencesAreConsumedWhole() {
         let e = Self.esc
-        for bytes in [e + "[2~", e + "[200~", e + "[?1;2c", e + "[>0;276;0c", e + "[I", e + "[O", e + "[99~",
+        for bytes in [e + "[2~", e + "[201~", e + "[?1;2c", e + "[>0;276;0c", e + "[I", e + "[O", e + "[99~",
                       e + "[1;5X", e + "Oz", e + "[[Z", e + "[12;40R", e + "[<1;2M", e + "[38:2:1:2:3m"] {
             #expect(Self.decode(bytes + "q") == [.key(.char("q"))], "\(bytes.debugDescription)")
             #expect(Self.decodeBytewise(bytes + "q") == [.key(.char("q"))], "split \(bytes.debugDescription)")
         }
         // Nothing of an issue-12 wheel event leaks as keys (it used to toggle the errors-only filter).
         #expect(!Self.decode(e + "[<65;20;5M").contains(.key(.char("5"))))
+    }
+
+    @Test func aBracketedPasteIsOneInputNeverKeys() {
+        let e = Self.esc
+        let paste = e + "[200~pip install -r requirements.txt\r" + e + "[201~"
+        let expected: [Input] = [.key(.char("r")), .paste("pip install -r requirements.txt\r"), .key(.char("j"))]
+        #expect(Self.decode("r" + paste + "j") == expected)
+        #expect(Self.decodeBytewise("r" + paste + "j") == expected, "split anywhere, even inside the brackets")
+        // Whatever it holds (y, Enter, escape sequences, a mouse report), a paste is text.
+        let hostile = e + "[200~y\n\r" + e + "[A" + e + "[<0;3;3M" + e + "[200~q" + e + "[201~"
+        #expect(Self.decode(hostile) == [.paste("y\n\r" + e + "[A" + e + "[<0;3;3M" + e + "[200~q")])
+    }
+
+    @Test func keysThatComeWithAPasteAreDropped() {
+        // A clipboard holding its own closing bracket, then Enter and `y`: all in one batch of input.
+        let e = Self.esc
+        let batch = Self.decode("r" + e + "[200~ok" + e + "[201~\ry" + e + "[<0;3;3M")
+        #expect(batch == [.key(.char("r")), .paste("ok"), .key(.enter), .key(.char("y")), .mouse(.click(x: 2, y: 2))])
+        #expect(InputDecoder.droppingKeysAfterPaste(batch) == [.key(.char("r")), .paste("ok")])
+        #expect(InputDecoder.droppingKeysAfterPaste([.key(.char("y")), .key(.enter)]) == [.key(.char("y")), .key(.enter)])
+        #expect(InputDecoder.droppingKeysAfterPaste([.paste("a"), .paste("b")]) == [.paste("a"), .paste("b")])
+    }
+
+    @Test func aPasteStaysOpenAcrossTimeoutsAndIsCapped() {
+        var d = InputDecoder()
+        #expect(d.feed(Array((Self.esc + "[200~yes\r").utf8)).isEmpty)
+        #expect(d.hasPending)
+        #expect(d.flush().isEmpty, "the escape timeout does not end a paste")
+        #expect(d.feed(Array("y\r".utf8)).isEmpty, "bytes after the timeout are still pasted text")
+        #expect(d.feed(Array((Self.esc + "[201").utf8)).isEmpty)
+        #expect(d.feed(Array("~n".utf8)) == [.paste("yes\ry\r"), .key(.char("n"))])
+        #expect(!d.hasPending)
+
+        var big = InputDecoder()
+        let body = [UInt8](repeating: UInt8(ascii: "a"), count: InputDecoder.maxPasteBytes + 1000)
+        let inputs = big.feed(Array((Self.esc + "[200~").utf8) + body + Array((Self.esc + "[201~").utf8))
+        #expect(inputs == [.paste(String(repeating: "a", count: InputDecoder.maxPasteBytes))])
     }
 
     @Test func escapeAloneAndBeforeAKey() {

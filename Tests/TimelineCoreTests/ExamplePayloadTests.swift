@@ -57,6 +57,7 @@ import Testing
             case "status": actual = .string(event.status.rawValue)
             case "category": actual = event.category.map(JSONValue.string) ?? .null
             case "progress": actual = event.progress.map(JSONValue.number) ?? .null
+            case "step": actual = .bool(event.isStep)
             case "timestamp_micros": actual = .number(Double(event.timestampMicros))
             case "body_bytes": actual = .number(Double(event.body.utf8.count))
             default: Issue.record("\(name): unknown expectation \(field)"); continue

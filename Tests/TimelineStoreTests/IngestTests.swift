@@ -19,6 +19,29 @@ struct IngestTests {
         #expect(try store.history(taskID: "A", limit: 10).map(\.id) == ["a2", "a1"])
     }
 
+    @Test func stepsUpdateAWorkingTaskButNeverAWaitingOrFinishedOne() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        func step(_ id: String, second: Int64) -> Event {
+            var event = makeEvent(id, task: "A", second: second, status: .inProgress)
+            event.isStep = true
+            return event
+        }
+        #expect(try store.ingestEvents([step("s1", second: 1)]) == [.inserted])
+        try store.ingestEvents([makeEvent("w", task: "A", second: 2, status: .inProgress)])
+        #expect(try store.ingestEvents([step("s2", second: 3)]) == [.replaced])
+        try store.ingestEvents([makeEvent("ask", task: "A", second: 4, status: .needsInput)])
+        #expect(try store.ingestEvents([step("s3", second: 5)]) == [.keptOlder])
+        #expect(try store.row(taskID: "A")?.event.status == .needsInput)
+        // In one batch too: the step after the finish stays in the history only.
+        #expect(try store.ingestEvents([makeEvent("done", task: "A", second: 6, status: .success), step("s4", second: 7)])
+                == [.replaced, .keptOlder])
+        let row = try #require(try store.row(taskID: "A"))
+        #expect(row.event.id == "done")
+        #expect(row.eventCount == 7)
+        #expect(try store.history(taskID: "A", limit: 10).map(\.id) == ["s4", "done", "s3", "ask", "s2", "w", "s1"])
+    }
+
     @Test func olderEventArrivingLateIsKeptInHistoryOnly() throws {
         let fixture = try StoreFixture()
         let store = fixture.store

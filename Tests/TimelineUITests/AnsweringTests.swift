@@ -40,7 +40,10 @@ struct AnsweringTests {
         #expect(record.destination == .queue(Self.replyTo))
         #expect((record.reply.inReplyTo, record.reply.from) == ("ev-ask", "alice@laptop"))
         let screen = render(s, width: 80, height: 24)
-        #expect(GoldenScreen.text(of: screen).contains(#"Send "Deploy" to queue agent-replies? y/N"#))
+        let text = GoldenScreen.text(of: screen)
+        #expect(text.contains(#"|Send "Deploy""#))
+        #expect(text.contains("|to queue agent-replies (account 123456789012, sqs.eu-west-1.amazonaws.com)?"))
+        #expect(text.contains("y sends · any other key cancels") && text.contains("y/N|"))
         GoldenScreen.check(screen, "80x24-answer-confirm")
 
         let effects = reduce(&s, .key(.char("y")))
@@ -63,7 +66,7 @@ struct AnsweringTests {
         var s = Self.detailOpen(row: Self.askingRow(webhook: "https://hooks.example.com/deploy?x=1"))
         _ = reduce(&s, .key(.char("1")))
         let text = GoldenScreen.text(of: render(s, width: 100, height: 24))
-        #expect(text.contains(#"Send "Deploy" to https://hooks.example.com/deploy?x=1? y/N"#))
+        #expect(text.contains(#"|Send "Deploy""#) && text.contains("|to https://hooks.example.com/deploy?x=1?"))
     }
 
     @Test func theOutcomeShowsInTheStatusBarTheHistoryAndTheRow() {
@@ -118,7 +121,8 @@ struct AnsweringTests {
         for var state in [c, d] {
             _ = reduce(&state, .key(.char("r")))
             for ch in "ok" { _ = reduce(&state, .key(.char(ch))) }
-            guard case .sendReply(let record)? = reduce(&state, .key(.enter)).first else { Issue.record("Enter sent nothing"); return }
+            #expect(reduce(&state, .key(.enter)).isEmpty, "Enter only shows the text for review")
+            guard case .sendReply(let record)? = reduce(&state, .key(.char("y"))).first else { Issue.record("y sent nothing"); return }
             sent.append(record.reply.id)
         }
         #expect(sent[0] == sent[1])
@@ -138,7 +142,10 @@ struct AnsweringTests {
         for c in "use release/2.4" { _ = reduce(&s, .key(.char(c))) }
         _ = reduce(&s, .key(.backspace))
         #expect(GoldenScreen.text(of: render(s, width: 80, height: 24)).contains("Reply to queue agent-replies: use release/2."))
-        guard case .sendReply(let record)? = reduce(&s, .key(.enter)).first else { Issue.record("Enter sent nothing"); return }
+        #expect(reduce(&s, .key(.enter)).isEmpty, "Enter opens the confirmation, it sends nothing")
+        let review = GoldenScreen.text(of: render(s, width: 80, height: 24))
+        #expect(review.contains(#"|Send text "use release/2.""#) && review.contains("y/N|"))
+        guard case .sendReply(let record)? = reduce(&s, .key(.char("y"))).first else { Issue.record("y sent nothing"); return }
         #expect(record.reply.answer == .text("use release/2.") && record.destination == .queue(Self.replyTo))
 
         var cancelled = Self.detailOpen()
@@ -214,7 +221,8 @@ struct AgentsViewTests {
         _ = reduce(&s, .key(.char("k")))
         _ = reduce(&s, .key(.char("r")))
         for c in "pause" { _ = reduce(&s, .key(.char(c))) }
-        guard case .sendReply(let record)? = reduce(&s, .key(.enter)).first else { Issue.record("nothing sent"); return }
+        #expect(reduce(&s, .key(.enter)).isEmpty)
+        guard case .sendReply(let record)? = reduce(&s, .key(.char("y"))).first else { Issue.record("nothing sent"); return }
         #expect(record.reply.answer == .text("pause") && record.reply.agentID == "deployer")
         #expect(record.reply.inReplyTo == "ev-deployer" && record.reply.taskID == "t-deployer")
         #expect(record.destination == .queue("https://sqs.eu-west-1.amazonaws.com/123456789012/deployer-replies"))

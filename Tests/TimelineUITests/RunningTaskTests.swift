@@ -2,7 +2,7 @@ import Testing
 import TimelineCore
 @testable import TimelineUI
 
-/// Issue 14's running tasks: elapsed time, ETA, stale and timed-out rows, the detail's durations.
+/// Running tasks: elapsed time, ETA, stale and timed-out rows, the detail's durations.
 @Suite("Running tasks")
 struct RunningTaskTests {
     private let minute: Int64 = 60_000_000

@@ -4,7 +4,7 @@ import TimelineCore
 import TimelineRuntime
 @testable import TimelineUI
 
-/// Issue 12 at the `reduce`/`render` level: bursts, FOLLOW by itself, `↑ N new`, poller errors, times,
+/// Terminal behaviour at the `reduce`/`render` level: bursts, FOLLOW by itself, `↑ N new`, poller errors, times,
 /// the detail position, and golden screens in the C locale and at tiny sizes.
 @Suite("Every terminal, locale and size")
 struct TerminalIssueTests {

@@ -1,4 +1,4 @@
-"""Issue 14 end to end: the bytes `timeline tui` writes to its pty (notification sequences, BELs, the window
+"""Attention end to end: the bytes `timeline tui` writes to its pty (notification sequences, BELs, the window
 title), `--notify-command` for `tui` and headless `poll`, unread marks across a restart (in tmux), and
 `timeline status`.
 

@@ -1,4 +1,4 @@
-"""Issue 12, CLI: --version/-V from the VERSION file (stamped by the build; see test_version_stamp.py), `list` colours (NO_COLOR, --no-color, TERM=dumb) on a real pty,
+"""The CLI on a terminal: --version/-V from the VERSION file (stamped by the build; see test_version_stamp.py), `list` colours (NO_COLOR, --no-color, TERM=dumb) on a real pty,
 `import` saying it reads standard input on a terminal, `publish` without a queue exiting 2, and shell
 completions of --status values.
 """

@@ -60,7 +60,8 @@ def test_demo_in_a_terminal_shows_the_fleet_and_q_stops_everything(tmux, timelin
     tmux.send_keys("i")
     tmux.wait_for("[1 Deploy] [2 Cancel]", timeout=20)
     tmux.send_keys("1")
-    tmux.wait_for('Send "Deploy" to queue agent-replies? y/N', timeout=10)
+    tmux.wait_for(lambda screen: 'Send "Deploy"' in screen and "to queue agent-replies (account " in screen
+                  and screen.rstrip().endswith("y/N"), timeout=10)
     tmux.send_keys("y")
     tmux.wait_for('sent "Deploy" to queue agent-replies', timeout=20)
     tmux.send_keys("Escape", "f")

@@ -108,7 +108,7 @@ def test_reply_identity_from_config_file_then_environment(run_timeline, e2e_env,
 
 
 def test_attention_settings_in_the_config_file_are_checked(run_timeline, config_file):
-    """`notify`, `stale_after` and `timeout_after` (issue 14's flags) are config keys, validated like the rest."""
+    """`notify`, `stale_after` and `timeout_after` (the attention flags) are config keys, validated like the rest."""
     config_file.write_text('notify = "all"\nstale_after = "90s"\ntimeout_after = "2h"\n')
     assert run_timeline("config").returncode == 0
     for text, key in [('notify = "loud"\n', "notify"), ('stale_after = "soon"\n', "stale_after"),

@@ -245,13 +245,14 @@ def test_the_tui_answers_with_i_a_digit_and_y_and_the_agent_gets_exactly_that(
     tmux.wait_for("[1 Deploy] [2 Cancel]", timeout=10)
 
     tmux.send_keys("2")  # the confirmation; anything but y cancels and sends nothing
-    tmux.wait_for(f'Send "Cancel" to queue {reply_queue.name}? y/N', timeout=10)
+    destination = f"to queue {reply_queue.name} (account {reply_queue.url.split('/')[-2]}, {reply_queue.endpoint.split('//')[1]})?"
+    tmux.wait_for(lambda screen: 'Send "Cancel"' in screen and destination in screen and "y/N" in screen, timeout=10)
     tmux.send_keys("n")
     tmux.wait_for("cancelled: nothing sent", timeout=10)
     assert reply_queue.depth() == 0
 
     tmux.send_keys("1")
-    tmux.wait_for(f'Send "Deploy" to queue {reply_queue.name}? y/N', timeout=10)
+    tmux.wait_for(lambda screen: 'Send "Deploy"' in screen and destination in screen, timeout=10)
     tmux.send_keys("y")
     tmux.wait_for(f'sent "Deploy" to queue {reply_queue.name}', timeout=20)
     reply = agent.join()
@@ -280,7 +281,9 @@ def test_a_text_reply_typed_in_the_tui_reaches_receive_messages(tmux, timeline_b
     tmux.send_keys("r")
     tmux.type("release/2.4 please")
     tmux.wait_for(f"Reply to queue {reply_queue.name}: release/2.4 please", timeout=10)
-    tmux.send_keys("Enter")
+    tmux.send_keys("Enter")  # shows the text and where it goes; y sends
+    tmux.wait_for('Send text "release/2.4 please"', timeout=10)
+    tmux.send_keys("y")
     tmux.wait_for(f'sent "release/2.4 please" to queue {reply_queue.name}', timeout=20)
     [message] = list(receive_messages(agent_id="reviewer", reply_queue_url=reply_queue.url, client=sqs,
                                       wait_seconds=1, timeout=5))
@@ -309,6 +312,8 @@ def test_a_message_from_the_agents_view_reaches_receive_messages(tmux, timeline_
     tmux.send_keys("j" if auditor_first else "k", "r")
     tmux.type("pause after this task")
     tmux.send_keys("Enter")
+    tmux.wait_for('Send text "pause after this task"', timeout=10)
+    tmux.send_keys("y")
     tmux.wait_for(f'sent "pause after this task" to queue {reply_queue.name}', timeout=20)
     [message] = list(receive_messages(agent_id="indexer", reply_queue_url=reply_queue.url, client=sqs,
                                       wait_seconds=1, timeout=5))

@@ -1,4 +1,4 @@
-"""Issue 12 end to end: the real `timeline tui` in tmux under the TERM values people have (tmux-256color,
+"""Terminals end to end: the real `timeline tui` in tmux under the TERM values people have (tmux-256color,
 screen-256color, xterm-256color inside tmux, linux), raw key and mouse bytes, Ctrl-L / Ctrl-Z, bursts, a C
 locale, a 20x5 terminal, a refused TERM, and `R` restarting a stopped poller. Waits are bounded polls of the
 screen, never timed assertions.

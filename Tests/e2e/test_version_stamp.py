@@ -1,4 +1,4 @@
-"""Issue 12: `scripts/version-stamp.sh`, which the VersionStamp build plugin runs before every build, turns the
+"""`scripts/version-stamp.sh`, which the VersionStamp build plugin runs before every build, turns the
 top-level VERSION file (the one place the version is written) into `TimelineVersion.string`. Run here on a
 scratch package directory, with and without git, so every branch of the script is exercised.
 """

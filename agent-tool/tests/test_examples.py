@@ -66,6 +66,8 @@ def _check_expected(event, expected):
             assert category == want
         elif field == "progress":
             assert event.get("progress") == want
+        elif field == "step":
+            assert event.get("step", False) is want
         else:
             assert event[field] == want, field
 
@@ -104,7 +106,7 @@ def test_str_input_is_sent_as_utf8():
 
 # --- the JSON Schema agrees with the examples
 
-SCHEMA_EXPRESSIBLE = ("missing required field", "must be a string", "is not one of", "must be a number",
+SCHEMA_EXPRESSIBLE = ("missing required field", "must be a string", "is not one of", "must be a number", "must be true or false",
                       "is empty or only whitespace", "contains a NUL", "is not an ISO 8601", "has no time zone")
 
 

@@ -94,6 +94,11 @@ class Tmux:
         """Type text literally (no key-name interpretation)."""
         self._tmux("send-keys", "-t", self._target(pane), "-l", text)
 
+    def paste(self, text: str, pane: str | None = None) -> None:
+        """Paste text as a terminal would (paste-buffer -p: bracketed when the program asked for it)."""
+        self._tmux("set-buffer", "-b", "e2e-paste", "--", text)
+        self._tmux("paste-buffer", "-p", "-d", "-b", "e2e-paste", "-t", self._target(pane))
+
     def capture(self, pane: str | None = None, colours: bool = False) -> str:
         """The visible screen as text; with colours=True, including SGR escape sequences (capture-pane -e)."""
         return self._tmux("capture-pane", "-p", *(["-e"] if colours else []), "-t", self._target(pane))

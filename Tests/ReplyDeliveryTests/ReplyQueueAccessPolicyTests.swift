@@ -9,7 +9,7 @@ import Testing
 
     @Test func allowsTheSendersAndDeniesEveryoneElse() throws {
         let senders = ["arn:aws:iam::123456789012:user/alice", "arn:aws:iam::210987654321:role/viewer"]
-        let text = ReplyQueuePolicy.document(queueARN: Self.queueARN, senders: senders)
+        let text = ReplyQueueAccessPolicy.document(queueARN: Self.queueARN, senders: senders)
         let document = try #require(JSONReader.object(from: Array(text.utf8)))
         let statements = try #require(document["Statement"] as? [[String: Any]])
         #expect(statements.count == 2)
@@ -21,7 +21,7 @@ import Testing
         #expect(deny["Action"] as? String == "sqs:SendMessage")
         let condition = (deny["Condition"] as? [String: Any])?["ArnNotEquals"] as? [String: Any]
         #expect(condition?["aws:PrincipalArn"] as? [String] == senders)
-        #expect(ReplyQueuePolicy.senders(in: text) == senders)
+        #expect(ReplyQueueAccessPolicy.senders(in: text) == senders)
     }
 
     @Test func readsBackAsAWSRewritesIt() {
@@ -32,20 +32,20 @@ import Testing
              {"Sid": "timeline-only-reply-senders", "Effect": "Deny", "Principal": "*", "Action": "sqs:SendMessage",
               "Resource": "x", "Condition": {"ArnNotEquals": {"aws:PrincipalArn": "arn:aws:iam::123456789012:user/alice"}}}]}
             """
-        #expect(ReplyQueuePolicy.senders(in: rewritten) == ["arn:aws:iam::123456789012:user/alice"])
-        #expect(ReplyQueuePolicy.senders(in: nil) == nil)
-        #expect(ReplyQueuePolicy.senders(in: #"{"Statement":[{"Sid":"timeline-reply-senders","Effect":"Allow","Principal":{"AWS":"a"}}]}"#) == nil,
+        #expect(ReplyQueueAccessPolicy.senders(in: rewritten) == ["arn:aws:iam::123456789012:user/alice"])
+        #expect(ReplyQueueAccessPolicy.senders(in: nil) == nil)
+        #expect(ReplyQueueAccessPolicy.senders(in: #"{"Statement":[{"Sid":"timeline-reply-senders","Effect":"Allow","Principal":{"AWS":"a"}}]}"#) == nil,
                 "an Allow without the Deny does not restrict senders within the account")
     }
 
     @Test func principals() throws {
-        #expect(try ReplyQueuePolicy.principal("arn:aws:iam::123456789012:user/alice") == "arn:aws:iam::123456789012:user/alice")
-        #expect(try ReplyQueuePolicy.principal("arn:aws:iam::123456789012:role/ops/viewer") == "arn:aws:iam::123456789012:role/ops/viewer")
-        #expect(try ReplyQueuePolicy.principal("arn:aws:sts::123456789012:assumed-role/viewer/alice")
+        #expect(try ReplyQueueAccessPolicy.principal("arn:aws:iam::123456789012:user/alice") == "arn:aws:iam::123456789012:user/alice")
+        #expect(try ReplyQueueAccessPolicy.principal("arn:aws:iam::123456789012:role/ops/viewer") == "arn:aws:iam::123456789012:role/ops/viewer")
+        #expect(try ReplyQueueAccessPolicy.principal("arn:aws:sts::123456789012:assumed-role/viewer/alice")
                 == "arn:aws:iam::123456789012:role/viewer")
         for bad in ["alice", "arn:aws:iam::123456789012:root", "arn:aws:iam::12345:user/alice", "arn:aws:s3:::bucket",
                     "AIDAEXAMPLE", "arn:aws:iam::123456789012:group/admins"] {
-            #expect(throws: ReplyQueuePolicy.Problem.self, "\(bad)") { try ReplyQueuePolicy.principal(bad) }
+            #expect(throws: ReplyQueueAccessPolicy.Problem.self, "\(bad)") { try ReplyQueueAccessPolicy.principal(bad) }
         }
     }
 }

@@ -3,7 +3,7 @@ import StrictJSON
 /// The queue policy of a reply queue (`timeline setup --reply-queue`): only the named principals may
 /// `sqs:SendMessage` to it. An Allow for them (enough across accounts) and a Deny for every other principal
 /// (needed within the account, where identity policies alone would let anyone with `sqs:SendMessage` send).
-public enum ReplyQueuePolicy {
+public enum ReplyQueueAccessPolicy {
     /// A principal is not an IAM user or role ARN.
     public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         public var description: String

@@ -1,0 +1,75 @@
+import Foundation
+
+/// Sends spooled events in order within a total time budget, so a hook never holds its agent up: the
+/// work runs on its own thread and the caller gets an answer by the deadline whatever the network does
+/// (an event being sent when time runs out stays spooled; the next run sends it again, and ingest keeps
+/// one copy per event id).
+public struct HookPublisher: Sendable {
+    /// Sends one payload; throws when it did not reach the queue.
+    public typealias Send = @Sendable (String) throws -> Void
+
+    public let spool: HookSpool
+    /// Makes the sender (resolving the queue and credentials may itself take time: it runs inside the budget).
+    public let makeSender: @Sendable () throws -> Send
+
+    public init(spool: HookSpool, makeSender: @escaping @Sendable () throws -> Send) {
+        self.spool = spool
+        self.makeSender = makeSender
+    }
+
+    /// What a delivery run did.
+    public struct Outcome: Sendable, Equatable {
+        public var sent: Int
+        /// Events still waiting in the spool.
+        public var waiting: Int
+        /// The first failure, in words (nil when everything went or time ran out first).
+        public var failure: String?
+        /// The budget ran out before the run finished.
+        public var timedOut: Bool
+    }
+
+    /// Sends every waiting event, oldest first, stopping at the first failure; returns by `budget` seconds.
+    public func deliver(budget: TimeInterval) -> Outcome {
+        let deadline = Date().addingTimeInterval(budget)
+        let box = OutcomeBox()
+        let done = DispatchSemaphore(value: 0)
+        let spool = self.spool
+        let makeSender = self.makeSender
+        let thread = Thread {
+            let result = spool.withLock(until: deadline) { () -> (Int, String?) in
+                var send: Send?
+                var sent = 0
+                // Until the spool is empty: events other hooks add while this run holds the lock go too
+                // (those hooks may give up waiting for the lock).
+                while case let files = spool.pending(), !files.isEmpty {
+                    for file in files {
+                        guard let data = FileManager.default.contents(atPath: file.path) else { continue }
+                        do {
+                            if send == nil { send = try makeSender() }
+                            try send?(String(decoding: data, as: UTF8.self))
+                        } catch {
+                            return (sent, "\(error)")
+                        }
+                        try? FileManager.default.removeItem(at: file)
+                        sent += 1
+                    }
+                }
+                return (sent, nil)
+            }
+            box.set(result ?? (0, nil))
+            done.signal()
+        }
+        thread.start()
+        let finished = done.wait(timeout: .now() + max(0, deadline.timeIntervalSinceNow)) == .success
+        let (sent, failure) = box.get() ?? (0, nil)
+        return Outcome(sent: sent, waiting: spool.count, failure: failure, timedOut: !finished)
+    }
+}
+
+/// The worker thread's result, read by the caller after the semaphore (or not at all when time ran out).
+private final class OutcomeBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: (Int, String?)?
+    func set(_ value: (Int, String?)) { lock.withLock { self.value = value } }
+    func get() -> (Int, String?)? { lock.withLock { value } }
+}

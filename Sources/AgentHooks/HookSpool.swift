@@ -1,0 +1,93 @@
+import Foundation
+
+/// Events a hook could not send yet: one file per event (mode 0600) in a directory only the user can
+/// read (0700), named so that their order is the order they were made. `HookPublisher` sends them, oldest
+/// first, under an exclusive lock, and removes each once SQS has it.
+public final class HookSpool: @unchecked Sendable {
+    /// The most events kept; when full, the oldest is dropped for the newest.
+    public static let capacity = 5_000
+
+    public let directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// `$XDG_STATE_HOME/timeline`, else `~/.local/state/timeline`.
+    public static func stateDirectory(environment: [String: String]) -> URL {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return URL(fileURLWithPath: state).appendingPathComponent("timeline")
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/state/timeline")
+    }
+
+    /// The spool under a state directory.
+    public convenience init(stateDirectory: URL) {
+        self.init(directory: stateDirectory.appendingPathComponent("spool"))
+    }
+
+    /// Stores one payload; returns its file.
+    @discardableResult
+    public func add(_ payload: String, micros: Int64 = Int64(Date().timeIntervalSince1970 * 1_000_000)) throws -> URL {
+        try Self.makePrivateDirectory(directory)
+        let existing = pending()
+        if existing.count >= Self.capacity {
+            for old in existing.prefix(existing.count - Self.capacity + 1) { try? FileManager.default.removeItem(at: old) }
+        }
+        let name = String(format: "%019lld-%010d-%@.json", micros, getpid(), UUID().uuidString.lowercased())
+        let file = directory.appendingPathComponent(name)
+        let temporary = directory.appendingPathComponent(".tmp-" + name)
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw HookSpoolError(path: temporary.path, errno: errno) }
+        let bytes = Array(payload.utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        guard written == bytes.count, rename(temporary.path, file.path) == 0 else {
+            let code = errno
+            unlink(temporary.path)
+            throw HookSpoolError(path: file.path, errno: code)
+        }
+        return file
+    }
+
+    /// The waiting events' files, oldest first.
+    public func pending() -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+            .map { directory.appendingPathComponent($0) }
+    }
+
+    /// How many events wait.
+    public var count: Int { pending().count }
+
+    /// Runs `body` holding the spool's lock (flock on `spool.lock`), waiting for it until `deadline`;
+    /// nil when the lock could not be had in time.
+    public func withLock<T>(until deadline: Date, _ body: () throws -> T) rethrows -> T? {
+        guard (try? Self.makePrivateDirectory(directory)) != nil else { return nil }
+        let fd = open(directory.appendingPathComponent("spool.lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if Date() >= deadline { return nil }
+            usleep(20_000)
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    /// Creates `url` (and its parents) as 0700 directories; an existing one is narrowed to 0700.
+    static func makePrivateDirectory(_ url: URL) throws {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        chmod(url.path, 0o700)
+        chmod(url.deletingLastPathComponent().path, 0o700)
+    }
+}
+
+/// A spool file could not be written.
+public struct HookSpoolError: Error, CustomStringConvertible {
+    public var path: String
+    public var errno: Int32
+    public var description: String { "cannot write \(path): \(String(cString: strerror(errno)))" }
+}

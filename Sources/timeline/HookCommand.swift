@@ -1,0 +1,226 @@
+import AgentHooks
+import ArgumentParser
+import Foundation
+import SQSClient
+import TimelineCore
+
+/// `timeline hook AGENT`: what an agent's own hook runs. Reads the agent's payload (stdin; Codex's
+/// `notify` passes it as the last argument), publishes the event it means, and never holds the agent up:
+/// it exits 0 whatever happens, within `--budget` seconds, leaving what it could not send in the spool.
+struct HookCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hook",
+        abstract: "Report an agent's hook event to the timeline (run by the agent's hooks).",
+        discussion: """
+            Agents: \(HookAgent.allCases.map(\.rawValue).joined(separator: ", ")). Always exits 0; what cannot \
+            be sent within the budget waits in the spool (timeline hooks flush).
+            """
+    )
+
+    @Argument(help: "The agent whose hook runs this.") var agent: String
+    @Argument(parsing: .captureForPassthrough, help: "The payload, for agents that pass it as an argument (Codex notify).")
+    var payloadArguments: [String] = []
+    @Flag(name: .customLong("include-prompts"), help: "Publish the prompts the user typed (off: they are left out).")
+    var includePrompts = false
+    @Option(help: ArgumentHelp("Seconds the whole run may take.", valueName: "seconds")) var budget: Double = 2.0
+    @Option(help: ArgumentHelp(
+        "How long a Claude Code permission prompt waits for an answer from the timeline (default: $TIMELINE_HOOK_WAIT, the config file's hook_wait, 2m).",
+        valueName: "duration"))
+    var wait: DurationArgument?
+
+    func run() throws {
+        // Gemini CLI parses a hook's stdout as JSON and Cursor expects an answer: one that changes nothing.
+        switch agent {
+        case HookAgent.cursor.rawValue: print(Self.cursorNeutralAnswer)
+        case HookAgent.gemini.rawValue: print("{}")
+        default: break
+        }
+        let started = Date()
+        let environment = ProcessInfo.processInfo.environment
+        let state = HookSpool.stateDirectory(environment: environment)
+        let spool = HookSpool(stateDirectory: state)
+        do {
+            guard let agent = HookAgent(rawValue: agent) else {
+                throw CommandFailure("unknown agent \(DisplayText.sanitize(self.agent))")
+            }
+            let builder = HookEventBuilder(agent: agent)
+            let waiting = WaitingSessions(stateDirectory: state)
+            if agent == .claude, let input = try readStdin() {
+                if input.string("hook_event_name") == "PermissionRequest" {
+                    switch askOnTheTimeline(input, builder: builder, spool: spool, environment: environment) {
+                    case .notAsked: break
+                    case .decided(let decision):
+                        print(decision)
+                        return
+                    case .unanswered:
+                        // Withdrawn (published): Claude asks in its terminal; the next tool event ends the wait.
+                        if let report = ClaudeHooks.report(input, options: HookOptions()) { _ = waiting.adjust(report, agent: agent) }
+                        return
+                    }
+                }
+                let report = ClaudeHooks.report(input, options: HookOptions(includePrompts: sharesPrompts),
+                                                lastAssistantText: ClaudeTranscript.lastAssistantText(path:))
+                if let report, let payload = builder.payload(for: waiting.adjust(report, agent: agent)) { try spool.add(payload) }
+            }
+            for report in try reports(for: agent) {
+                if let payload = builder.payload(for: waiting.adjust(report, agent: agent)) { try spool.add(payload) }
+            }
+        } catch {
+            HookLog.record("\(error)", state: state)
+        }
+        let remaining = budget - Date().timeIntervalSince(started)
+        guard remaining > 0.05 else { return }
+        let outcome = HookDelivery.publisher(spool: spool, environment: environment).deliver(budget: remaining)
+        if let failure = outcome.failure { HookLog.record(failure, state: state) }
+        if outcome.failure == nil, !outcome.timedOut, outcome.waiting == 0 { HookLog.clear(state: state) }
+        if outcome.timedOut { HookLog.record("time budget ran out; \(outcome.waiting) events wait in the spool", state: state) }
+        // Out now, even while the sending thread still waits on the network.
+        if outcome.timedOut { Foundation.exit(0) }
+    }
+
+    /// The reports this run's payload means.
+    private func reports(for agent: HookAgent) throws -> [HookReport] {
+        let options = HookOptions(includePrompts: sharesPrompts)
+        switch agent {
+        case .aider:
+            // aider's notifications command gets no payload: it runs when aider waits for the user.
+            return [AiderHooks.report(cwd: FileManager.default.currentDirectoryPath, parentProcess: getppid())]
+        case .codex:
+            guard let text = payloadArguments.last, let input = HookInput.parse(Array(text.utf8)) else {
+                return try readStdin().map { CodexHooks.reports($0, options: options) } ?? []
+            }
+            return CodexHooks.reports(input, options: options)
+        case .claude:
+            return []  // read and reported in run(), where a permission prompt may be asked on the timeline
+        case .gemini:
+            return try readStdin().flatMap { GeminiHooks.report($0, options: options) }.map { [$0] } ?? []
+        case .cursor:
+            return try readStdin().flatMap { CursorHooks.report($0, options: options) }.map { [$0] } ?? []
+        case .opencode:
+            return try readStdin().flatMap { OpencodeHooks.report($0, options: options) }.map { [$0] } ?? []
+        }
+    }
+
+    /// `--include-prompts`, also where Codex's `notify` puts it: among the arguments before its JSON (they
+    /// are all captured once the payload argument starts).
+    private var sharesPrompts: Bool {
+        includePrompts || payloadArguments.dropLast().contains("--include-prompts")
+    }
+
+    /// A permission prompt asked on the timeline: the decision JSON for Claude, no answer in time, or not
+    /// asked at all (then the prompt is reported as any other event). Needs a reply queue and the waiter
+    /// that accepts answers; SIGTERM (Claude's prompt was answered in the terminal) ends the wait at once.
+    private func askOnTheTimeline(
+        _ input: HookInput, builder: HookEventBuilder, spool: HookSpool, environment: [String: String]
+    ) -> PermissionOutcome {
+        let file = try? UserConfig.file()
+        guard let replyQueue = environment["TIMELINE_REPLY_QUEUE_URL"].flatMap({ $0.isEmpty ? nil : $0 })
+                ?? file?.string("reply_queue_url"),
+              let waiter = HookAnswerWaiting.waiter(environment: environment, replyQueueURL: replyQueue) else { return .notAsked }
+        let seconds = wait?.seconds
+            ?? environment["TIMELINE_HOOK_WAIT"].flatMap(DurationArgument.init(argument:))?.seconds
+            ?? file?.string("hook_wait").flatMap(DurationArgument.init(argument:))?.seconds
+            ?? PermissionPrompt.defaultWaitSeconds
+        let publisher = HookDelivery.publisher(spool: spool, environment: environment)
+        let publish: @Sendable (String) -> Void = { payload in
+            _ = try? spool.add(payload)
+            _ = publisher.deliver(budget: budget)
+        }
+        let terminal = SignalWatcher([SIGTERM]) { _ in
+            if let payload = PermissionPrompt.followUp(.answeredInTerminal, to: input, builder: builder) {
+                _ = try? spool.add(payload)
+                _ = publisher.deliver(budget: 0.5)
+            }
+            Foundation.exit(0)
+        }
+        defer { withExtendedLifetime(terminal) {} }
+        let flow = PermissionFlow(waiter: waiter, publish: publish)
+        guard PermissionPrompt.question(input, builder: builder, replyQueueURL: replyQueue) != nil else { return .notAsked }
+        return flow.run(input, builder: builder, replyQueueURL: replyQueue, wait: TimeInterval(seconds)).map { .decided($0) } ?? .unanswered
+    }
+
+    /// How a permission prompt went on the timeline.
+    enum PermissionOutcome {
+        /// Not asked there (no reply queue, no sender allowlist, or the question could not be made).
+        case notAsked
+        /// Answered: the decision JSON for Claude.
+        case decided(String)
+        /// No answer in time: the question was withdrawn.
+        case unanswered
+    }
+
+    /// Cursor's "go ahead" (`beforeSubmitPrompt` reads `continue`; the other hooks installed ignore it).
+    static let cursorNeutralAnswer = "{\"continue\":true}"
+
+    /// The JSON object on stdin (at most 8 MiB), nil when stdin is a terminal or holds no object.
+    /// Stdin is read within half the budget: an agent that never closes it does not hold the hook.
+    private func readStdin() throws -> HookInput? {
+        if isatty(STDIN_FILENO) != 0 { return nil }
+        let box = StdinBox()
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            box.data = FileHandle.standardInput.readData(ofLength: 8 * 1024 * 1024)
+            done.signal()
+        }.start()
+        guard done.wait(timeout: .now() + budget / 2) == .success else { throw CommandFailure("stdin was not closed in time") }
+        guard let input = HookInput.parse(Array(box.data)) else { throw CommandFailure("stdin holds no JSON object") }
+        return input
+    }
+}
+
+/// What the stdin reader thread read (handed over through the semaphore).
+private final class StdinBox: @unchecked Sendable {
+    var data = Data()
+}
+
+/// How hooks and `timeline hooks flush` reach the queue: `TIMELINE_QUEUE_URL` / the config file, as
+/// `timeline publish`.
+enum HookDelivery {
+    static func publisher(spool: HookSpool, environment: [String: String]) -> HookPublisher {
+        let configuration = Result { try QueueOptions.parse([]).configuration(environment: environment) }
+        return HookPublisher(spool: spool) {
+            let configuration = try configuration.get()
+            // Temporary credentials outlive the hook run in a 0600 file: each run does not call STS or SSO.
+            let credentials = CredentialFileCache(
+                chain: configuration.credentials,
+                directory: HookSpool.stateDirectory(environment: environment).appendingPathComponent("credentials-cache"))
+            let client = SQSClient(endpoint: configuration.endpoint.value, region: configuration.region.value,
+                                   credentials: credentials)
+            let queueURL = try configuration.queueURL(using: client).value
+            let fifo = FIFOKeys.isFIFO(queueURL)
+            return { payload in
+                guard case .success(let event) = EventParser.parse(payload) else { return }  // nothing to send
+                do {
+                    _ = try client.sendMessage(
+                        queueURL: queueURL, body: payload, groupID: fifo ? FIFOKeys.key(event.taskID) : nil,
+                        deduplicationID: fifo ? FIFOKeys.key(event.id) : nil)
+                } catch let error as SQSError {
+                    throw CommandFailure(SQSErrorHint.describe(error, queueURL: queueURL))
+                }
+            }
+        }
+    }
+}
+
+/// The last thing that went wrong in a hook run, for `timeline hooks status` (hooks print nothing: the
+/// agent would show it, or read it as an answer).
+enum HookLog {
+    static func record(_ message: String, state: URL) {
+        let file = state.appendingPathComponent("hook-last-error.txt")
+        let line = "\(TimeFormat.iso8601(micros: TimeFormat.nowMicros())) \(message)\n"
+        try? FileManager.default.createDirectory(at: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let fd = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        _ = line.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
+    }
+
+    static func clear(state: URL) {
+        unlink(state.appendingPathComponent("hook-last-error.txt").path)
+    }
+
+    static func last(state: URL) -> String? {
+        (try? String(contentsOf: state.appendingPathComponent("hook-last-error.txt"), encoding: .utf8))
+            .map { DisplayText.sanitize($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+}

@@ -1,0 +1,102 @@
+import AgentHooks
+import Foundation
+import Testing
+import TimelineCore
+
+@Suite("Hook spool and publisher")
+struct HookSpoolTests {
+    func makeSpool() throws -> (HookSpool, URL) {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("spool-\(UUID())/timeline")
+        return (HookSpool(stateDirectory: state), state.deletingLastPathComponent())
+    }
+
+    @Test func stateDirectoryFollowsXDG() {
+        #expect(HookSpool.stateDirectory(environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/h"]).path == "/x/state/timeline")
+        #expect(HookSpool.stateDirectory(environment: ["HOME": "/h"]).path == "/h/.local/state/timeline")
+        #expect(HookSpool.stateDirectory(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]).path == "/h/.local/state/timeline")
+    }
+
+    @Test func filesArePrivateAndKeptInOrder() throws {
+        let (spool, root) = try makeSpool()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try spool.add("second", micros: 2)
+        try spool.add("first", micros: 1)
+        let files = spool.pending()
+        #expect(files.map { String(decoding: FileManager.default.contents(atPath: $0.path)!, as: UTF8.self) } == ["first", "second"])
+        let fileMode = try FileManager.default.attributesOfItem(atPath: files[0].path)[.posixPermissions] as? NSNumber
+        let directoryMode = try FileManager.default.attributesOfItem(atPath: spool.directory.path)[.posixPermissions] as? NSNumber
+        #expect(fileMode?.intValue == 0o600 && directoryMode?.intValue == 0o700)
+    }
+
+    @Test func deliverySendsInOrderAndStopsAtTheFirstFailure() throws {
+        let (spool, root) = try makeSpool()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for (index, text) in ["a", "b", "c"].enumerated() { try spool.add(text, micros: Int64(index)) }
+        let sent = Recorder()
+        let failing = HookPublisher(spool: spool) {
+            { payload in
+                if payload == "b" { throw FixtureError(name: "refused") }
+                sent.append(payload)
+            }
+        }
+        let first = failing.deliver(budget: 5)
+        #expect(first.sent == 1 && first.waiting == 2 && first.failure != nil && !first.timedOut)
+        let working = HookPublisher(spool: spool) { { sent.append($0) } }
+        let second = working.deliver(budget: 5)
+        #expect(second.sent == 2 && second.waiting == 0 && second.failure == nil)
+        #expect(sent.values == ["a", "b", "c"])
+    }
+
+    @Test func eventsAddedDuringARunAreSentByIt() throws {
+        let (spool, root) = try makeSpool()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try spool.add("first", micros: 1)
+        let sent = Recorder()
+        let publisher = HookPublisher(spool: spool) {
+            { payload in
+                // Another hook spools its event while this one holds the lock.
+                if payload == "first" { try spool.add("late", micros: 2) }
+                sent.append(payload)
+            }
+        }
+        let outcome = publisher.deliver(budget: 5)
+        #expect(sent.values == ["first", "late"] && outcome.waiting == 0)
+    }
+
+    @Test func aBlackHoleCostsOnlyTheBudgetAndKeepsTheEvent() throws {
+        let (spool, root) = try makeSpool()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try spool.add("stuck")
+        let publisher = HookPublisher(spool: spool) { { _ in sleep(30) } }
+        let started = Date()
+        let outcome = publisher.deliver(budget: 0.5)
+        #expect(Date().timeIntervalSince(started) < 1.5)
+        #expect(outcome.timedOut && outcome.waiting == 1)
+    }
+}
+
+final class Recorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    func append(_ value: String) { lock.withLock { items.append(value) } }
+    var values: [String] { lock.withLock { items } }
+}
+
+@Suite("Waiting sessions")
+struct WaitingSessionsTests {
+    @Test func theFirstToolEventAfterAWaitIsAStateChange() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("waiting-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let waiting = WaitingSessions(stateDirectory: state)
+        func step(_ title: String, session: String = "s1", status: Status = .inProgress) -> HookReport {
+            HookReport(session: session, cwd: nil, title: title, status: status, isStep: true)
+        }
+        #expect(waiting.adjust(step("Bash: ls"), agent: .claude).isStep, "no wait: a step stays a step")
+        let ask = HookReport(session: "s1", cwd: nil, title: "Waiting for you: Bash rm -rf build", status: .needsInput)
+        #expect(waiting.adjust(ask, agent: .claude) == ask)
+        #expect(waiting.adjust(step("Claude is waiting", status: .info), agent: .claude).isStep, "an idle reminder ends nothing")
+        #expect(waiting.adjust(step("Bash: ls", session: "other"), agent: .claude).isStep, "another session's wait")
+        #expect(!waiting.adjust(step("Finished Bash: rm -rf build"), agent: .claude).isStep, "answered in the terminal")
+        #expect(waiting.adjust(step("Bash: make"), agent: .claude).isStep, "once only")
+    }
+}

@@ -14,7 +14,7 @@ enum WaitingText {
 
 /// Header: "• 2 unread errors" after the per-status counts, and "? 1 need you (i)" when the per-status
 /// counts do not show it already (a filter hides the waiting tasks): said once (returns the next x).
-func renderAttention(_ state: AppState, into screen: inout Screen, x start: Int, waitingShown: Bool) -> Int {
+func renderAttention(_ state: AppState, into screen: inout Screen, x start: Int, limit: Int, waitingShown: Bool) -> Int {
     guard let a = state.attention else { return start }
     var x = start
     let parts: [(String, ColorRole)] = [
@@ -22,7 +22,7 @@ func renderAttention(_ state: AppState, into screen: inout Screen, x start: Int,
         (a.waiting > 0 && !waitingShown ? WaitingText.header("\(a.waiting)") : "", .needsInput),
     ]
     for (text, role) in parts where !text.isEmpty {
-        guard x + TextWidth.of(text) < screen.width else { break }
+        guard x + TextWidth.of(text) < limit else { break }
         x += screen.put(text, x: x, y: 0, style: Style(fg: role, bg: .headerBar, bold: true)) + 2
     }
     return x

@@ -32,6 +32,11 @@ func renderEmpty(_ state: AppState, into screen: inout Screen, x: Int, width: In
             ("", .plain),
             ("Esc clears the search, 0 clears the status filter.", Style(fg: .muted)),
         ]
+        if let problem = state.search.query.problems.first {
+            // A malformed qualifier is why: say so (wrapped, as the line may be long).
+            let wrapped = TextWidth.wrap(TextWidth.safe(problem), to: max(8, width - 4)).map { ($0, Style(fg: .error, bold: true)) }
+            lines.insert(contentsOf: [("", .plain)] + wrapped, at: 1)
+        }
     } else {
         let url = state.poller.queueURL ?? "$QUEUE_URL"
         lines = [

@@ -72,3 +72,25 @@ def test_tasks_waiting_for_the_user_are_counted_once_with_the_key_that_goes_to_t
         tui.wait_for(lambda s: "Deploy to prod?" in s and "Esc" in s)
         tui.keys("q", "q")
         assert tui.exit_code() == 0
+
+
+@pytest.mark.parametrize("lang", ["C.UTF-8", "C"])
+def test_a_malformed_query_keeps_its_text_says_why_and_the_header_marks_the_filter(tui_env, lang):
+    feed_lines, start = tui_env
+    feed_lines(json.dumps(event("T-1", "deploy api")), json.dumps(event("T-2", "review")))
+    tui = start(width=120, height=24, extra_env={"LANG": lang, "LC_ALL": lang})
+    tui.keys("/")
+    tui.type("since:abc")
+    screen = tui.wait_for(lambda s: "since:abc is not a time" in s)
+    lines = screen.split("\n")
+    assert lines[23].startswith("/since:abc "), lines[23]
+    assert "filter: since:abc" in lines[0], lines[0]
+    for width, height in ((80, 24), (20, 5)):
+        tui.resize(width, height)
+        screen = tui.wait_for(lambda s: len(s.split("\n")[0]) <= width and "since:abc is not" in s)
+        lines = screen.split("\n")
+        assert lines[height - 1].startswith("/since:abc"), screen
+        assert "filter: since:abc" in lines[0], screen
+    tui.keys("Enter")
+    screen = tui.wait_for(lambda s: "FOLLOW" in s or "BROWSE" in s)
+    assert "filter: since:abc" in screen.split("\n")[0], screen

@@ -40,6 +40,17 @@ final class CursesScreen {
         MouseReporting.set(false)
         BracketedPaste.set(false)
         endwin()
+        Self.clearWithoutAlternateScreen()
+    }
+
+    /// On a terminal without an alternate screen (no `smcup`: the Linux console), the last frame stays after
+    /// `endwin` and the shell's prompt lands on its status line: clear the screen (terminfo `clear`).
+    static func clearWithoutAlternateScreen() {
+        let absent = UnsafeMutablePointer<CChar>(bitPattern: -1)  // tigetstr's "not a string capability"
+        if let smcup = tigetstr("smcup"), smcup != absent, smcup.pointee != 0 { return }
+        guard let clear = tigetstr("clear"), clear != absent else { return }
+        putp(clear)
+        fflush(nil)
     }
 
     var size: (width: Int, height: Int) {

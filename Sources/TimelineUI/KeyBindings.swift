@@ -28,7 +28,7 @@ public enum KeyBindings {
         ("⏎ l →", "open task detail"),
         ("Esc h ←", "close detail"),
         ("J K", "scroll detail pane"),
-        ("Space U", "read task / all read"),
+        ("Space U", "read+page / all read"),
         ("z", "expand/fold long text"),
         ("t", "relative/absolute time"),
         ("!", "full poller message"),

@@ -32,9 +32,10 @@ func reduceListKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect] 
     switch key {
     case .char("j"), .down, .ctrl("n"): return moveSelection(&s, by: 1, keepLine: false)
     case .char("k"), .up, .ctrl("p"): return moveSelection(&s, by: -1, keepLine: false)
-    // Space as in a newsreader: the selected task is read first (when unread), then Space pages on.
-    case .char(" ") where s.selectedRow?.unread == true: return markRead(&s, s.selectedRow)
-    case .pageDown, .char(" "), .ctrl("f"): return moveSelection(&s, by: page, keepLine: true)
+    // Space as in a newsreader: "seen it, go on": the selected task is marked read (when unread) and the
+    // list pages down, whether or not anything was unread.
+    case .char(" "): return markRead(&s, s.selectedRow) + moveSelection(&s, by: page, keepLine: true)
+    case .pageDown, .ctrl("f"): return moveSelection(&s, by: page, keepLine: true)
     case .pageUp, .char("b"), .ctrl("b"): return moveSelection(&s, by: -page, keepLine: true)
     case .char("U"): return markAllRead(&s)
     case .ctrl("d"): return moveSelection(&s, by: max(1, page / 2), keepLine: true)

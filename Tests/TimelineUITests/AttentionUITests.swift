@@ -17,13 +17,31 @@ struct AttentionUITests {
         GoldenScreen.check(render(unreadState(), width: 80, height: 24), "80x24-unread")
     }
 
-    @Test func spaceMarksTheSelectedTaskReadOnScreenAndInTheStore() throws {
+    @Test func spaceMarksTheSelectedTaskReadOnScreenAndInTheStoreAndPagesOn() throws {
         var s = unreadState()
         let row = try #require(s.selectedRow)
         #expect(row.unread)
         #expect(reduce(&s, .key(.char(" "))) == [.markRead(taskID: row.taskID, seq: row.seq)])
-        #expect(s.selectedRow?.unread == false)
-        #expect(reduce(&s, .key(.char(" "))).isEmpty, "already read: nothing to store")
+        #expect(s.window.first { $0.taskID == row.taskID }?.unread == false)
+        #expect(s.selectedRow?.taskID == "T-107", "paged to the last row")
+        #expect(reduce(&s, .key(.char(" "))).isEmpty, "already read, nothing further: nothing to store")
+    }
+
+    /// Every row unread (a fresh demo): each Space still pages, marking the task it leaves read.
+    @Test func spacePagesWhenEveryRowIsUnread() {
+        let rows = (1...40).map { i -> TimelineRow in
+            var row = makeRow("T\(i)", "task \(i)", secondsAgo: Int64(1000 - i), seq: Int64(i))
+            row.unread = true
+            return row
+        }
+        var d = SyncDriver(InMemoryTimeline(rows), width: 80, height: 12)
+        #expect(d.state.selectedRow?.taskID == "T40")
+        #expect(d.send(.key(.char(" "))).first == .markRead(taskID: "T40", seq: 40))
+        #expect(d.state.selectedRow?.taskID == "T30")
+        #expect(d.state.window.first { $0.taskID == "T40" }?.unread == false)
+        #expect(d.send(.key(.char(" "))).first == .markRead(taskID: "T30", seq: 30))
+        #expect(d.state.selectedRow?.taskID == "T20")
+        #expect(d.state.selectedRow?.unread == true, "not looked at yet")
     }
 
     @Test func openingTheDetailMarksItReadOnceTheHistoryIsShown() throws {

@@ -217,8 +217,8 @@ let bindingTable: [BindingCase] = [
     at(.browse, key(.up), []) { $0.selected = "T38"; $0.line = 2 },
     at(.follow, key(.char("k")), []) { _ in },
     at(.follow, key(.pageDown), []) { $0.mode = .browse; $0.selected = "T30" },
-    // Space on an unread task marks it read (and stays); on a read one it pages down. U marks every task read.
-    at(.unreadSelected, key(.char(" ")), ["mark read T40@40"]) { $0.unread = [] },
+    // Space marks an unread selected task read and pages down; on a read one it only pages. U marks every task read.
+    at(.unreadSelected, key(.char(" ")), ["mark read T40@40"]) { $0.unread = []; $0.mode = .browse; $0.selected = "T30" },
     at(.follow, key(.char(" ")), []) { $0.mode = .browse; $0.selected = "T30" },
     at(.follow, key(.char("U")), ["mark all read"]) { _ in },
     at(.browse, key(.pageDown), ["window around T27"]) { $0.selected = "T27"; $0.rows = 40 },

@@ -87,10 +87,35 @@ def test_a_malformed_query_keeps_its_text_says_why_and_the_header_marks_the_filt
     assert "filter: since:abc" in lines[0], lines[0]
     for width, height in ((80, 24), (20, 5)):
         tui.resize(width, height)
-        screen = tui.wait_for(lambda s: len(s.split("\n")[0]) <= width and "since:abc is not" in s)
+        screen = tui.wait_for(lambda s: tui.tmux.size(tui.pane) == (width, height) and "since:abc is not" in s
+                              and "filter: since:abc" in s.split("\n")[0])
         lines = screen.split("\n")
         assert lines[height - 1].startswith("/since:abc"), screen
         assert "filter: since:abc" in lines[0], screen
     tui.keys("Enter")
     screen = tui.wait_for(lambda s: "FOLLOW" in s or "BROWSE" in s)
     assert "filter: since:abc" in screen.split("\n")[0], screen
+
+
+def test_space_pages_when_every_row_is_unread(tui_env):
+    feed_lines, start = tui_env
+    feed_lines(*[json.dumps(event(f"T-{i:02d}", f"task {i:02d}", seconds_ago=100 - i)) for i in range(60)])
+    tui = start(width=80, height=24)
+    screen = tui.wait_for(lambda s: "row 1 of 60" in s)
+    assert "•" in screen, "fresh tasks are unread"
+    tui.keys("Space")
+    tui.wait_for(lambda s: "row 23 of 60" in s)
+    tui.keys("Space")
+    tui.wait_for(lambda s: "row 45 of 60" in s)
+
+
+@pytest.mark.parametrize("term", ["linux", "tmux-256color"])
+def test_quitting_leaves_no_status_line_under_the_shell_prompt(tui_env, term):
+    feed_lines, start = tui_env
+    feed_lines(json.dumps(event("T-1", "a task")))
+    tui = start(width=80, height=24, extra_env={"TERM": term})
+    tui.wait_for(lambda s: "a task" in s and "? help" in s)
+    tui.keys("q")
+    screen = tui.wait_for(lambda s: TerminalProgram.EXITED_MARK in s)
+    assert tui.exit_code() == 0
+    assert "? help" not in screen and "FOLLOW" not in screen and "a task" not in screen, screen

@@ -142,8 +142,6 @@ public struct AppState: Sendable, Equatable {
     /// arrives, so every keypress counts however fast keys come. `pendingMoveKeepsLine`: a page move.
     public var pendingMove = 0
     public var pendingMoveKeepsLine = false
-    /// `g` pressed, waiting for the second `g`.
-    public var pendingG = false
     /// Bumped whenever the list query changes; stale results are ignored.
     public var generation = 0
     public var quitRequested = false

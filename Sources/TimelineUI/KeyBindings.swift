@@ -9,9 +9,10 @@ public enum KeyBindings {
         ("Space b", "page down / up"),
         ("Ctrl-f Ctrl-b", "page down / up"),
         ("Ctrl-d Ctrl-u", "half page down / up"),
-        ("G End", "oldest task"),
-        ("f gg Home", "FOLLOW the newest"),
+        ("G End", "oldest task (bottom)"),
+        ("g F f Home", "FOLLOW the newest (top)"),
         ("e w", "next error / warning"),
+        ("E W", "previous error / warning"),
         ("wheel click", "scroll / select"),
     ])
     public static let search: Section = ("Search and filter", [
@@ -36,7 +37,7 @@ public enum KeyBindings {
         ("R", "restart stopped poller"),
         ("Ctrl-l Ctrl-z", "redraw / suspend (fg)"),
         ("? F1", "this help"),
-        ("q Ctrl-c", "quit"),
+        ("q :q F10", "quit (Ctrl-c too)"),
     ])
     public static let marks: Section = ("Marks and views", [
         ("m", "mark / unmark task (*)"),

@@ -17,7 +17,6 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
     var kind = SearchState.Kind.filter
     var statuses: [Status] = []
     var absoluteTime = false
-    var pendingG = false
     var notice: String?
     var quit = false
     var message = false
@@ -47,7 +46,6 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
         kind = s.search.kind
         statuses = Status.allCases.filter(s.statusFilter.contains)
         absoluteTime = s.absoluteTime
-        pendingG = s.pendingG
         notice = s.search.notice
         quit = s.quitRequested
         message = s.pollerMessageOpen
@@ -72,7 +70,7 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
     var description: String {
         "\(mode.rawValue) sel=\(selected ?? "-")@\(line) detail=\(detail ?? "-")+\(detailScroll) help=\(help) "
             + "prompt=\(prompt) search=\(search.debugDescription)/\(kind) statuses=\(statuses) abs=\(absoluteTime) "
-            + "g=\(pendingG) notice=\(notice ?? "-") quit=\(quit) rows=\(rows) answer=\(answer ?? "-") "
+            + "notice=\(notice ?? "-") quit=\(quit) rows=\(rows) answer=\(answer ?? "-") "
             + "answerNotice=\(answerNotice ?? "-") agents=\(agents) marks=\(marks) "
             + "command=\(commandLine ?? "-") picker=\(picker.map(String.init) ?? "-") view=\(view ?? "-") app=\(appNotice ?? "-") "
             + "unread=\(unread) rejected=\(rejected)"
@@ -153,7 +151,6 @@ struct Start: CustomStringConvertible, Sendable {
     static let split = Start(description: "split detail of T39 (160 wide)", width: 160) { $0.press(.char("j"), .enter) }
     static let help = Start(description: "help open") { $0.press(.char("?")) }
     static let rejectedOpen = Start(description: "rejected messages open") { $0.press(.char("X")) }
-    static let pendingG = Start(description: "BROWSE on T38, g pressed") { $0.press(.char("j"), .char("j"), .char("g")) }
     static let errorsOnly = Start(description: "status filter error") { $0.press(.char("5")) }
     /// T40's detail, its latest event replaced by a question with two actions and a reply queue.
     static let asking = Start(description: "detail of T40 asking [1 Deploy] [2 Cancel]") {
@@ -186,6 +183,7 @@ struct Start: CustomStringConvertible, Sendable {
         $0.state.views = [NamedQuery(name: "errors", query: "status:error"), NamedQuery(name: "needles", query: "needle")]
         $0.press(.char(":")); $0.type("view needles"); $0.press(.enter)
     }
+    static let colonQ = Start(description: "command line \"q\"") { $0.press(.char(":"), .char("q")) }
     static let saveCommand = Start(description: "filter \"needle\", command line \"save n\"") {
         $0.press(.char("/")); $0.type("needle"); $0.press(.enter, .char(":")); $0.type("save n")
     }
@@ -235,11 +233,15 @@ let bindingTable: [BindingCase] = [
     at(.follow, key(.end), ["window oldest"]) { $0.mode = .browse; $0.selected = "T1"; $0.line = 9; $0.rows = 22 },
     at(.browse, key(.char("f")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0 },
     at(.browse, key(.home), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0 },
-    at(.browse, key(.char("g")), []) { $0.pendingG = true },
-    at(.pendingG, key(.char("g")), ["window newest", "counts"]) {
-        $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.pendingG = false
+    at(.browse, key(.char("g")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0 },
+    at(.browse, key(.char("F")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0 },
+    // E/W look newer (up); past the newest they wrap around to the oldest.
+    at(.browse, key(.char("E")), ["find newer status:error"]) {
+        $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.appNotice = "back at the newest: FOLLOW"
     },
-    at(.pendingG, key(.char("z")), []) { $0.pendingG = false },
+    at(.browse, key(.char("W")), ["find newer status:warning"]) { $0.selected = "T7"; $0.line = 3; $0.notice = "search wrapped" },
+    at(.follow, key(.function(10)), ["quit"]) { $0.quit = true },
+    at(.detail, key(.function(10)), ["quit"]) { $0.quit = true },
     at(.follow, key(.char("e")), ["find older status:error"]) { $0.mode = .browse; $0.selected = "T36"; $0.line = 4 },
     at(.follow, key(.char("w")), ["find older status:warning"]) { $0.mode = .browse; $0.selected = "T35"; $0.line = 5 },
     at(.browse, .mouse(.wheelDown(x: 5, y: 5)), []) { $0.selected = "T34"; $0.line = 6 },
@@ -338,7 +340,7 @@ let bindingTable: [BindingCase] = [
     at(.expandedDetail, key(.char("G")), []) { $0.detailScroll = 67 },  // 76 lines, 9 visible (and the indicator)
     at(.expandedDetail, key(.char("z")), []) { _ in },  // folds again
     at(.detailScrolled, key(.home), []) { $0.detailScroll = 0 },
-    at(.detailScrolled, key(.char("g")), []) { $0.pendingG = true },
+    at(.detailScrolled, key(.char("g")), []) { $0.detailScroll = 0 },
     at(.detail, key(.char("t")), []) { $0.absoluteTime = true },
     at(.detail, key(.char("?")), []) { $0.help = true },
     at(.split, key(.char("J")), []) { $0.detailScroll = 1 },
@@ -386,6 +388,7 @@ let bindingTable: [BindingCase] = [
         $0.commandLine = nil; $0.view = "needles"; $0.search = "needle"; $0.rows = 8
     },
     at(.command, key(.escape), []) { $0.commandLine = nil },
+    at(.colonQ, key(.enter), ["quit"]) { $0.commandLine = nil; $0.quit = true },
     at(.viewApplied, key(.escape), ["window newest", "counts", "remember view -"]) { $0.view = nil; $0.search = ""; $0.rows = 11 },
     at(.viewApplied, key(.tab), ["window newest", "counts"]) { $0.kind = .highlight; $0.rows = 22 },
     at(.saveCommand, key(.enter), ["save view n", "remember view n"]) {
@@ -425,7 +428,7 @@ struct KeyBindingTableTests {
         let listed = KeyBindings.columns.flatMap { $0 }.filter { $0.title != "Glyphs" }.flatMap(\.keys)
             .flatMap { $0.0.split(separator: " ").map(String.init) }
             .filter { !$0.hasSuffix(":") }  // search qualifiers, not keys
-            .map { $0 == "gg" ? "g" : $0 }  // the second g has its own row (from "g pressed")
+            .map { $0 == ":q" ? ":" : $0 }  // :q is the command line's (its row: command line "q" + ⏎)
         for key in listed { #expect(covered.contains(key), "no row for \(key)") }
     }
 

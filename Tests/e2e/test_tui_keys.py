@@ -119,3 +119,28 @@ def test_quitting_leaves_no_status_line_under_the_shell_prompt(tui_env, term):
     screen = tui.wait_for(lambda s: TerminalProgram.EXITED_MARK in s)
     assert tui.exit_code() == 0
     assert "? help" not in screen and "FOLLOW" not in screen and "a task" not in screen, screen
+
+
+def test_less_keys_g_G_F_previous_error_and_the_quit_keys(tui_env):
+    feed_lines, start = tui_env
+    feed_lines(*[json.dumps(event(f"T-{i:02d}", f"task {i:02d}", "error" if i in (10, 50) else "info",
+                                  seconds_ago=100 - i)) for i in range(60)])
+    tui = start(width=80, height=24)
+    tui.wait_for(lambda s: "row 1 of 60" in s)
+    tui.keys("G")
+    tui.wait_for(lambda s: "row 60 of 60" in s and "BROWSE" in s)
+    tui.keys("g")
+    tui.wait_for(lambda s: "row 1 of 60" in s and "FOLLOW" in s)
+    tui.keys("G")
+    tui.wait_for(lambda s: "row 60 of 60" in s)
+    tui.keys("E")  # the nearest newer error: task 10 (row 50)
+    tui.wait_for(lambda s: "row 50 of 60" in s)
+    tui.keys("E")  # then task 50 (row 10)
+    tui.wait_for(lambda s: "row 10 of 60" in s)
+    tui.keys("F")
+    tui.wait_for(lambda s: "row 1 of 60" in s and "FOLLOW" in s)
+    tui.keys(":", "q", "Enter")
+    assert tui.exit_code() == 0
+    tui = start(width=80, height=24)
+    tui.keys("F10")
+    assert tui.exit_code() == 0

@@ -7,6 +7,8 @@ final class CursesScreen {
     private var palette: Palette
     private var previous: Screen?
     private(set) var active = false
+    /// Mouse reporting is on (`setMouse`).
+    private var mouse = true
 
     /// Starts curses on the controlling terminal. `color: false` honours NO_COLOR / --no-color; `light`
     /// picks colours for a light background.
@@ -31,6 +33,13 @@ final class CursesScreen {
         palette = Palette(depth: depth, light: light)
         active = true
         TerminalRestore.register { MouseReporting.set(false); BracketedPaste.set(false); endwin() }
+    }
+
+    /// Switches mouse reporting (the view's `mouse` setting): off, the terminal keeps its own selection.
+    func setMouse(_ on: Bool) {
+        guard on != mouse else { return }
+        mouse = on
+        MouseReporting.set(on)
     }
 
     /// Restores the terminal exactly (idempotent).
@@ -82,7 +91,7 @@ final class CursesScreen {
         signal(SIGTSTP, previous)
         // Continued: the tty modes and screen are ours again on the next refresh.
         reset_prog_mode()
-        MouseReporting.set(true)
+        if mouse { MouseReporting.set(true) }
         BracketedPaste.set(true)
         invalidate()
     }

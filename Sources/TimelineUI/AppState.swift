@@ -128,6 +128,9 @@ public struct AppState: Sendable, Equatable {
     /// error); a brief one ends at `noticeUntilMicros` (0: until the next key replaces or clears it).
     public var notice: String?
     public var noticeUntilMicros: Int64 = 0
+    /// The view takes the mouse (wheel, click); off, the terminal keeps it (its own text selection). `M`
+    /// toggles it; the terminal switches mouse reporting to match.
+    public var mouse = true
     /// The terminal's charset cannot show Unicode: `render` draws ASCII stand-ins (set by the terminal).
     public var asciiOnly = false
     public var absoluteTime = false

@@ -14,6 +14,7 @@ public enum KeyBindings {
         ("e w", "next error / warning"),
         ("E W", "previous error / warning"),
         ("wheel click", "scroll / select"),
+        ("M", "mouse on / off"),
     ])
     public static let search: Section = ("Search and filter", [
         ("/", "search as you type"),

@@ -88,6 +88,7 @@ func reduceListKey(_ s: inout AppState, _ key: Key) -> [Effect] {
     case .char("t"):
         s.absoluteTime.toggle()
         return []
+    case .char("M"): return toggleMouse(&s)
     case .char("m"): return toggleMark(&s)
     case .char("'"): return jumpToNextMark(&s)
     case .char("x"): return exportSelected(&s)
@@ -147,6 +148,7 @@ func reduceDetailKey(_ s: inout AppState, _ key: Key) -> [Effect] {
     case .char("t"):
         s.absoluteTime.toggle()
         return []
+    case .char("M"): return toggleMouse(&s)
     case .char("?"), .function(1):
         return openHelp(&s)
     case .char("!"):
@@ -160,6 +162,13 @@ func reduceDetailKey(_ s: inout AppState, _ key: Key) -> [Effect] {
     default:
         return []
     }
+}
+
+/// `M`: the view takes the mouse, or leaves it to the terminal (to select text); the status bar says which.
+func toggleMouse(_ s: inout AppState) -> [Effect] {
+    s.mouse.toggle()
+    s.showNotice(s.mouse ? "mouse on: wheel scrolls, click selects (M: off)" : "mouse off: the terminal selects text (M: on)")
+    return []
 }
 
 func openHelp(_ s: inout AppState) -> [Effect] {

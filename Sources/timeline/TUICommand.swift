@@ -110,6 +110,7 @@ struct TUICommand: ParsableCommand {
             maxLifetimeSeconds: try Self.threshold("timeout_after", flag: timeoutAfter, flagName: "--timeout-after",
                                                    environment: "TIMELINE_TIMEOUT_AFTER", fallback: RunThresholds().maxLifetimeSeconds))
         state.absoluteTime = try Self.timeSetting(flag: time).value == "absolute"
+        state.mouse = try Self.mouseSetting()
         if !TerminalSupport.localeIsUTF8() {
             state.asciiOnly = true
             state.showNotice("locale is not UTF-8: ASCII glyphs (set LANG=C.UTF-8 for more)", seconds: 10)
@@ -156,6 +157,13 @@ struct TUICommand: ParsableCommand {
     static func timeSetting(flag: String?) throws -> Setting {
         try UserConfig.resolver().resolve("time", flag: flag, flagName: "--time", environmentNames: ["TIMELINE_TIME"],
                                           fallback: "relative")
+    }
+
+    /// Does the view take the mouse: TIMELINE_MOUSE (1/0, true/false) > `mouse` in the config file > yes.
+    static func mouseSetting() throws -> Bool {
+        let setting = try UserConfig.resolver().resolve("mouse", flag: nil, flagName: "", environmentNames: ["TIMELINE_MOUSE"])
+        guard let value = setting.value else { return true }
+        return value == "true" || value == "1"
     }
 
     /// Marks from the database, views from the config file, and the last view used (applied again).

@@ -33,6 +33,7 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
     var appNotice: String?
     var unread: [String] = []
     var rejected = false
+    var mouse = true
 
     init(_ s: AppState) {
         mode = s.mode
@@ -65,6 +66,7 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
         appNotice = s.notice
         unread = s.window.filter(\.unread).map(\.taskID)
         rejected = s.rejected.open
+        mouse = s.mouse
     }
 
     var description: String {
@@ -73,7 +75,7 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
             + "notice=\(notice ?? "-") quit=\(quit) rows=\(rows) answer=\(answer ?? "-") "
             + "answerNotice=\(answerNotice ?? "-") agents=\(agents) marks=\(marks) "
             + "command=\(commandLine ?? "-") picker=\(picker.map(String.init) ?? "-") view=\(view ?? "-") app=\(appNotice ?? "-") "
-            + "unread=\(unread) rejected=\(rejected)"
+            + "unread=\(unread) rejected=\(rejected) mouse=\(mouse)"
     }
 }
 
@@ -150,6 +152,7 @@ struct Start: CustomStringConvertible, Sendable {
     }
     static let split = Start(description: "split detail of T39 (160 wide)", width: 160) { $0.press(.char("j"), .enter) }
     static let help = Start(description: "help open") { $0.press(.char("?")) }
+    static let mouseOff = Start(description: "mouse off") { $0.press(.char("M")) }
     static let rejectedOpen = Start(description: "rejected messages open") { $0.press(.char("X")) }
     static let errorsOnly = Start(description: "status filter error") { $0.press(.char("5")) }
     /// T40's detail, its latest event replaced by a question with two actions and a reply queue.
@@ -349,6 +352,9 @@ let bindingTable: [BindingCase] = [
     at(.split, key(.escape), []) { $0.detail = nil },
     at(.split, .mouse(.wheelDown(x: 100, y: 5)), []) { $0.detailScroll = 3 },
     at(.follow, key(.char("t")), []) { $0.absoluteTime = true },
+    at(.follow, key(.char("M")), []) { $0.mouse = false; $0.appNotice = "mouse off: the terminal selects text (M: on)" },
+    at(.mouseOff, key(.char("M")), []) { $0.mouse = true; $0.appNotice = "mouse on: wheel scrolls, click selects (M: off)" },
+    at(.detail, key(.char("M")), []) { $0.mouse = false; $0.appNotice = "mouse off: the terminal selects text (M: on)" },
     at(.follow, key(.char("?")), []) { $0.help = true },
     at(.help, key(.char("x")), []) { $0.help = false },  // any other key closes help, and does nothing else
     at(.help, key(.char("j")), []) { _ in },  // 80x12 is too small for the help: j scrolls it

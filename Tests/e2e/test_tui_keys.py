@@ -144,3 +144,24 @@ def test_less_keys_g_G_F_previous_error_and_the_quit_keys(tui_env):
     tui = start(width=80, height=24)
     tui.keys("F10")
     assert tui.exit_code() == 0
+
+
+def mouse_reporting(tui) -> bool:
+    """Whether the program asked the terminal (tmux) for mouse reports."""
+    return tui.tmux._tmux("display-message", "-p", "-t", tui.pane, "#{mouse_any_flag}").strip() == "1"
+
+
+def test_the_mouse_can_be_left_to_the_terminal_by_setting_and_by_key(tui_env):
+    feed_lines, start = tui_env
+    feed_lines(json.dumps(event("T-1", "a task")))
+    tui = start(width=80, height=24)
+    tui.wait_for(lambda s: "a task" in s and mouse_reporting(tui))
+    tui.keys("M")
+    tui.wait_for(lambda s: "mouse off" in s and not mouse_reporting(tui))
+    tui.keys("q")
+    assert tui.exit_code() == 0
+    tui = start(width=80, height=24, extra_env={"TIMELINE_MOUSE": "0"})
+    tui.wait_for(lambda s: "a task" in s)
+    assert not mouse_reporting(tui)
+    tui.keys("M")
+    tui.wait_for(lambda s: "mouse on" in s and mouse_reporting(tui))

@@ -12,7 +12,7 @@ enum EffectKind: Hashable {
         case .loadWindow: self = .window
         case .loadCounts: self = .counts
         case .loadHistory: self = .history
-        case .findMatch, .quit, .setMark, .saveView, .rememberView, .exportHistory, .restartPoller: self = .find
+        case .findMatch, .quit, .setMark, .saveView, .rememberView, .rememberSearches, .exportHistory, .restartPoller: self = .find
         case .loadReplies: self = .replies
         case .sendReply: self = .send
         case .loadAgents: self = .agents

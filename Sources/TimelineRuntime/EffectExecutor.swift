@@ -46,7 +46,7 @@ public enum EffectExecutor {
         case .markAllRead:
             try (reader as? ReadMarking)?.markAllRead()
             return nil
-        case .quit, .setMark, .saveView, .rememberView, .exportHistory, .restartPoller: return nil  // not reads: ActionExecutor, the poller hook
+        case .quit, .setMark, .saveView, .rememberView, .rememberSearches, .exportHistory, .restartPoller: return nil  // not reads: ActionExecutor, the poller hook
         }
     }
 

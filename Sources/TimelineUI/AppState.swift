@@ -16,6 +16,11 @@ public struct SearchState: Sendable, Equatable {
     public var matchCount: Int?
     /// Shown briefly after n/N, e.g. "search wrapped".
     public var notice: String?
+    /// Searches kept with ⏎, oldest first (↑/↓ recall them in the prompt; kept in the database).
+    public var history: [String] = []
+    /// While recalling: the entry shown, and the text typed before the first ↑.
+    var recalled: Int?
+    var draft = ""
     public init() {}
 }
 

@@ -155,6 +155,8 @@ public enum Effect: Sendable, Equatable {
     case saveView(NamedQuery)
     /// Remember the view in use, restored at the next start.
     case rememberView(name: String?)
+    /// Keep the `/` prompt's searches (oldest first, at most `SearchHistory.limit`) for the next start.
+    case rememberSearches([String])
     /// Write the task's history as Markdown to a file in the current directory (`x`).
     case exportHistory(taskID: String)
     /// How many messages were rejected, and the newest `limit` of them (0: only the count, for the header);

@@ -21,6 +21,7 @@ public enum KeyBindings {
         ("Tab", "filter ⇄ highlight"),
         ("n N", "next / previous match"),
         ("⏎ Esc", "keep / clear search"),
+        ("↑ ↓", "earlier searches (/)"),
         ("1 2 3 4 5 6", "status filter on/off"),
         ("0", "clear status filter"),
         ("status: task:", "and agent: category:"),

@@ -9,6 +9,14 @@ import TimelineUI
 final class TUIActions: TimelineActions, @unchecked Sendable {
     /// Where the TUI remembers the last view it applied (in the database's `meta`).
     static let lastViewKey = "tui.last_view"
+    /// Where the TUI keeps the `/` prompt's searches, one a line, oldest first.
+    static let searchHistoryKey = "tui.search_history"
+
+    /// The kept searches (`SearchHistory`), oldest first.
+    static func searchHistory(_ store: TimelineStore) throws -> [String] {
+        guard let text = try store.setting(searchHistoryKey) else { return [] }
+        return SearchHistory.bounded(text.split(separator: "\n").map(String.init))
+    }
 
     private let store: TimelineStore
     private let configPath: String
@@ -31,6 +39,12 @@ final class TUIActions: TimelineActions, @unchecked Sendable {
 
     func rememberView(name: String?) throws {
         try store.setSetting(Self.lastViewKey, name)
+    }
+
+    func rememberSearches(_ history: [String]) throws {
+        // A line break cannot be typed in the prompt; a pasted one must not split an entry in two.
+        let lines = SearchHistory.bounded(history).map { $0.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ") }
+        try store.setSetting(Self.searchHistoryKey, lines.joined(separator: "\n"))
     }
 
     /// `timeline-TASK-YYYYMMDD-HHMMSS.md` (the task id reduced to letters, digits, `-`, `_`, `.`), never

@@ -105,6 +105,7 @@ func summary(_ effect: Effect) -> String {
     case .setMark(let task, let marked): return "\(marked ? "mark" : "unmark") \(task)"
     case .saveView(let view): return "save view \(view.name)"
     case .rememberView(let name): return "remember view \(name ?? "-")"
+    case .rememberSearches(let history): return "remember searches \(history.joined(separator: "|"))"
     case .exportHistory(let task): return "export \(task)"
     case .loadRejected(let limit): return "rejected \(limit)"
     }
@@ -187,6 +188,11 @@ struct Start: CustomStringConvertible, Sendable {
         $0.press(.char(":")); $0.type("view needles"); $0.press(.enter)
     }
     static let colonQ = Start(description: "command line \"q\"") { $0.press(.char(":"), .char("q")) }
+    /// "needle" and "hay 3" kept, the prompt open again with "hay" typed, ↑ pressed once ("hay 3" shown).
+    static let recalling = Start(description: "history [needle, hay 3], \"hay\" typed, ↑ once") {
+        $0.press(.char("/")); $0.type("needle"); $0.press(.enter, .char("/"), .ctrl("u")); $0.type("hay 3"); $0.press(.enter)
+        $0.press(.char("/"), .ctrl("u")); $0.type("hay"); $0.press(.up)
+    }
     static let saveCommand = Start(description: "filter \"needle\", command line \"save n\"") {
         $0.press(.char("/")); $0.type("needle"); $0.press(.enter, .char(":")); $0.type("save n")
     }
@@ -306,12 +312,16 @@ let bindingTable: [BindingCase] = [
     at(.prompt, key(.tab), ["window newest", "counts"]) { $0.kind = .highlight },
     at(.filtered, key(.char("/")), []) { $0.prompt = true },
     at(.highlighted, key(.char("/")), []) { $0.prompt = true },
-    at(.typed, key(.enter), []) { $0.prompt = false },
+    at(.typed, key(.enter), ["remember searches needle 1"]) { $0.prompt = false },
     at(.typed, key(.escape), ["window newest", "counts"]) {
         $0.prompt = false; $0.search = ""; $0.selected = "T40"; $0.rows = 11
     },
     at(.prompt, key(.escape), []) { $0.prompt = false },
-    at(.prompt, key(.down), []) { $0.mode = .browse; $0.selected = "T39"; $0.line = 1 },
+    at(.prompt, key(.down), []) { _ in },  // no history yet
+    at(.prompt, key(.up), []) { _ in },
+    // ↑ recalls the kept searches, newest first; ↓ goes back to what was being typed.
+    at(.recalling, key(.up), ["window newest", "counts"]) { $0.search = "needle"; $0.selected = "T40"; $0.rows = 8 },
+    at(.recalling, key(.down), ["window newest", "counts"]) { $0.search = "hay"; $0.rows = 11 },
     at(.prompt, key(.char("j")), ["window newest", "counts"]) { $0.search = "j"; $0.selected = nil; $0.rows = 0 },
 
     // View (list and detail)

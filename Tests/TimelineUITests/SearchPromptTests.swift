@@ -59,3 +59,33 @@ extension Screen {
     /// Every line, joined with newlines.
     var text: String { (0..<height).map(line).joined(separator: "\n") }
 }
+
+@Suite("Search history")
+struct SearchHistoryTests {
+    @Test func keptSearchesAreBoundedNewestLastWithoutRepeatsOrBlanks() {
+        #expect(SearchHistory.bounded(["a", " ", "b", "a", ""]) == ["b", "a"])
+        let many = (1...150).map { "q\($0)" }
+        let kept = SearchHistory.bounded(many)
+        #expect(kept.count == SearchHistory.limit && kept.first == "q51" && kept.last == "q150")
+    }
+
+    @Test func enterKeepsTheSearchAndArrowsWalkTheHistory() {
+        var d = SyncDriver(InMemoryTimeline(sampleRows()), width: 80, height: 12)
+        d.state.search.history = ["status:error", "deploy"]
+        d.press(.char("/"))
+        d.type("rev")
+        d.press(.up)
+        #expect(d.state.search.text == "deploy")
+        d.press(.up, .up)
+        #expect(d.state.search.text == "status:error", "stays at the oldest")
+        d.press(.down)
+        #expect(d.state.search.text == "deploy")
+        d.press(.down)
+        #expect(d.state.search.text == "rev", "back to what was typed")
+        let effects = d.send(.key(.enter))
+        #expect(effects == [.rememberSearches(["status:error", "deploy", "rev"])])
+        d.press(.char("/"), .ctrl("u"))
+        d.type("deploy")
+        #expect(d.send(.key(.enter)) == [.rememberSearches(["status:error", "rev", "deploy"])], "a repeat moves to the end")
+    }
+}

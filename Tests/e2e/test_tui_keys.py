@@ -165,3 +165,30 @@ def test_the_mouse_can_be_left_to_the_terminal_by_setting_and_by_key(tui_env):
     assert not mouse_reporting(tui)
     tui.keys("M")
     tui.wait_for(lambda s: "mouse on" in s and mouse_reporting(tui))
+
+
+def test_up_and_down_recall_earlier_searches_after_a_restart(tui_env):
+    feed_lines, start = tui_env
+    feed_lines(json.dumps(event("D-1", "deploy api")), json.dumps(event("R-1", "review pr", "error")))
+    tui = start(width=80, height=24)
+    tui.wait_for(lambda s: "deploy api" in s)
+    for query in ("status:error", "deploy"):
+        tui.keys("/")
+        tui.type(query)
+        tui.keys("Enter")
+        tui.wait_for(lambda s: f"filter: {query}" in s.split("\n")[0] and "/" + query not in s)
+        tui.keys("Escape")
+        tui.wait_for(lambda s: "filter:" not in s.split("\n")[0])
+    tui.keys("q")
+    assert tui.exit_code() == 0
+    tui = start(width=80, height=24)
+    tui.keys("/")
+    tui.type("x")
+    tui.keys("Up")
+    screen = tui.wait_for(lambda s: s.split("\n")[23].startswith("/deploy "))
+    assert "review pr" not in screen
+    tui.keys("Up")
+    screen = tui.wait_for(lambda s: s.split("\n")[23].startswith("/status:error "))
+    assert "review pr" in screen and "deploy api" not in screen
+    tui.keys("Down", "Down")
+    tui.wait_for(lambda s: s.split("\n")[23].startswith("/x "))

@@ -10,9 +10,9 @@ public enum KeyBindings {
         ("Ctrl-f Ctrl-b", "page down / up"),
         ("Ctrl-d Ctrl-u", "half page down / up"),
         ("G End", "oldest task (bottom)"),
-        ("g F f Home", "FOLLOW the newest (top)"),
+        ("g F f Home", "FOLLOW newest (top)"),
         ("e w", "next error / warning"),
-        ("E W", "previous error / warning"),
+        ("E W", "prev error / warning"),
         ("wheel click", "scroll / select"),
         ("M", "mouse on / off"),
     ])

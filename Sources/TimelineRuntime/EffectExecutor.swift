@@ -46,7 +46,8 @@ public enum EffectExecutor {
         case .markAllRead:
             try (reader as? ReadMarking)?.markAllRead()
             return nil
-        case .quit, .setMark, .saveView, .rememberView, .rememberSearches, .exportHistory, .restartPoller: return nil  // not reads: ActionExecutor, the poller hook
+        case .loadPinned(let taskIDs): return .pinnedLoaded(try taskIDs.compactMap { try reader.row(taskID: $0) })
+        case .quit, .setMark, .setPins, .saveView, .rememberView, .rememberSearches, .exportHistory, .restartPoller: return nil  // not reads: ActionExecutor, the poller hook
         }
     }
 

@@ -113,6 +113,9 @@ public struct AppState: Sendable, Equatable {
     public var attention: AttentionCounts?
     public var detail: DetailState?
     public var helpOpen = false
+    /// Task ids pinned with `P`, newest pin first (kept in the database; loaded at start), and their rows.
+    public var pins: [String] = []
+    public var pinnedRows: [TimelineRow] = []
     /// Task ids marked with `m` (kept in the database; loaded at start).
     public var marks: Set<String> = []
     /// Named views (config file and `:save`), in name order.
@@ -180,7 +183,10 @@ public struct AppState: Sendable, Equatable {
     }
 
     /// Lines available to the list.
-    public var listHeight: Int { Layout.listHeight(height: height) }
+    public var listHeight: Int { max(1, Layout.listHeight(height: height) - Pinned.lines(self)) }
+
+    /// First screen line of the list (below the header and the pinned tasks).
+    var listTop: Int { 1 + Pinned.lines(self) }
 }
 
 /// How long a status-bar notice stays.

@@ -149,6 +149,10 @@ public enum Effect: Sendable, Equatable {
     case markRead(taskID: String, seq: Int64)
     /// `U`: every task read.
     case markAllRead
+    /// The pinned tasks' current rows; answered with `.pinnedLoaded`.
+    case loadPinned(taskIDs: [String])
+    /// Keep the pinned task ids (`P`), newest pin first.
+    case setPins([String])
     /// Store a task's mark (`m`).
     case setMark(taskID: String, marked: Bool)
     /// Write a named view to the config file (`:save NAME`).

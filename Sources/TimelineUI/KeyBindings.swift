@@ -43,6 +43,7 @@ public enum KeyBindings {
     ])
     public static let marks: Section = ("Marks and views", [
         ("m", "mark / unmark task (*)"),
+        ("P", "pin / unpin to the top"),
         ("'", "next marked task"),
         ("x", "export task to ./…md"),
         ("v", "pick a named view"),

@@ -89,6 +89,7 @@ func reduceListKey(_ s: inout AppState, _ key: Key) -> [Effect] {
         s.absoluteTime.toggle()
         return []
     case .char("M"): return toggleMouse(&s)
+    case .char("P"): return Pinned.toggle(&s)
     case .char("m"): return toggleMark(&s)
     case .char("'"): return jumpToNextMark(&s)
     case .char("x"): return exportSelected(&s)

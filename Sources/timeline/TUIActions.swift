@@ -12,6 +12,14 @@ final class TUIActions: TimelineActions, @unchecked Sendable {
     /// Where the TUI keeps the `/` prompt's searches, one a line, oldest first.
     static let searchHistoryKey = "tui.search_history"
 
+    /// Where the TUI keeps the pinned task ids, one a line, newest pin first.
+    static let pinsKey = "tui.pins"
+
+    /// The pinned task ids, newest pin first.
+    static func pins(_ store: TimelineStore) throws -> [String] {
+        try store.setting(pinsKey).map { $0.split(separator: "\n").map(String.init) } ?? []
+    }
+
     /// The kept searches (`SearchHistory`), oldest first.
     static func searchHistory(_ store: TimelineStore) throws -> [String] {
         guard let text = try store.setting(searchHistoryKey) else { return [] }
@@ -39,6 +47,11 @@ final class TUIActions: TimelineActions, @unchecked Sendable {
 
     func rememberView(name: String?) throws {
         try store.setSetting(Self.lastViewKey, name)
+    }
+
+    func setPins(_ taskIDs: [String]) throws {
+        let ids = taskIDs.filter { !$0.contains("\n") && !$0.contains("\r") }
+        try store.setSetting(Self.pinsKey, ids.isEmpty ? nil : ids.joined(separator: "\n"))
     }
 
     func rememberSearches(_ history: [String]) throws {

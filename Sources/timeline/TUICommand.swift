@@ -171,6 +171,7 @@ struct TUICommand: ParsableCommand {
         let store = try TimelineStore(path: databasePath)
         state.marks = Set(try store.markedTaskIDs())
         state.search.history = try TUIActions.searchHistory(store)
+        state.pins = try TUIActions.pins(store)
         state.views = try UserConfig.file().views.map { NamedQuery(name: $0.name, query: $0.query) }
         if let name = try store.setting(TUIActions.lastViewKey), let view = state.views.first(where: { $0.name == name }) {
             _ = applyView(&state, view)  // the first loads (controller.start) use the view's query

@@ -66,9 +66,9 @@ struct SyncDriver {
     let store: InMemoryTimeline
 
     /// A sized view with its first loads done.
-    init(_ store: InMemoryTimeline, width: Int = 80, height: Int = 12) {
+    init(_ store: InMemoryTimeline, width: Int = 80, height: Int = 12, state start: AppState? = nil) {
         self.store = store
-        state = AppState(width: width, height: height, nowMicros: fixedNow)
+        state = start ?? AppState(width: width, height: height, nowMicros: fixedNow)
         state.timeZone = TimeZone(identifier: "UTC")!
         answer(startEffects(&state))
     }

@@ -108,6 +108,8 @@ func summary(_ effect: Effect) -> String {
     case .rememberSearches(let history): return "remember searches \(history.joined(separator: "|"))"
     case .exportHistory(let task): return "export \(task)"
     case .loadRejected(let limit): return "rejected \(limit)"
+    case .loadPinned(let ids): return "pinned rows \(ids.joined(separator: ","))"
+    case .setPins(let ids): return "pins \(ids.joined(separator: ","))"
     }
 }
 
@@ -385,6 +387,7 @@ let bindingTable: [BindingCase] = [
 
     // Marks and views
     at(.follow, key(.char("m")), ["mark T40"]) { $0.marks = ["T40"] },
+    at(.browse, key(.char("P")), ["pins T37", "window around T37"]) { $0.appNotice = "pinned T37 to the top (P again unpins)"; $0.rows = 27 },
     at(.marked, key(.char("m")), ["unmark T40"]) { $0.marks = [] },
     at(.follow, key(.char("'")), []) { $0.appNotice = "no marked tasks: m marks the selected one" },
     at(.markedBelow, key(.char("'")), ["find older is:marked"]) { $0.mode = .browse; $0.selected = "T36"; $0.line = 4 },

@@ -192,3 +192,23 @@ def test_up_and_down_recall_earlier_searches_after_a_restart(tui_env):
     assert "review pr" in screen and "deploy api" not in screen
     tui.keys("Down", "Down")
     tui.wait_for(lambda s: s.split("\n")[23].startswith("/x "))
+
+
+def test_a_pinned_task_is_drawn_first_and_stays_pinned_after_a_restart(tui_env):
+    feed_lines, start = tui_env
+    feed_lines(*[json.dumps(event(f"T-{i:02d}", f"task {i:02d}", seconds_ago=100 - i)) for i in range(30)])
+    tui = start(width=80, height=24)
+    tui.wait_for(lambda s: "row 1 of 30" in s)
+    tui.keys("G")
+    tui.wait_for(lambda s: "row 30 of 30" in s)
+    tui.keys("P")
+    screen = tui.wait_for(lambda s: "pinned · P unpins" in s)
+    assert "task 00" in screen.split("\n")[1], screen
+    tui.keys("q")
+    assert tui.exit_code() == 0
+    tui = start(width=80, height=24)
+    screen = tui.wait_for(lambda s: "pinned · P unpins" in s and "task 29" in s)
+    lines = screen.split("\n")
+    assert "task 00" in lines[1] and "task 29" in lines[3], screen
+    tui.keys("G", "P")
+    screen = tui.wait_for(lambda s: "pinned ·" not in s and "unpinned" in s)

@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "TimelineCore", dependencies: ["StrictJSON"]),
         .target(name: "SigV4", dependencies: ["COpenSSL"]),
         .target(name: "SQSClient", dependencies: ["SigV4", "CCurl", "CProcessSpawn", "StrictJSON", "TimelineCore"]),  // TimelineCore: DisplayText
-        .target(name: "TimelineStore", dependencies: ["TimelineCore", "CSQLite"]),
+        .target(name: "TimelineStore", dependencies: ["TimelineCore", "StrictJSON", "CSQLite"]),
         .target(name: "Ingest", dependencies: ["TimelineCore", "TimelineStore", "SQSClient"]),
         .target(name: "TimelineUI", dependencies: ["TimelineCore"]),
         // Runs TimelineUI's effects on background lanes against the store and feeds the results back.

@@ -215,28 +215,36 @@ class Question:
     actions: list[dict[str, str]]
     # action id -> (status, title, body) of the event the agent sends once it has acted on the answer
     outcomes: dict[str, tuple[str, str, str]]
+    # action id -> the steps the agent carries on with (one in_progress event each) before that outcome;
+    # an action without steps (a refusal) goes straight to its outcome
+    work: dict[str, list[str]] = field(default_factory=dict)
 
 
-def questions(rng: random.Random) -> list[Question]:
-    """The questions of the demo, in the order they are asked (the first two are the issue's examples)."""
+def questions(rng: random.Random, round_: int = 0) -> list[Question]:
+    """The questions of the demo, in the order they are asked (the first two are the issue's examples).
+    Each later `round_` asks about the next piece of work (billing v1.4 after v1.3), never the one answered."""
+    version = f"v1.{3 + round_}"
     deploy = Question(
-        "deployer", "deploy", "Deploy billing v1.3 to prod?",
+        "deployer", "deploy", f"Deploy billing {version} to prod?",
         "Staging soak passed (24h, error rate 0.01%).\nChange: invoice rounding fix, 3 migrations.\n"
         "Press i to jump here, then a digit to answer.",
         [{"id": "deploy", "label": "Deploy", "style": "primary"},
          {"id": "cancel", "label": "Cancel", "style": "danger"}],
-        {"deploy": ("success", "Deployed billing v1.3 to prod", "billing v1.3 is live on 6/6 pods."),
-         "cancel": ("info", "Deploy of billing v1.3 cancelled", "Nothing was changed in prod.")})
+        {"deploy": ("success", f"Deployed billing {version} to prod", f"billing {version} is live on 6/6 pods."),
+         "cancel": ("info", f"Deploy of billing {version} cancelled", "Nothing was changed in prod.")},
+        {"deploy": ["Running 3 migrations", "Rolling out to 6 pods", "Checking health on 6/6 pods"]})
     archive = Question(
         "mail-triager", "email", "Archive 14 emails?",
         "14 newsletters older than 30 days in the support inbox.",
         [{"id": "yes", "label": "Yes"}, {"id": "no", "label": "No"}],
         {"yes": ("success", "Archived 14 emails", "Support inbox: 14 newsletters archived."),
-         "no": ("info", "Kept 14 emails", "Nothing archived.")})
+         "no": ("info", "Kept 14 emails", "Nothing archived.")},
+        {"yes": ["Archiving 14 emails"]})
     rotate = Question(
         "security-scanner", "security", f"Rotate {rng.choice(['api', 'billing', 'search'])} database password?",
         "The current password is 91 days old (policy: 90).",
         [{"id": "rotate", "label": "Rotate now", "style": "primary"}, {"id": "later", "label": "Tomorrow"}],
         {"rotate": ("success", "Database password rotated", "New secret stored; 4 services restarted."),
-         "later": ("info", "Password rotation postponed to tomorrow", "Reminder set.")})
+         "later": ("info", "Password rotation postponed to tomorrow", "Reminder set.")},
+        {"rotate": ["Generating a new secret", "Restarting 4 services"]})
     return [deploy, archive, rotate]

@@ -5,7 +5,8 @@ Several agents (deployer, code-reviewer, test-runner, doc-writer, data-pipeline,
 work through tasks: in_progress with rising progress, then success, warning or error; some bodies are
 long and multi-line, some titles CJK or emoji; now and then a deliberately malformed message is sent raw.
 With --reply-queue-url, some agents also ask a human ("Deploy billing v1.3 to prod? [Deploy] [Cancel]",
-"Archive 14 emails? [Yes] [No]"), act on the answer sent from the viewer, and acknowledge text messages.
+"Archive 14 emails? [Yes] [No]"), act on the answer sent from the viewer (carry on with the task asked
+about, step by step, then the outcome; never ask it again), and acknowledge text messages.
 
     python simulate_agents.py --queue-url URL [--endpoint-url URL] [--rate 3] [--burst N]
                               [--count N | --duration S] [--seed N] [--malformed-rate 0.03]
@@ -120,9 +121,24 @@ class Fleet:
         self._reporter(TaskPlan(agent, "ops", note, [], "info", "")).finish("info")
 
 
+@dataclass
+class Work:
+    """What an agent does after an answer: the steps left, then the outcome event."""
+
+    question: Question
+    steps: list[str]
+    done: int
+    outcome: tuple[str, str, str]
+
+
 class Asker:
     """Agents that ask a human: publishes questions (needs_input + actions + reply_to), checks the reply queue
-    without blocking, acts on answers (a follow-up event, then the outcome) and acknowledges text messages."""
+    without blocking, acts on answers and acknowledges text messages.
+
+    An agent answered carries on with the task it asked about: a follow-up event ("answered: Deploy by …"),
+    one in_progress event per step of the work (one step per `step()`), then the outcome. It asks nothing
+    while its question is open or its work goes on, and rests `ask_every` seconds after; its next question
+    is about the next piece of work (billing v1.4 after v1.3), never the one answered."""
 
     def __init__(self, sqs: Any, reply_queue_url: str, send_event: Callable[[dict[str, Any]], str],
                  log: Callable[[str], None], rng: random.Random, ask_every: float,
@@ -135,6 +151,10 @@ class Asker:
         self.ask_every = ask_every
         self.clock = clock
         self.waiting: dict[str, tuple[Question, dict[str, Any]]] = {}  # question event id -> (question, event)
+        self.working: dict[str, Work] = {}  # agent id -> the work it carries on with
+        self.resting_until: dict[str, float] = {}  # agent id -> clock time it may ask again
+        self.taken: set[str] = set()  # question event ids already answered (a redelivered reply is dropped)
+        self.rounds = 0
         self.queue = questions(rng)
         self.next_ask = clock()
         self.answered = 0
@@ -142,11 +162,18 @@ class Asker:
         self.max_questions = max_questions
 
     def step(self) -> None:
-        """Ask the next question when due; take the replies that have arrived."""
-        if self.queue and (self.max_questions is None or self.asked < self.max_questions) and not any(q.agent_id == self.queue[0].agent_id for q, _ in self.waiting.values()) \
-                and self.clock() >= self.next_ask:
-            self._ask(self.queue.pop(0))
-            self.next_ask = self.clock() + (2 if len(self.waiting) < 2 else self.ask_every)
+        """Advance the work in progress; ask the next question when due; take the replies that have arrived."""
+        for agent_id in list(self.working):
+            self._advance(agent_id)
+        if (self.max_questions is None or self.asked < self.max_questions) and self.clock() >= self.next_ask:
+            if not self.queue:  # the next round, so the demo never runs out of questions
+                self.rounds += 1
+                self.queue = questions(self.rng, self.rounds)
+            question = next((q for q in self.queue if self._may_ask(q.agent_id)), None)
+            if question is not None:
+                self.queue.remove(question)
+                self._ask(question)
+                self.next_ask = self.clock() + (2 if len(self.waiting) < 2 else self.ask_every)
         answer = self.sqs.receive_message(QueueUrl=self.reply_queue_url, MaxNumberOfMessages=10, WaitTimeSeconds=0)
         for message in answer.get("Messages", []):
             try:
@@ -158,8 +185,14 @@ class Asker:
             if reply is not None:
                 self._take(reply)
 
+    def _may_ask(self, agent_id: str) -> bool:
+        """Not while the agent's question is open or its work goes on, nor while it rests after."""
+        return (agent_id not in self.working and self.clock() >= self.resting_until.get(agent_id, 0.0)
+                and not any(q.agent_id == agent_id for q, _ in self.waiting.values()))
+
     def _event(self, question: Question, status: str, title: str, body: str, **extra: Any) -> dict[str, Any]:
-        return new_event(title, status, question.agent_id, category=question.category, body=body,
+        progress = extra.pop("progress", None)
+        return new_event(title, status, question.agent_id, category=question.category, body=body, progress=progress,
                          task_id=f"ask-{question.agent_id}", extra=extra or None)
 
     def _ask(self, question: Question) -> None:
@@ -171,6 +204,9 @@ class Asker:
         self._log(f"ask {message_id} {question.agent_id} {question.title}")
 
     def _take(self, reply: Any) -> None:
+        if reply.in_reply_to in self.taken:
+            self._log(f"reply-ignored {reply.agent_id} already acted on the answer to {reply.in_reply_to}")
+            return
         pending = self.waiting.pop(reply.in_reply_to, None)
         if pending is not None:
             question = pending[0]
@@ -185,15 +221,34 @@ class Asker:
                                  task_id=reply.task_id, body="Noted; thanks."))
             self._log(f"message {reply.agent_id} from {reply.sender}")
             return
+        if question.agent_id in self.working:  # a second answer while it works on the first: nothing to do
+            self._log(f"reply-ignored {question.agent_id} is already acting on an answer")
+            return
+        self.taken.add(reply.in_reply_to)
         labels = {action["id"]: action["label"] for action in question.actions}
         what = labels.get(reply.action, reply.action) if reply.action else f'"{reply.text[:60]}"'
         self._send(self._event(question, "in_progress", f"answered: {what} by {reply.sender}", question.title))
-        status, title, body = question.outcomes.get(reply.action or "", ("info", f"Noted: {what}", question.title))
-        self._send(self._event(question, status, title, body))
-        self.answered += 1
         self._log(f"answered {question.agent_id} {reply.action or 'text'} by {reply.sender}")
-        if not self.queue:  # ask again later, so the demo never runs out of questions
-            self.queue = questions(self.rng)
+        outcome = question.outcomes.get(reply.action or "", ("info", f"Noted: {what}", question.title))
+        self.working[question.agent_id] = Work(question, list(question.work.get(reply.action or "", [])), 0, outcome)
+        if not self.working[question.agent_id].steps:
+            self._advance(question.agent_id)
+
+    def _advance(self, agent_id: str) -> None:
+        """The next step of the agent's work, or its outcome when no step is left."""
+        work = self.working[agent_id]
+        if work.done < len(work.steps):
+            progress = round(100 * (work.done + 1) / (len(work.steps) + 1))
+            self._send(self._event(work.question, "in_progress", work.steps[work.done], work.question.title,
+                                   progress=progress))
+            work.done += 1
+            return
+        status, title, body = work.outcome
+        self._send(self._event(work.question, status, title, body))
+        del self.working[agent_id]
+        self.resting_until[agent_id] = self.clock() + self.ask_every
+        self.answered += 1
+        self._log(f"done {agent_id} {title}")
 
 
 class StopFlag:

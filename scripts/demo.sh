@@ -134,7 +134,7 @@ echo
 echo
 echo "demo: an agent asked a question; answering it as you would with i, 1, y in the TUI:"
 "$bin" reply ask-deployer --action deploy --db "$db" --endpoint-url "$endpoint" --region us-east-1
-"${simulate[@]}" --burst 0 --rate 0 --count 3 --seed 1 --malformed-rate 0 --questions 0 >"$workdir/simulator.log" 2>&1 \
+"${simulate[@]}" --burst 0 --rate 0 --count 8 --seed 1 --malformed-rate 0 --questions 0 >"$workdir/simulator.log" 2>&1 \
   || { echo "demo: the simulator failed:" >&2; cat "$workdir/simulator.log" >&2; exit 1; }
 "$bin" drain "${connection[@]}" --db "$db" >/dev/null
 "$bin" history ask-deployer --db "$db"

@@ -28,6 +28,13 @@ public struct WaitingSessions: Sendable {
         return resumed
     }
 
+    /// True while the session waits: its last state change asked for the user and nothing has moved it on
+    /// since (a permission prompt's hook watches this: when it turns false, the prompt was answered in the
+    /// agent's own terminal).
+    public func isWaiting(agent: HookAgent, session: String) -> Bool {
+        FileManager.default.fileExists(atPath: directory.appendingPathComponent(Self.fileName(agent: agent, session: session)).path)
+    }
+
     /// A file name for a session (session ids are the agent's: keep only safe characters, bounded).
     static func fileName(agent: HookAgent, session: String) -> String {
         let safe = session.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" }

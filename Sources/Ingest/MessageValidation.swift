@@ -21,7 +21,7 @@ public enum MessageValidation {
                 var event = event
                 event.delivery = delivery
                 event.timestampMicros = ClaimedTime.orderingMicros(claimed: event.timestampMicros,
-                                                                   arrivedMicros: sent ?? receivedMicros)
+                                                                   arrivedMicros: sent ?? receivedMicros, status: event.status)
                 return event
             }
             if let envelope = SNSEnvelope.unwrap(bytes) {

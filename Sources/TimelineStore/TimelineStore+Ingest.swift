@@ -99,12 +99,13 @@ extension TimelineStore {
     static let bulkMergePagesPerStep = 1_000
 }
 
-/// The statements of one ingest transaction.
+/// The statements of one ingest transaction (also of a backup restore, which gives each item its own
+/// stored receive time).
 ///
 /// Events are inserted one by one; the timeline is decided in memory per task (newest wins, exactly as
 /// if the events were applied one at a time) and each touched task's row is written once at the end, so a
 /// task updated many times in one batch costs one row write, not one per event.
-private struct BatchWriter {
+struct BatchWriter {
     /// What this batch did to one task so far.
     private struct TaskChange {
         /// The task's timeline row id (allocated by this batch when `isNew`).
@@ -156,7 +157,8 @@ private struct BatchWriter {
         findRow = try db.cached("SELECT row_id, seq, ts_us, status FROM timeline WHERE task_id = ?1")
     }
 
-    mutating func store(_ event: Event, messageID: String?) throws -> IngestOutcome {
+    /// Stores one event (received at `receivedAt`, else at the batch's time).
+    mutating func store(_ event: Event, messageID: String?, receivedAt: Int64? = nil) throws -> IngestOutcome {
         let idKey = EventIDKey.key(event.id)
         if try isStored(event.id, key: idKey) { return .duplicate }
         let existing = try changes[event.taskID] ?? storedRow(of: event.taskID)
@@ -172,7 +174,7 @@ private struct BatchWriter {
         try insertEvent.bind(event.progress, at: 9)
         try insertEvent.bind(event.rawJSON, at: 10)
         try insertEvent.bind(messageID, at: 11)
-        try insertEvent.bind(receivedMicros, at: 12)
+        try insertEvent.bind(receivedAt ?? receivedMicros, at: 12)
         try insertEvent.bind(idKey, at: 13)
         try insertEvent.bind(rowID, at: 14)
         try insertEvent.bind(event.delivery?.sentMicros, at: 15)
@@ -262,7 +264,7 @@ private struct BatchWriter {
         }
     }
 
-    func storeRejected(_ bytes: [UInt8], messageID: String?, reason: String) throws {
+    func storeRejected(_ bytes: [UInt8], messageID: String?, reason: String, receivedAt: Int64? = nil) throws {
         let insert = try db.cached("""
             INSERT INTO rejected (raw_body, message_id, reason, received_us) VALUES (?1, ?2, ?3, ?4)
             ON CONFLICT DO NOTHING
@@ -270,7 +272,7 @@ private struct BatchWriter {
         try insert.bind(blob: bytes, at: 1)
         try insert.bind(messageID, at: 2)
         try insert.bind(reason, at: 3)
-        try insert.bind(receivedMicros, at: 4)
+        try insert.bind(receivedAt ?? receivedMicros, at: 4)
         try insert.run()
     }
 }

@@ -8,16 +8,22 @@ import TimelineStore
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export the full history of tasks as JSON lines, CSV or a Markdown report.",
+        abstract: "Export the full history of tasks as JSON lines, CSV or a Markdown report, or back up the database.",
         discussion: """
             Covers every task matching QUERY (the search syntax of `timeline list`), narrowed by --task and \
             --marked. JSON lines and CSV list the events in arrival order; Markdown task by task. JSON lines are the events exactly as received \
             (unknown fields too): `timeline import FILE` stores them again, unchanged. Without --output the \
             export goes to standard output (on a terminal, characters a terminal could act on are escaped). \
             A file written with --output is created 0600 and replaced whole only when the export succeeds.
+
+            --format backup writes the whole database (it takes no query, --task or --marked) as JSON lines: \
+            the events as received with when and how they arrived (receive time, SQS message id, sent time, \
+            receive count), rejected messages with their exact bytes, marks, read state and replies with their \
+            delivery outcome. `timeline import FILE` restores it into a new or existing database; importing it \
+            again changes nothing.
             """)
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case jsonl, csv, markdown }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case jsonl, csv, markdown, backup }
 
     @OptionGroup var store: StoreOptions
 
@@ -30,7 +36,7 @@ struct ExportCommand: ParsableCommand {
     @Flag(help: "Only marked tasks (m in the TUI, or `timeline mark`).")
     var marked = false
 
-    @Option(help: ArgumentHelp("jsonl, csv or markdown.", valueName: "format"))
+    @Option(help: ArgumentHelp("jsonl, csv, markdown or backup.", valueName: "format"))
     var format: Format
 
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
@@ -43,6 +49,9 @@ struct ExportCommand: ParsableCommand {
         if let problem = TimelineQuery.parse(queryText).problems.first {
             throw ValidationError("Query: \(DisplayText.sanitize(problem)).")
         }
+        if format == .backup, !queryText.isEmpty || !taskIDs.isEmpty || marked {
+            throw ValidationError("--format backup covers the whole database: it takes no query, --task or --marked.")
+        }
     }
 
     func run() throws {
@@ -54,6 +63,7 @@ struct ExportCommand: ParsableCommand {
         let selection = ExportSelection(query: TimelineQuery.parse(queryText), taskIDs: taskIDs.isEmpty ? nil : taskIDs,
                                         markedOnly: marked)
         let sink = try ExportSink(path: output)
+        if format == .backup { return try backUp(timeline, to: sink) }
         var writer = ExportWriter(format: format, terminal: output == nil && TerminalStyle.isTerminal(STDOUT_FILENO))
         var events = 0
         var tasks = Set<String>()
@@ -70,7 +80,22 @@ struct ExportCommand: ParsableCommand {
     }
 }
 
-/// Turns events, task by task, into the chosen format.
+extension ExportCommand {
+    /// Writes the whole database as a backup (`BackupLine`).
+    private func backUp(_ timeline: TimelineStore, to sink: ExportSink) throws {
+        var counts: [String: Int] = [:]
+        try sink.write(BackupLine.header)
+        try timeline.forEachBackupRecord { record in
+            counts[record.kind, default: 0] += 1
+            try sink.write(BackupLine.encode(record))
+        }
+        try sink.commit()
+        let summary = ["event", "rejected", "mark", "read", "reply"].map { "\(counts[$0, default: 0]) \($0)" }
+        if let output { standardError("Backed up \(summary.joined(separator: ", ")) records to \(output).") }
+    }
+}
+
+/// Turns events, task by task, into the chosen format (a backup is written by `backUp`, not record by record).
 struct ExportWriter {
     let format: ExportCommand.Format
     /// Writing to a terminal: escape what a terminal could act on.
@@ -90,7 +115,7 @@ struct ExportWriter {
         switch format {
         case .csv: Self.csvColumns.joined(separator: ",") + "\r\n"
         case .markdown: MarkdownReport().text
-        case .jsonl: ""
+        case .jsonl, .backup: ""
         }
     }
 
@@ -106,6 +131,8 @@ struct ExportWriter {
                           event.body, event.progress.map(Self.number) ?? "", TimeFormat.iso8601(micros: event.timestampMicros),
                           String(seq)]
             return fields.map { CSVCell.field(terminal ? DisplayText.sanitize($0) : $0) }.joined(separator: ",") + "\r\n"
+        case .backup:
+            preconditionFailure("a backup is written by ExportCommand.backUp")
         case .markdown:
             var flushed: String?
             if newTask, !taskEvents.isEmpty { flushed = flushTask() }

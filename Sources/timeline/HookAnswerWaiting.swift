@@ -10,9 +10,14 @@ import TimelineCore
 /// `reply_senders`): an answer is a grant. Without an allowlist no waiter is made (nothing could be
 /// accepted), and the prompt is only reported.
 enum HookAnswerWaiting {
-    static func waiter(environment: [String: String], replyQueueURL: String) -> (any PermissionAnswerWaiter)? {
+    /// `answeredElsewhere` is asked between receives: true once the agent moved on (its prompt was
+    /// answered in its own terminal); `onAnsweredElsewhere` then ends the wait (and the process).
+    static func waiter(environment: [String: String], replyQueueURL: String,
+                       answeredElsewhere: @escaping @Sendable () -> Bool,
+                       onAnsweredElsewhere: @escaping @Sendable () -> Never) -> (any PermissionAnswerWaiter)? {
         guard let allowlist = (try? ReplySenders.allowlist(environment: environment)) ?? nil else { return nil }
-        return ReplyQueueAnswerWaiter(environment: environment, replyQueueURL: replyQueueURL, allowlist: allowlist)
+        return ReplyQueueAnswerWaiter(environment: environment, replyQueueURL: replyQueueURL, allowlist: allowlist,
+                                      answeredElsewhere: answeredElsewhere, onAnsweredElsewhere: onAnsweredElsewhere)
     }
 }
 
@@ -21,6 +26,10 @@ struct ReplyQueueAnswerWaiter: PermissionAnswerWaiter {
     var environment: [String: String]
     var replyQueueURL: String
     var allowlist: SenderAllowlist
+    var answeredElsewhere: @Sendable () -> Bool
+    var onAnsweredElsewhere: @Sendable () -> Never
+    /// How long one receive waits before the hook looks again whether the prompt was answered elsewhere.
+    static let slice: TimeInterval = 2
 
     func answer(to question: PermissionQuestion, until deadline: Date) -> PermissionAnswer? {
         let asked = AskedQuestion(eventID: question.questionID, taskID: question.taskID, agentID: question.agentID,
@@ -33,7 +42,16 @@ struct ReplyQueueAnswerWaiter: PermissionAnswerWaiter {
         let client = SQSClient(endpoint: configuration.endpoint.value, region: configuration.region.value, credentials: credentials)
         var waiter = ReplyWaiter(client: client, queueURL: replyQueueURL,
                                  acceptance: ReplyAcceptance(question: asked, allowedSenders: allowlist, requirement: .required))
-        guard let reply = try? waiter.wait(seconds: deadline.timeIntervalSinceNow) else { return nil }
+        var found: Reply?
+        while found == nil, deadline.timeIntervalSinceNow > 0 {
+            if answeredElsewhere() { onAnsweredElsewhere() }
+            do {
+                found = try waiter.wait(seconds: min(Self.slice, deadline.timeIntervalSinceNow))
+            } catch {
+                Thread.sleep(forTimeInterval: min(1, max(0, deadline.timeIntervalSinceNow)))  // the network: try again
+            }
+        }
+        guard let reply = found else { return nil }
         switch reply.answer {
         case .action(let id): return PermissionAnswer(action: id, text: nil, offered: question.actions)
         case .text(let text): return PermissionAnswer(action: nil, text: text, offered: question.actions)

@@ -116,7 +116,7 @@ struct HookCommand: ParsableCommand {
         let file = try? UserConfig.file()
         guard let replyQueue = environment["TIMELINE_REPLY_QUEUE_URL"].flatMap({ $0.isEmpty ? nil : $0 })
                 ?? file?.string("reply_queue_url"),
-              let waiter = HookAnswerWaiting.waiter(environment: environment, replyQueueURL: replyQueue) else { return .notAsked }
+              let asked = ClaudeHooks.report(input, options: HookOptions()) else { return .notAsked }
         let seconds = wait?.seconds
             ?? environment["TIMELINE_HOOK_WAIT"].flatMap(DurationArgument.init(argument:))?.seconds
             ?? file?.string("hook_wait").flatMap(DurationArgument.init(argument:))?.seconds
@@ -126,14 +126,23 @@ struct HookCommand: ParsableCommand {
             _ = try? spool.add(payload)
             _ = publisher.deliver(budget: budget)
         }
-        let terminal = SignalWatcher([SIGTERM]) { _ in
+        // Answered in Claude's own dialog first: Claude stops the hook (SIGTERM), or moves on without
+        // stopping it (the session's next event ends its wait mark). Either way the question is withdrawn.
+        let answeredInTerminal: @Sendable () -> Never = {
             if let payload = PermissionPrompt.followUp(.answeredInTerminal, to: input, builder: builder) {
                 _ = try? spool.add(payload)
                 _ = publisher.deliver(budget: 0.5)
             }
             Foundation.exit(0)
         }
+        let terminal = SignalWatcher([SIGTERM]) { _ in answeredInTerminal() }
         defer { withExtendedLifetime(terminal) {} }
+        let sessions = WaitingSessions(stateDirectory: HookSpool.stateDirectory(environment: environment))
+        _ = sessions.adjust(asked, agent: .claude)  // marks the session waiting until its next event
+        guard let waiter = HookAnswerWaiting.waiter(
+            environment: environment, replyQueueURL: replyQueue,
+            answeredElsewhere: { !sessions.isWaiting(agent: .claude, session: asked.session) },
+            onAnsweredElsewhere: answeredInTerminal) else { return .notAsked }
         let flow = PermissionFlow(waiter: waiter, publish: publish)
         guard PermissionPrompt.question(input, builder: builder, replyQueueURL: replyQueue) != nil else { return .notAsked }
         return flow.run(input, builder: builder, replyQueueURL: replyQueue, wait: TimeInterval(seconds)).map { .decided($0) } ?? .unanswered

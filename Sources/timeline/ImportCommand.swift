@@ -7,12 +7,18 @@ import TimelineStore
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import events from a file of JSON lines (one event per line).",
+        abstract: "Import events from a file of JSON lines (one event per line), or restore a backup.",
         discussion: """
             Every line goes through the same validation as messages from SQS. Valid events are stored (newest \
             wins per task; an event id already stored changes nothing); invalid lines are stored as rejected \
             messages with their reason (see `timeline rejected`). Blank lines are skipped. Exits 0 even when \
             lines are rejected, non-zero when the input cannot be read or the database cannot be written.
+
+            A backup (`timeline export --format backup`, recognized by its first line) is restored whole: \
+            events with when and how they arrived, rejected messages, marks, read state and replies, into a \
+            new or existing database. What is already there is kept, so importing a backup twice changes \
+            nothing. A line that is not a backup record stops the restore with an error (the records before \
+            it are stored; importing again after fixing the file is safe).
             """)
 
     @OptionGroup var store: StoreOptions
@@ -49,17 +55,45 @@ struct ImportCommand: ParsableCommand {
         }
         defer { if fd != STDIN_FILENO { close(fd) } }
 
-        let timeline = try store.openForWriting()
-        var importer = Importer(store: timeline, batchSize: batchSize, listRejects: !quiet,
-                                progress: ProgressBar(total: Self.regularFileSize(fd)))
         var reader = LineReader(fd: fd)
-        while let line = try reader.next() {
-            try importer.add(line)
-            importer.progress.update(done: reader.bytesRead, detail: "\(line.number) lines")
+        let first = try reader.next()
+        let isBackup = try first.map(Self.isBackupHeader) ?? false
+        let timeline = try store.openForWriting()
+        let progress = ProgressBar(total: Self.regularFileSize(fd))
+        let source = file == "-" ? "standard input" : file
+        if isBackup {
+            reader.maxLineBytes = BackupImporter.maxLineBytes
+            var restorer = BackupImporter(store: timeline, batchSize: batchSize, progress: progress)
+            while let line = try reader.next() {
+                try restorer.add(line)
+                restorer.progress.update(done: reader.bytesRead, detail: "\(line.number) lines")
+            }
+            try restorer.finish()
+            restorer.progress.clear()
+            print(restorer.summary(source: source))
+            return
+        }
+        var importer = Importer(store: timeline, batchSize: batchSize, listRejects: !quiet, progress: progress)
+        var line = first
+        while let current = line {
+            try importer.add(current)
+            importer.progress.update(done: reader.bytesRead, detail: "\(current.number) lines")
+            line = try reader.next()
         }
         try importer.finish()
         importer.progress.clear()
-        print(importer.summary(source: file == "-" ? "standard input" : file))
+        print(importer.summary(source: source))
+    }
+
+    /// Whether the first line names the backup format (`timeline export --format backup`); throws for a
+    /// backup of a version this build does not read.
+    private static func isBackupHeader(_ line: LineReader.Line) throws -> Bool {
+        guard !line.isTruncated else { return false }
+        switch BackupLine.header(of: line.bytes) {
+        case .backup: return true
+        case .notBackup: return false
+        case .unsupportedVersion(let version): throw ImportError.backupVersion(version)
+        }
     }
 
     /// The size of a regular file (for the progress bar), nil for pipes and terminals.

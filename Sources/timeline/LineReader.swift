@@ -1,4 +1,5 @@
 import Foundation
+import TimelineStore
 
 /// Reads a file descriptor as lines of raw bytes split on `\n` (a trailing `\r` is kept: JSON allows it).
 ///
@@ -14,7 +15,8 @@ struct LineReader {
     }
 
     let fd: Int32
-    let maxLineBytes: Int
+    /// May grow between lines (a backup's lines hold base64 of messages up to the default limit).
+    var maxLineBytes: Int
     private var buffer = [UInt8](repeating: 0, count: 1 << 20)
     private var start = 0
     private var end = 0
@@ -84,11 +86,19 @@ struct LineReader {
 enum ImportError: Error, CustomStringConvertible {
     case open(String, String)
     case read(String)
+    /// A backup of a format version this build does not read.
+    case backupVersion(String)
+    /// A backup line that is not a record (line number, reason).
+    case backupLine(Int, String)
 
     var description: String {
         switch self {
         case .open(let path, let reason): "cannot open \(path): \(reason)"
         case .read(let reason): "read error: \(reason)"
+        case .backupVersion(let version):
+            "this is a timeline backup of format version \(version); this timeline reads version \(BackupLine.version)"
+        case .backupLine(let number, let reason):
+            "line \(number): not a backup record: \(reason) (the records before it are stored; importing again is safe)"
         }
     }
 }

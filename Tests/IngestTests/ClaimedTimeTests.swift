@@ -38,6 +38,15 @@ import TimelineStore
         #expect(items.map(Self.timestamp) == [sent + 30_000_000, sent, sent - 86_400_000_000, sent + 5_000_000])
     }
 
+    @Test func aBackdatedQuestionWaitsFromItsArrivalSoItCannotJumpTheQueue() {
+        let sent = Self.sentMillis * 1_000
+        let items = MessageValidation.items(for: [
+            Self.message("q", task: "q", status: "needs_input", timestamp: "1970-01-02T00:00:00Z", sentMillis: Self.sentMillis),
+            Self.message("i", task: "i", status: "info", timestamp: "1970-01-02T00:00:00Z", sentMillis: Self.sentMillis),
+        ])
+        #expect(items.map(Self.timestamp) == [sent, 86_400_000_000], "a question waits from its arrival; other events keep old claims")
+    }
+
     @Test func aFutureDatedEventDoesNotOutrankTheRealOutcomeThatArrivesLater() throws {
         let directory = try TemporaryDirectory()
         let store = try TimelineStore(path: directory.url.appendingPathComponent("t.db").path)

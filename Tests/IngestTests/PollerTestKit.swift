@@ -71,7 +71,8 @@ final class PollerTestKit {
 
     /// Waits until `condition` holds or `timeout` passes; returns whether it held.
     @discardableResult
-    static func eventually(timeout: TimeInterval = 30, _ condition: () throws -> Bool) rethrows -> Bool {
+    /// The bound is generous: every suite shares one moto server, which slows down while others use it.
+    static func eventually(timeout: TimeInterval = 90, _ condition: () throws -> Bool) rethrows -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if try condition() { return true }

@@ -65,7 +65,7 @@ import TimelineStore
         bodies.shuffle(using: &generator)
         // Sent while polling, so the moto queue stays shallow.
         try kit.send(bodies)
-        let done = PollerTestKit.eventually(timeout: 120) { poller.status.stored == 1000 }
+        let done = PollerTestKit.eventually(timeout: 300) { poller.status.stored == 1000 }
         #expect(poller.stop())
         #expect(done, "status: \(poller.status.summary)")
         let store = try kit.store()

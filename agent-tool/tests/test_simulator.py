@@ -99,15 +99,25 @@ def _reply(event, sender="alice@laptop", **answer):
                        "timestamp": "2026-11-22T03:04:05Z"})
 
 
-def test_asking_agents_ask_act_on_the_answer_and_acknowledge_messages(queue, sqs):
+def _asker(queue, sqs, clock, ask_every=40.0):
+    import json
     import random
 
     from simulate_agents import Asker
 
     sent = []
+    asker = Asker(sqs, queue.url, lambda event: sent.append(validate(json.dumps(event))) or "m",
+                  lambda line: None, random.Random(1), ask_every=ask_every, clock=lambda: clock[0])
+    return asker, sent
+
+
+def _of(agent_id, events):
+    return [(e["status"], e["title"]) for e in events if e["agent_id"] == agent_id]
+
+
+def test_asking_agents_ask_act_on_the_answer_and_acknowledge_messages(queue, sqs):
     clock = [0.0]
-    asker = Asker(sqs, queue.url, lambda event: sent.append(validate(__import__("json").dumps(event))) or "m",
-                  lambda line: None, random.Random(1), ask_every=40, clock=lambda: clock[0])
+    asker, sent = _asker(queue, sqs, clock)
     asker.step()
     [question] = sent
     assert (question["status"], question["title"]) == ("needs_input", "Deploy billing v1.3 to prod?")
@@ -115,8 +125,12 @@ def test_asking_agents_ask_act_on_the_answer_and_acknowledge_messages(queue, sqs
 
     sqs.send_message(QueueUrl=queue.url, MessageBody=_reply(question, action="deploy"))
     asker.step()  # the second question is not due yet (2 s later)
-    assert [(e["status"], e["title"]) for e in sent[1:]] == [
-        ("in_progress", "answered: Deploy by alice@laptop"), ("success", "Deployed billing v1.3 to prod")]
+    assert [(e["status"], e["title"]) for e in sent[1:]] == [("in_progress", "answered: Deploy by alice@laptop")]
+    for _ in range(4):  # the agent carries on with the deploy, one step at a time, then says how it went
+        asker.step()
+    assert [(e["status"], e["title"], e.get("progress")) for e in sent[2:]] == [
+        ("in_progress", "Running 3 migrations", 25), ("in_progress", "Rolling out to 6 pods", 50),
+        ("in_progress", "Checking health on 6/6 pods", 75), ("success", "Deployed billing v1.3 to prod", None)]
     assert all(e["task_id"] == question["task_id"] for e in sent[1:])
 
     clock[0] = 3
@@ -132,3 +146,39 @@ def test_asking_agents_ask_act_on_the_answer_and_acknowledge_messages(queue, sqs
     asker.step()
     assert (sent[-1]["status"], sent[-1]["title"]) == ("info", "message from alice@laptop: pause after this one")
     assert queue.depth() == 0
+
+
+def test_an_answered_agent_carries_on_and_never_asks_the_same_question_again(queue, sqs):
+    clock = [0.0]
+    asker, sent = _asker(queue, sqs, clock)
+    for now in (0, 2, 42):  # every question is asked and waits; the next one would be due at once
+        clock[0] = now
+        asker.step()
+    assert [e["status"] for e in sent] == ["needs_input"] * 3
+    question = sent[0]
+    clock[0] = 100
+    sqs.send_message(QueueUrl=queue.url, MessageBody=_reply(question, action="deploy"))
+    asker.step()
+    sqs.send_message(QueueUrl=queue.url, MessageBody=_reply(question, action="deploy"))  # delivered twice
+    for tick in range(20):  # the next ten seconds
+        clock[0] = 100 + tick / 2
+        asker.step()
+    assert _of("deployer", sent[3:]) == [
+        ("in_progress", "answered: Deploy by alice@laptop"), ("in_progress", "Running 3 migrations"),
+        ("in_progress", "Rolling out to 6 pods"), ("in_progress", "Checking health on 6/6 pods"),
+        ("success", "Deployed billing v1.3 to prod")]
+    assert queue.depth() == 0
+
+    clock[0] = 150  # rested: it asks about the next piece of work, not the one answered
+    asker.step()
+    assert _of("deployer", sent)[-1] == ("needs_input", "Deploy billing v1.4 to prod?")
+
+
+def test_a_refusal_goes_straight_to_its_outcome(queue, sqs):
+    clock = [0.0]
+    asker, sent = _asker(queue, sqs, clock)
+    asker.step()
+    sqs.send_message(QueueUrl=queue.url, MessageBody=_reply(sent[0], action="cancel"))
+    asker.step()
+    assert _of("deployer", sent[1:]) == [("in_progress", "answered: Cancel by alice@laptop"),
+                                         ("info", "Deploy of billing v1.3 cancelled")]

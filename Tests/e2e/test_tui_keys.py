@@ -28,8 +28,9 @@ def tui_env(tmux, timeline_bin, e2e_env, tmp_path):
                                 capture_output=True, text=True, timeout=60)
         assert result.returncode in (0, 1), f"timeline import failed: {result.stderr}"
 
-    def start(width=100, height=30, extra_env=None, args=()):
-        command = [timeline_bin, "tui", "--no-poll", "--db", str(db), *args]
+    def start(width=100, height=30, extra_env=None, args=(), term=None):
+        # tmux sets TERM in the pane itself: another TERM is given on the command line.
+        command = [*(["env", f"TERM={term}"] if term else []), timeline_bin, "tui", "--no-poll", "--db", str(db), *args]
         tui = TerminalProgram(tmux, command, {**e2e_env, **(extra_env or {})}, tmp_path, width, height)
         tui.wait_for(lambda s: "FOLLOW" in s)
         return tui
@@ -113,7 +114,7 @@ def test_space_pages_when_every_row_is_unread(tui_env):
 def test_quitting_leaves_no_status_line_under_the_shell_prompt(tui_env, term):
     feed_lines, start = tui_env
     feed_lines(json.dumps(event("T-1", "a task")))
-    tui = start(width=80, height=24, extra_env={"TERM": term})
+    tui = start(width=80, height=24, term=term)
     tui.wait_for(lambda s: "a task" in s and "? help" in s)
     tui.keys("q")
     screen = tui.wait_for(lambda s: TerminalProgram.EXITED_MARK in s)

@@ -74,6 +74,15 @@ def store_1m(pattern: str, render: Callable[[re.Match[str]], str]) -> Callable[[
     return lambda log: found(pattern, section(log, r"^-- 1000000 events.*$"), render)
 
 
+def hooks(log: str) -> str | None:
+    figure = r"wall p50 ([\d.]+) ms, p90 ([\d.]+) ms; CPU p50 ([\d.]+) ms, p90 ([\d.]+) ms"
+    hook = found(r"^hook run \(whole process\): " + figure, log,
+                 lambda m: f"p50 {m[1]} ms wall, {m[3]} ms CPU (p90 {m[2]} / {m[4]})")
+    python = found(r"^python3 -c pass \(same run\): " + figure, log,
+                   lambda m: f"python3 -c pass: p50 {m[1]} ms wall, {m[3]} ms CPU")
+    return f"{hook}; {python}" if hook and python else None
+
+
 def cjk(log: str) -> str | None:
     latin = found(r"search ASCII '.*?': typed to result on screen ([\d.]+) ms", log, lambda m: m[1])
     wide = found(r"search CJK '.*?': typed to result on screen ([\d.]+) ms", log, lambda m: m[1])
@@ -97,6 +106,8 @@ ROWS = [
         tui_1m(r"match counts settle\s+([\d.]+) ms(?:.*?exact counts past 10,000 after ([\d.]+) ms)?",
                lambda m: f"{m[1]} ms" + (f" (exact counts past 10,000: {m[2]} ms)" if m[2] else ""))),
     Row("CJK search keystroke, 100,000 events", "same budget as ASCII", "cjk", cjk),
+    Row("reporting hook, whole process (timeline hook claude, PostToolUse)", "p50 ≤ 15 ms wall, ≤ 10 ms CPU", "hooks",
+        hooks),
 ]
 
 

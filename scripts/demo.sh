@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `make demo` (after deps and build): a local SQS server (moto) on 127.0.0.1, a queue, a simulated fleet
-# of agents publishing to it, and `timeline tui` on that queue. Quitting the TUI stops the simulator and
+# of agents publishing to it, a Claude Code session fed through the real `timeline hook claude` from
+# recorded hook payloads (its permission prompt waits for an answer from the TUI), and `timeline tui` on
+# that queue. Quitting the TUI stops the simulator and
 # the server (by PID) and removes the demo's temporary directory: nothing is left running.
 # When stdin/stdout are not a terminal (CI), a short non-interactive variant runs instead and exits.
 set -euo pipefail
@@ -25,6 +27,7 @@ workdir="$(mktemp -d -t timeline-demo-XXXXXX)"
 chmod 700 "$workdir"
 server_pid=""
 simulator_pid=""
+claude_pid=""
 
 stop_pid() { # stop one process we started: SIGTERM, then SIGKILL after 5 s
   local pid="$1"
@@ -39,6 +42,9 @@ stop_pid() { # stop one process we started: SIGTERM, then SIGKILL after 5 s
 }
 
 cleanup() { # idempotent: runs on every exit, and once more is harmless
+  stop_pid "$claude_pid"  # the waiting Claude session first, then the hook it started
+  claude_pid=""
+  if [ -f "$workdir/claude-hook.pid" ]; then stop_pid "$(cat "$workdir/claude-hook.pid")"; rm -f "$workdir/claude-hook.pid"; fi
   stop_pid "$simulator_pid"
   simulator_pid=""
   stop_pid "$server_pid"
@@ -77,11 +83,12 @@ export AWS_EC2_METADATA_DISABLED=true
 unset AWS_SESSION_TOKEN AWS_SECURITY_TOKEN AWS_PROFILE AWS_DEFAULT_PROFILE AWS_ENDPOINT_URL AWS_ENDPOINT_URL_SQS \
       TIMELINE_QUEUE_URL TIMELINE_DB
 
-# The events queue, and the queue the simulated agents take answers from (their reply_to).
-read -r queue_url reply_queue_url < <("$python" -c '
+# The events queue, the queue the simulated agents take answers from (their reply_to), and the one the
+# Claude Code session's permission prompt waits on.
+read -r queue_url reply_queue_url claude_reply_url < <("$python" -c '
 import sys, boto3
 sqs = boto3.client("sqs", endpoint_url=sys.argv[1], region_name="us-east-1")
-print(sqs.create_queue(QueueName="timeline-demo")["QueueUrl"], sqs.create_queue(QueueName="agent-replies")["QueueUrl"])
+print(*(sqs.create_queue(QueueName=name)["QueueUrl"] for name in ("timeline-demo", "agent-replies", "claude-replies")))
 ' "$endpoint")
 echo "demo: local SQS server $endpoint (pid $server_pid), queue $queue_url, reply queue $reply_queue_url"
 db="$workdir/demo.db"
@@ -98,6 +105,31 @@ export AWS_ACCESS_KEY_ID=demo AWS_SECRET_ACCESS_KEY=demo AWS_EC2_METADATA_DISABL
 export TIMELINE_DB=$db TIMELINE_CONFIG=$workdir/config.toml TIMELINE_REPLY_QUEUE_URL=$reply_queue_url
 ENV
 echo "demo: in another terminal, 'source $envfile' points timeline list, doctor, reply … at this demo"
+
+# --- a Claude Code session through the real hook --------------------------------------------------------
+# Recorded hook payloads go through `timeline hook claude` as Claude Code would run it: the hook's spool
+# lives in the demo's directory, answers are accepted from moto's one SenderId (every message has it).
+session_dir="agent-tool/demo/claude-session"
+claude_task="claude:demo-4f1c"
+claude_hook=(env TIMELINE_QUEUE_URL="$queue_url" AWS_ENDPOINT_URL_SQS="$endpoint" XDG_STATE_HOME="$workdir/state"
+             TIMELINE_REPLY_QUEUE_URL="$claude_reply_url" TIMELINE_REPLY_SENDERS=AIDAIT2UOQQY3AUEKVGXU
+             "$bin" hook claude)
+feed_claude_session() { # the session up to its permission prompt; the prompt waits (up to 10 m) in the background
+  local payload
+  for payload in "$session_dir"/[1-5]-*.json; do "${claude_hook[@]}" <"$payload"; done
+  (
+    trap - EXIT INT TERM
+    "${claude_hook[@]}" --wait 10m <"$session_dir/6-PermissionRequest.json" >"$workdir/claude-decision.json" &
+    echo $! >"$workdir/claude-hook.pid"
+    wait $! || true
+    rm -f "$workdir/claude-hook.pid"
+    echo "demo: Claude Code's permission prompt (Bash rm -rf build) got the decision:" \
+         "$(cat "$workdir/claude-decision.json" 2>/dev/null || true)" >>"$workdir/claude.log"
+    "${claude_hook[@]}" <"$session_dir/7-Stop.json"
+  ) &
+  claude_pid=$!
+}
+
 simulate=("$python" agent-tool/simulate_agents.py --queue-url "$queue_url" --endpoint-url "$endpoint"
           --reply-queue-url "$reply_queue_url")
 
@@ -105,10 +137,13 @@ simulate=("$python" agent-tool/simulate_agents.py --queue-url "$queue_url" --end
 if [ -t 0 ] && [ -t 1 ]; then
   "${simulate[@]}" --burst 25 --rate 3 >"$workdir/simulator.log" 2>&1 &
   simulator_pid=$!
+  feed_claude_session
+  echo "demo: a Claude Code session ($claude_task, pid $claude_pid) asks to run 'rm -rf build'; answer it in the TUI"
   echo "demo: simulated agents running (pid $simulator_pid, log $workdir/simulator.log); starting timeline tui"
   echo "demo: some agents will ask you something: press i to jump to one, a digit to pick an answer, y to send"
   status=0
   "$bin" tui "${connection[@]}" --db "$db" || status=$?
+  [ -f "$workdir/claude.log" ] && cat "$workdir/claude.log"
   stopped="demo: stopped the simulated agents (pid $simulator_pid) and the local SQS server $endpoint"
   stopped="$stopped (pid $server_pid); removed $workdir"
   cleanup
@@ -138,6 +173,22 @@ echo "demo: an agent asked a question; answering it as you would with i, 1, y in
   || { echo "demo: the simulator failed:" >&2; cat "$workdir/simulator.log" >&2; exit 1; }
 "$bin" drain "${connection[@]}" --db "$db" >/dev/null
 "$bin" history ask-deployer --db "$db"
+echo
+echo "demo: a Claude Code session through the real 'timeline hook claude' asks for permission; allowing it:"
+feed_claude_session
+echo "demo: Claude Code session running (pid $claude_pid)"
+for _ in $(seq 1 100); do
+  "$bin" drain "${connection[@]}" --db "$db" >/dev/null
+  "$bin" list "task:$claude_task status:needs_input" --db "$db" | grep -q "$claude_task" && break
+  sleep 0.1
+done
+"$bin" list "task:$claude_task" --db "$db"
+"$bin" reply "$claude_task" --action allow --db "$db" --endpoint-url "$endpoint" --region us-east-1
+wait "$claude_pid" || { echo "demo: the Claude Code session failed" >&2; exit 1; }
+claude_pid=""
+cat "$workdir/claude.log"
+"$bin" drain "${connection[@]}" --db "$db" >/dev/null
+"$bin" history "$claude_task" --db "$db"
 echo
 echo "demo: rejected messages (the simulator sends a few malformed ones on purpose):"
 "$bin" rejected --db "$db"

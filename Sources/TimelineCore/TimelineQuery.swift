@@ -27,18 +27,23 @@ public enum TimeBound: Sendable, Equatable, Hashable {
 /// `since:`/`until:` take a duration back from now (`15m`, `2h`, `30d`), a date (`2026-11-20`, local time;
 /// `until:` a date includes that whole day) or an ISO 8601 timestamp; they bound the task's current event.
 /// `is:marked` keeps the tasks marked with `m` (or `timeline mark`).
+/// `host:laptop` keeps tasks whose agent's host (`AgentHost`: after the `@` of `AGENT@HOST`) contains the
+/// text; `project:web` is another name for `category:` (agents' hooks put the project there).
 public struct TimelineQuery: Sendable, Equatable, Hashable {
     public var terms: [String]
     public var statuses: Set<Status>
     public var agents: [String]
     public var categories: [String]
     public var tasks: [String]
+    /// `host:` values: the agent's host contains one of them (`AgentHost`).
+    public var hosts: [String] = []
     /// Free text and phrases none of the row's five text columns may contain.
     public var excludedTerms: [String] = []
     public var excludedStatuses: Set<Status> = []
     public var excludedAgents: [String] = []
     public var excludedCategories: [String] = []
     public var excludedTasks: [String] = []
+    public var excludedHosts: [String] = []
     /// `is:marked`: only marked tasks (true), `-is:marked`: only unmarked ones (false).
     public var marked: Bool?
     /// Only tasks whose current event is at or after this time.
@@ -62,13 +67,13 @@ public struct TimelineQuery: Sendable, Equatable, Hashable {
 
     /// True when the query matches everything.
     public var isEmpty: Bool {
-        terms.isEmpty && statuses.isEmpty && agents.isEmpty && categories.isEmpty && tasks.isEmpty
+        terms.isEmpty && statuses.isEmpty && agents.isEmpty && categories.isEmpty && tasks.isEmpty && hosts.isEmpty
             && excludedTerms.isEmpty && excludedStatuses.isEmpty && excludedAgents.isEmpty
-            && excludedCategories.isEmpty && excludedTasks.isEmpty && since == nil && until == nil && marked == nil
+            && excludedCategories.isEmpty && excludedTasks.isEmpty && excludedHosts.isEmpty && since == nil && until == nil && marked == nil
     }
 
     /// The qualifier names the syntax knows.
-    public static let qualifiers = ["status", "agent", "category", "task", "since", "until", "is"]
+    public static let qualifiers = ["status", "agent", "category", "project", "host", "task", "since", "until", "is"]
 
     /// Parses the query syntax. Unknown `word:value` tokens are free text. An unknown status value
     /// (`status:bogus`) or a malformed time (`since:soon`) is kept as free text, so it matches nothing,
@@ -102,8 +107,9 @@ public struct TimelineQuery: Sendable, Equatable, Hashable {
                 if negated { excludedStatuses.insert(s) } else { statuses.insert(s) }
             }
         case "agent": if negated { excludedAgents.append(value) } else { agents.append(value) }
-        case "category": if negated { excludedCategories.append(value) } else { categories.append(value) }
+        case "category", "project": if negated { excludedCategories.append(value) } else { categories.append(value) }
         case "task": if negated { excludedTasks.append(value) } else { tasks.append(value) }
+        case "host": if negated { excludedHosts.append(value) } else { hosts.append(value) }
         case "is":
             guard value.lowercased() == "marked" else {
                 problems.append("\(literal) is unknown: the only one is is:marked (tasks marked with m)")

@@ -7,7 +7,8 @@ import TimelineCore
 /// and so do shorter ones the index's vocabulary lists (`ShortTerms`); other short terms, every term when
 /// the index is not trigram, and rows the index has not caught up with yet, use LIKE over the same five
 /// columns (LIKE for ASCII terms, a Unicode-aware function otherwise).
-/// Qualifiers are case-insensitive substrings of the timeline row's columns; statuses are an IN list.
+/// Qualifiers are case-insensitive substrings of the timeline row's columns (`host:` of the agent id's host
+/// part); statuses are an IN list.
 struct FilterSQL {
     /// How free-text terms are tested.
     enum TextTest {
@@ -62,7 +63,8 @@ struct FilterSQL {
         // and they cover rows waiting for the index).
         var columnClauses: [String] = []
         if textTest == .fullTextIndex, tokenizer == .trigram {
-            for (column, needles) in [("agent_id", query.agents), ("category", query.categories), ("task_id", query.tasks)]
+            for (column, needles) in [("agent_id", query.agents), ("agent_id", query.hosts), ("category", query.categories),
+                                      ("task_id", query.tasks)]
             where !needles.isEmpty && needles.allSatisfy({ $0.unicodeScalars.count >= 3 }) {
                 columnClauses.append("(" + needles.map { "\(column) : " + Self.phrase(qualifierPiece(column, $0)) }
                     .joined(separator: " OR ") + ")")
@@ -77,6 +79,7 @@ struct FilterSQL {
             values += statuses.map { .text($0) }
         }
         addSubstring(column: "t.agent_id", any: query.agents)
+        addSubstring(column: Self.hostOf("t.agent_id"), any: query.hosts)
         addSubstring(column: "t.category", any: query.categories)
         addSubstring(column: "t.task_id", any: query.tasks)
         addExclusions(query, useIndex: textTest == .fullTextIndex && tokenizer == .trigram)
@@ -121,12 +124,19 @@ struct FilterSQL {
             values += statuses.map { .text($0) }
         }
         for (column, needles) in [("t.agent_id", query.excludedAgents), ("IFNULL(t.category, '')", query.excludedCategories),
-                                  ("t.task_id", query.excludedTasks)] {
+                                  ("t.task_id", query.excludedTasks), (Self.hostOf("t.agent_id"), query.excludedHosts)] {
             for needle in needles where !needle.isEmpty {
                 conditions.append("NOT " + Self.contains(column: column, term: needle))
                 values += Self.containsValues(needle, count: 1)
             }
         }
+    }
+
+    /// SQL for the host of agent id `column`: the text after its last `@`, empty without one (the rule of
+    /// `AgentHost.of`). `rtrim` by every character of the id but `@` leaves the id up to its last `@`.
+    static func hostOf(_ column: String) -> String {
+        "(CASE WHEN instr(\(column), '@') > 0"
+            + " THEN substr(\(column), length(rtrim(\(column), replace(\(column), '@', ''))) + 1) ELSE '' END)"
     }
 
     /// An FTS5 string (phrase) for `text`.

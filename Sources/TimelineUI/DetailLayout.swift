@@ -53,10 +53,10 @@ enum DetailLayout {
         if let first = row.firstMicros {
             field("Started", when(first))
             field("Updated", when(e.timestampMicros))
-            for (name, value) in RunText.detailFields(row, state: s) { field(name, value) }
         } else {
             field("Time", when(e.timestampMicros))
         }
+        for (name, value) in RunText.detailFields(row, state: s) { field(name, value) }
         if let p = e.progress { field("Progress", StatusGlyph.progressBar(p, cells: 10), Style(fg: .inProgress)) }
         switch Liveness(row, nowMicros: s.nowMicros, thresholds: s.runThresholds) {
         case .live: field("Activity", "live: updates are arriving", Style(fg: .inProgress))

@@ -49,6 +49,8 @@ public enum QueryMatcher {
         if !q.categories.isEmpty && !q.categories.contains(where: { contains(e.category ?? "", $0) }) { return false }
         if !q.tasks.isEmpty && !q.tasks.contains(where: { contains(e.taskID, $0) }) { return false }
         if q.excludedAgents.contains(where: { contains(e.agentID, $0) }) { return false }
+        if !q.hosts.isEmpty && !q.hosts.contains(where: { contains(AgentHost.of(e.agentID), $0) }) { return false }
+        if q.excludedHosts.contains(where: { contains(AgentHost.of(e.agentID), $0) }) { return false }
         if q.excludedCategories.contains(where: { contains(e.category ?? "", $0) }) { return false }
         if q.excludedTasks.contains(where: { contains(e.taskID, $0) }) { return false }
         if let since = q.since, e.timestampMicros < since.micros(now: nowMicros) { return false }

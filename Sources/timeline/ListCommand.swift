@@ -10,8 +10,8 @@ struct ListCommand: ParsableCommand {
         abstract: "Print the timeline: one row per task, newest first.",
         discussion: """
             QUERY uses the search syntax of the TUI's `/`: free text (every word must occur in the title, body, \
-            agent, task or category, case-insensitive), "quoted phrases", status:error,warning, agent:TEXT, \
-            category:TEXT, task:TEXT, since:15m / since:2026-11-20 / until:…, and a leading - to exclude \
+            agent, task or category, case-insensitive), "quoted phrases", status:error,warning, agent:TEXT, host:TEXT, \
+            category:TEXT (or project:TEXT), task:TEXT, since:15m / since:2026-11-20 / until:…, and a leading - to exclude \
             (-agent:heartbeat, -"dry run"). Quote the query for the shell: timeline list 'deploy -"dry run"'.
             """)
 

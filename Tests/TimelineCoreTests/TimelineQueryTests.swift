@@ -31,6 +31,24 @@ import Testing
         #expect(q.problems.isEmpty)
     }
 
+    @Test func hostAndProjectQualifiers() {
+        let q = TimelineQuery.parse("host:Laptop -host:ci-runner project:web -project:legacy")
+        #expect(q.hosts == ["Laptop"])
+        #expect(q.excludedHosts == ["ci-runner"])
+        #expect(q.categories == ["web"])
+        #expect(q.excludedCategories == ["legacy"])
+        #expect(q.terms.isEmpty && q.problems.isEmpty)
+        #expect(!TimelineQuery.parse("-host:x").isEmpty)
+        #expect(TimelineQuery.parse("host:").isEmpty)
+    }
+
+    @Test func agentHostIsTheTextAfterTheLastAt() {
+        #expect(AgentHost.of("claude@my-laptop") == "my-laptop")
+        #expect(AgentHost.of("a@b@box") == "box")
+        #expect(AgentHost.of("builder") == "")
+        #expect(AgentHost.of("claude@") == "")
+    }
+
     @Test func quotedQualifierValuesAndEscapedQuotes() {
         let q = TimelineQuery.parse(#"category:"code review" "say ""hi""" Agent:x"#)
         #expect(q.categories == ["code review"])

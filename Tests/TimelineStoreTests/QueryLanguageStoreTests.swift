@@ -13,6 +13,8 @@ struct QueryLanguageStoreTests {
         "since:2026-01-15T00:00:00Z", "until:2026-01-15T00:00:00Z", "since:1h", "Straße", "-straße",
         "deploy -agent:heartbeat status:error,warning since:2026-01-10T00:00:00Z -\"dry run\"",
         "is:marked", "-is:marked", "is:marked deploy",
+        "host:lap", "host:LAPTOP-3", "-host:laptop", "host:büro", "-host:BÜRO", "host:lap agent:claude",
+        "host:box -agent:codex", "project:review", "-project:review",
     ]
     /// Tasks marked in the store before the queries run.
     static let marked: Set<String> = ["T-1", "T-2", "T-10", "T-33"]
@@ -24,7 +26,7 @@ struct QueryLanguageStoreTests {
             let status = Status.allCases[i % Status.allCases.count]
             let title = ["Deploy web", "dry run of deploy", "ab test", "Straße gebaut", "plain"][i % 5]
             let ts = i == 59 ? nowMicros - 60_000_000 : base + Int64(i) * 86_400_000_000 / 2
-            events.append(Event(id: "e\(i)", agentID: i % 3 == 0 ? "heartbeat" : "builder-\(i % 4)", taskID: "T-\(i)",
+            events.append(Event(id: "e\(i)", agentID: Self.agentID(i), taskID: "T-\(i)",
                                 title: title, body: i % 7 == 0 ? "body says dry run" : "", status: status,
                                 category: i % 4 == 0 ? nil : (i % 2 == 0 ? "code-review" : "deploy"),
                                 timestampMicros: ts, rawJSON: "{}"))
@@ -32,10 +34,22 @@ struct QueryLanguageStoreTests {
         return events
     }
 
+    /// Plain agents, and hooks' `AGENT@HOST` ones (a host that is also an agent's name; an `@` inside).
+    static func agentID(_ i: Int) -> String {
+        switch i % 6 {
+        case 1: "claude@laptop-\(i % 4)"
+        case 5: "codex@Büro-\(i % 3)"
+        case 4 where i % 12 == 4: "laptop@box"
+        case 2 where i % 12 == 2: "claude@laptop@box"
+        default: i % 3 == 0 ? "heartbeat" : "builder-\(i % 4)"
+        }
+    }
+
     /// The rules, written plainly (case-insensitive substrings; statuses exact; bounds inclusive).
     static func expected(_ events: [Event], _ q: TimelineQuery, now: Int64) -> [String] {
         let marked = Self.marked
         func has(_ s: String?, _ n: String) -> Bool { (s ?? "").lowercased().contains(n.lowercased()) }
+        func host(_ agentID: String) -> String { agentID.split(separator: "@", omittingEmptySubsequences: false).dropFirst().last.map(String.init) ?? "" }
         return events.filter { e in
             let text = [e.title, e.body, e.agentID, e.taskID, e.category ?? ""]
             return q.terms.allSatisfy { t in text.contains { has($0, t) } }
@@ -44,6 +58,8 @@ struct QueryLanguageStoreTests {
                 && (q.agents.isEmpty || q.agents.contains { has(e.agentID, $0) }) && !q.excludedAgents.contains { has(e.agentID, $0) }
                 && (q.categories.isEmpty || q.categories.contains { has(e.category, $0) })
                 && !q.excludedCategories.contains { has(e.category, $0) }
+                && (q.hosts.isEmpty || q.hosts.contains { has(host(e.agentID), $0) })
+                && !q.excludedHosts.contains { has(host(e.agentID), $0) }
                 && (q.tasks.isEmpty || q.tasks.contains { has(e.taskID, $0) }) && !q.excludedTasks.contains { has(e.taskID, $0) }
                 && (q.since.map { e.timestampMicros >= $0.micros(now: now) } ?? true)
                 && (q.until.map { e.timestampMicros <= $0.micros(now: now) } ?? true)

@@ -89,6 +89,35 @@ struct RunningTaskTests {
         #expect(text.contains("Running    for 9h 00m"))
     }
 
+    /// Questions waiting for an answer, a running task and a finished one.
+    private func waitingRows() -> [TimelineRow] {
+        var asking = makeRow("claude:4f1c", "Allow Bash: rm -rf build?", status: .needsInput, agent: "claude@laptop",
+                             category: "web", secondsAgo: 3 * 60 + 20, seq: 9, events: 6)
+        asking.firstMicros = fixedNow - 20 * minute
+        let justAsked = makeRow("T-ask", "Deploy to prod?", status: .needsInput, agent: "deployer", secondsAgo: 5, seq: 8)
+        let longAgo = makeRow("T-old-ask", "Which region?", status: .needsInput, agent: "planner", secondsAgo: 26 * 3_600,
+                              seq: 7)
+        return [asking, justAsked, longAgo] + rows().suffix(1)
+    }
+
+    @Test func aPendingQuestionShowsHowLongItHasWaited100x12() {
+        let s = loadedState(waitingRows(), width: 100, height: 12)
+        let text = GoldenScreen.text(of: render(s, width: 100, height: 12))
+        #expect(text.contains("waiting 3m") && text.contains("waiting 5s") && text.contains("waiting 1d"))
+        GoldenScreen.check(render(s, width: 100, height: 12), "100x12-needs-input-waiting")
+    }
+
+    @Test func theDetailOfAPendingQuestionSaysHowLongItHasWaitedForYou() {
+        var s = loadedState(waitingRows(), width: 80, height: 24)
+        _ = reduce(&s, .key(.enter))
+        #expect(GoldenScreen.text(of: render(s, width: 80, height: 24)).contains("Waiting    for you for 3m 20s"))
+        // A question without a known start says it too.
+        var t = loadedState(waitingRows(), width: 80, height: 24)
+        _ = reduce(&t, .key(.char("j")))
+        _ = reduce(&t, .key(.enter))
+        #expect(GoldenScreen.text(of: render(t, width: 80, height: 24)).contains("Waiting    for you for 5s"))
+    }
+
     @Test func etaNeedsThreeSteadilyRisingReports() {
         #expect(ProgressETA.remainingMicros(points([(0, 60), (2, 40), (4, 20)]), nowMicros: fixedNow) == 4 * minute)
         #expect(ProgressETA.remainingMicros(points([(0, 60), (2, 40)]), nowMicros: fixedNow) == nil)

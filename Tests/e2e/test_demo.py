@@ -21,12 +21,25 @@ def demo_env(timeline_bin: str) -> dict[str, str]:
 
 
 def started_processes(text: str) -> tuple[str, list[int], str]:
-    """(endpoint, [server pid, simulator pid], temp dir) from the lines demo.sh prints."""
+    """(endpoint, [server pid, simulator pid, Claude Code session pid], temp dir) from the lines demo.sh prints."""
     server = re.search(r"local SQS server (http://127\.0\.0\.1:\d+) \(pid (\d+)\)", text)
     simulator = re.search(r"simulated agents (?:running )?\(pid (\d+)", text)
+    claude = re.search(r"Claude Code session (?:running )?\((?:claude:\S+, )?pid (\d+)", text)
     workdir = re.search(r"removed (\S+)", text)
-    assert server and simulator and workdir, text
-    return server.group(1), [int(server.group(2)), int(simulator.group(1))], workdir.group(1)
+    assert server and simulator and claude and workdir, text
+    return server.group(1), [int(server.group(2)), int(simulator.group(1)), int(claude.group(1))], workdir.group(1)
+
+
+def hooks_of(workdir: str) -> list[int]:
+    """Processes still running with the demo's hook state directory (its `timeline hook claude` runs)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and f"XDG_STATE_HOME={workdir}/state".encode() in (entry / "environ").read_bytes():
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
 
 
 def port_closed(endpoint: str) -> bool:
@@ -46,8 +59,14 @@ def test_demo_without_a_terminal_runs_a_short_variant_and_leaves_nothing(timelin
     # an agent asked, the demo answered it over the reply queue, and the agent acted on the answer
     assert "needs_input deployer" in result.stdout and 'sent "Deploy" to queue agent-replies' in result.stdout
     assert "answered: Deploy by " in result.stdout and "Deployed billing v1.3 to prod" in result.stdout
+    # a Claude Code session through the real hook: its row asks for permission, the answer reaches the hook
+    assert re.search(r"needs_input claude@\S+ +claude:demo-4f1c +Waiting for you: Bash rm -rf build", result.stdout), \
+        result.stdout
+    assert 'sent "Allow once" to queue claude-replies' in result.stdout
+    assert '"decision":{"behavior":"allow"}' in result.stdout
+    assert "Allowed from the timeline: Bash rm -rf build" in result.stdout and "Done: Fixed the rounding" in result.stdout
     endpoint, pids, workdir = started_processes(result.stdout)
-    assert not any(process_alive(pid) for pid in pids)
+    assert not any(process_alive(pid) for pid in pids) and not hooks_of(workdir)
     assert port_closed(endpoint)
     assert not Path(workdir).exists()
 
@@ -55,6 +74,17 @@ def test_demo_without_a_terminal_runs_a_short_variant_and_leaves_nothing(timelin
 def test_demo_in_a_terminal_shows_the_fleet_and_q_stops_everything(tmux, timeline_bin, process_alive):
     tmux.start([str(DEMO)], env=demo_env(timeline_bin), width=140, height=40, cwd=str(REPO_ROOT))
     tmux.wait_for(lambda screen: sum(agent in screen for agent in FLEET) >= 3, timeout=60)
+    # The Claude Code session asks first (it has waited longest): i, a digit, y allow it through the real hook.
+    tmux.wait_for("Waiting for you: Bash rm -rf build", timeout=60)
+    tmux.send_keys("i")
+    tmux.wait_for("[1 Allow once]", timeout=20)
+    tmux.send_keys("1")
+    tmux.wait_for(lambda screen: 'Send "Allow once"' in screen and "to queue claude-replies (account " in screen
+                  and screen.rstrip().endswith("y/N"), timeout=10)
+    tmux.send_keys("y")
+    tmux.wait_for('sent "Allow once" to queue claude-replies', timeout=20)
+    tmux.send_keys("Escape", "f")
+    tmux.wait_for("Done: Fixed the rounding in cart.ts", timeout=60)  # the session went on after the answer
     # A newcomer answers a waiting agent: i, a digit, y — and the agent acts on it.
     tmux.wait_for("need you", timeout=60)
     tmux.send_keys("i")
@@ -70,6 +100,7 @@ def test_demo_in_a_terminal_shows_the_fleet_and_q_stops_everything(tmux, timelin
     assert tmux.wait_exit(timeout=60) == 0
     after = tmux.capture()  # the lines demo.sh printed after the TUI gave the screen back
     endpoint, pids, workdir = started_processes(after)
-    assert not any(process_alive(pid) for pid in pids)
+    assert not any(process_alive(pid) for pid in pids) and not hooks_of(workdir)
+    assert "got the decision:" in after and '"behavior":"allow"' in after
     assert port_closed(endpoint)
     assert not Path(workdir).exists()

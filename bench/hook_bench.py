@@ -1,0 +1,122 @@
+"""`make bench`'s hooks part: what an agent pays for each reporting hook, the whole process measured.
+
+`timeline hook claude` with a PostToolUse payload on stdin, run TIMELINE_BENCH_HOOK_RUNS (50) times as Claude
+Code runs it (fork+exec, stdin a file, output discarded), sending to a local SQS server (moto, one message at a
+time). Credentials come from a profile's `credential_process`, cached by the hook between runs (one warm-up run
+fills the cache; the figures say how often the process ran). Wall time and CPU (user+system of the child, from
+wait4) as p50 and p90, beside `python3 -c pass` started the same way in the same run. Asserts nothing; every
+process started here is stopped here.
+
+    python bench/hook_bench.py --timeline .build/release/timeline
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT / "scripts"))
+
+import sqs_server  # noqa: E402
+from sqs_bench_support import REGION, create_queue, percentile, sqs_client  # noqa: E402
+
+PAYLOAD = REPO_ROOT / "agent-tool" / "demo" / "claude-session" / "4-PostToolUse-Bash.json"
+
+
+def run_once(command: list[str], stdin: Path, env: dict[str, str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one whole process: spawn to exit, user+system time of the child."""
+    with open(stdin, "rb") as source, open(os.devnull, "wb") as sink:
+        actions = [(os.POSIX_SPAWN_DUP2, source.fileno(), 0), (os.POSIX_SPAWN_DUP2, sink.fileno(), 1),
+                   (os.POSIX_SPAWN_DUP2, sink.fileno(), 2)]
+        started = time.perf_counter()
+        pid = os.posix_spawn(command[0], command, env, file_actions=actions)
+        _, status, usage = os.wait4(pid, 0)
+        wall = time.perf_counter() - started
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"{command} exited {os.waitstatus_to_exitcode(status)}")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def figures(samples: list[tuple[float, float]]) -> str:
+    walls = sorted(w for w, _ in samples)
+    cpus = sorted(c for _, c in samples)
+    return (f"wall p50 {percentile(walls, 0.5) * 1000:.1f} ms, p90 {percentile(walls, 0.9) * 1000:.1f} ms; "
+            f"CPU p50 {percentile(cpus, 0.5) * 1000:.1f} ms, p90 {percentile(cpus, 0.9) * 1000:.1f} ms")
+
+
+def received(client, queue_url: str) -> int:
+    """Messages taken off the queue until it is empty."""
+    count = 0
+    while True:
+        batch = client.receive_message(QueueUrl=queue_url, MaxNumberOfMessages=10, WaitTimeSeconds=1).get("Messages", [])
+        if not batch:
+            return count
+        count += len(batch)
+        client.delete_message_batch(QueueUrl=queue_url, Entries=[
+            {"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(batch)])
+
+
+def run_hooks(timeline: str, endpoint: str, folder: Path, runs: int) -> None:
+    client = sqs_client(endpoint)
+    queue_url = create_queue(client, "hook-bench")
+    calls = folder / "credential-process-calls"
+    helper = folder / "credential-process"
+    helper.write_text("#!/bin/sh\necho run >>" + json.dumps(str(calls)) + "\n"
+                      "printf '%s' '{\"Version\": 1, \"AccessKeyId\": \"test\", \"SecretAccessKey\": \"test\","
+                      " \"SessionToken\": \"bench\", \"Expiration\": \"2099-01-01T00:00:00Z\"}'\n")
+    helper.chmod(0o700)
+    config = folder / "aws-config"
+    config.write_text(f"[profile bench]\ncredential_process = {helper}\nregion = {REGION}\n")
+    payload = folder / "PostToolUse.json"
+    payload.write_text(json.dumps({**json.loads(PAYLOAD.read_text()), "cwd": str(REPO_ROOT)}))
+    base = {k: v for k, v in os.environ.items()
+            if not k.startswith(("AWS_", "TIMELINE_")) and k.lower() not in ("http_proxy", "https_proxy", "all_proxy")}
+    env = {**base, "AWS_PROFILE": "bench", "AWS_CONFIG_FILE": str(config), "AWS_SHARED_CREDENTIALS_FILE": os.devnull,
+           "AWS_EC2_METADATA_DISABLED": "true", "AWS_ENDPOINT_URL_SQS": endpoint, "TIMELINE_QUEUE_URL": queue_url,
+           "XDG_STATE_HOME": str(folder / "state"), "TIMELINE_CONFIG": str(folder / "config.toml"),
+           "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"}
+    hook = [timeline, "hook", "claude"]
+    python = [shutil.which("python3") or sys.executable, "-c", "pass"]
+    run_once(hook, payload, env)  # warm-up: fills the credential cache
+    hooks, pythons = [], []
+    for _ in range(runs):  # interleaved, so both see the same machine
+        hooks.append(run_once(hook, payload, env))
+        pythons.append(run_once(python, payload, base))
+    delivered = received(client, queue_url)
+    spooled = len(list((folder / "state" / "timeline" / "spool").glob("*.json")))
+    process_runs = len(calls.read_text().splitlines()) if calls.exists() else 0
+    print(f"== hooks: {runs} runs of `timeline hook claude` (PostToolUse on stdin, moto {endpoint})")
+    print(f"hook run (whole process): {figures(hooks)}")
+    print(f"python3 -c pass (same run): {figures(pythons)}")
+    print(f"events on the queue {delivered} of {runs + 1}, left in the spool {spooled}, "
+          f"credential_process ran {process_runs} time(s)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--timeline", required=True)
+    args = parser.parse_args()
+    only = os.environ.get("TIMELINE_BENCH_ONLY")
+    if only and "hooks" not in {p.strip().lower() for p in only.split(",")}:
+        return
+    timeline = str(Path(args.timeline).resolve())
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # the `finally` blocks stop what was started
+    folder = Path(tempfile.mkdtemp(prefix="timeline-hook-bench-"))
+    os.chdir(REPO_ROOT)  # the payload's cwd, as Claude Code runs its hooks in the project
+    try:
+        with sqs_server.MotoServer() as server:
+            run_hooks(timeline, server.endpoint, folder, int(os.environ.get("TIMELINE_BENCH_HOOK_RUNS", "50")))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -7,6 +7,8 @@ final class CursesScreen {
     private var palette: Palette
     private var previous: Screen?
     private(set) var active = false
+    /// Mouse reporting is on (`setMouse`).
+    private var mouse = true
 
     /// Starts curses on the controlling terminal. `color: false` honours NO_COLOR / --no-color; `light`
     /// picks colours for a light background.
@@ -33,6 +35,13 @@ final class CursesScreen {
         TerminalRestore.register { MouseReporting.set(false); BracketedPaste.set(false); endwin() }
     }
 
+    /// Switches mouse reporting (the view's `mouse` setting): off, the terminal keeps its own selection.
+    func setMouse(_ on: Bool) {
+        guard on != mouse else { return }
+        mouse = on
+        MouseReporting.set(on)
+    }
+
     /// Restores the terminal exactly (idempotent).
     func end() {
         guard active else { return }
@@ -40,6 +49,17 @@ final class CursesScreen {
         MouseReporting.set(false)
         BracketedPaste.set(false)
         endwin()
+        Self.clearWithoutAlternateScreen()
+    }
+
+    /// On a terminal without an alternate screen (no `smcup`: the Linux console), the last frame stays after
+    /// `endwin` and the shell's prompt lands on its status line: clear the screen (terminfo `clear`).
+    static func clearWithoutAlternateScreen() {
+        let absent = UnsafeMutablePointer<CChar>(bitPattern: -1)  // tigetstr's "not a string capability"
+        if let smcup = tigetstr("smcup"), smcup != absent, smcup.pointee != 0 { return }
+        guard let clear = tigetstr("clear"), clear != absent else { return }
+        putp(clear)
+        fflush(nil)
     }
 
     var size: (width: Int, height: Int) {
@@ -71,7 +91,7 @@ final class CursesScreen {
         signal(SIGTSTP, previous)
         // Continued: the tty modes and screen are ours again on the next refresh.
         reset_prog_mode()
-        MouseReporting.set(true)
+        if mouse { MouseReporting.set(true) }
         BracketedPaste.set(true)
         invalidate()
     }

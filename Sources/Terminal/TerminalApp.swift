@@ -23,6 +23,7 @@ public enum TerminalApp {
                            databasePath: String? = nil, sideChannel: TerminalSideChannel? = nil,
                            clock: @escaping () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000) }) {
         let curses = CursesScreen(color: color, light: light)
+        curses.setMouse(controller.state.mouse)
         let keyboard = TerminalInput()
         defer { curses.end() }
         TerminalSideOutput.write(sideChannel?.startBytes() ?? [])
@@ -56,6 +57,7 @@ public enum TerminalApp {
                     }
                 }
                 if keyboard.closed { running = false }
+                curses.setMouse(controller.state.mouse)
             }
             guard running else { break }
             let now = clock()

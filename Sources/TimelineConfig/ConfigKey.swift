@@ -37,6 +37,9 @@ public struct ConfigKey: Sendable {
                   check: oneOf(["true", "false", "1", "0"])),
         ConfigKey(name: "reply_queue_url", kind: .string, expects: "the http(s) SQS queue URL this host's answers come back on",
                   check: httpURL),
+        ConfigKey(name: "mouse", kind: .bool,
+                  expects: "true or false (env: 1 or 0): does the TUI take the mouse (wheel, click), or leave it to the terminal",
+                  check: oneOf(["true", "false", "1", "0"])),
         ConfigKey(name: "hook_wait", kind: .string, expects: "a duration such as \"2m\" (s, m, h, d)", check: positiveDuration),
     ]
 

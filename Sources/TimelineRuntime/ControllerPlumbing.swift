@@ -3,7 +3,7 @@ import TimelineUI
 
 /// Effects of one kind supersede each other.
 enum EffectKind: Hashable {
-    case window, counts, history, find, replies, send, agents
+    case window, counts, history, find, replies, send, agents, rejected, pinned
     /// Writes (read marks): never superseded, each one runs.
     case write
     init(_ e: Effect) {
@@ -12,10 +12,12 @@ enum EffectKind: Hashable {
         case .loadWindow: self = .window
         case .loadCounts: self = .counts
         case .loadHistory: self = .history
-        case .findMatch, .quit, .setMark, .saveView, .rememberView, .exportHistory, .restartPoller: self = .find
+        case .findMatch, .quit, .setMark, .saveView, .rememberView, .rememberSearches, .setPins, .exportHistory, .restartPoller: self = .find
         case .loadReplies: self = .replies
         case .sendReply: self = .send
         case .loadAgents: self = .agents
+        case .loadRejected: self = .rejected
+        case .loadPinned: self = .pinned
         }
     }
 }

@@ -36,6 +36,9 @@ public enum EffectExecutor {
         case .loadAgents(let limit):
             guard let directory = reader as? AgentDirectory else { return .agentsLoaded([]) }
             return .agentsLoaded(try directory.agents(limit: limit))
+        case .loadRejected(let limit):
+            guard let store = reader as? RejectedReading else { return nil }
+            return .rejectedLoaded(count: try store.rejectedCount(), newest: try store.rejected(limit: limit, olderThan: nil))
         case .sendReply: return nil  // sends run on the controller's send lane
         case .markRead(let taskID, let seq):
             try (reader as? ReadMarking)?.markRead(taskID: taskID, seq: seq)
@@ -43,7 +46,8 @@ public enum EffectExecutor {
         case .markAllRead:
             try (reader as? ReadMarking)?.markAllRead()
             return nil
-        case .quit, .setMark, .saveView, .rememberView, .exportHistory, .restartPoller: return nil  // not reads: ActionExecutor, the poller hook
+        case .loadPinned(let taskIDs): return .pinnedLoaded(try taskIDs.compactMap { try reader.row(taskID: $0) })
+        case .quit, .setMark, .setPins, .saveView, .rememberView, .rememberSearches, .exportHistory, .restartPoller: return nil  // not reads: ActionExecutor, the poller hook
         }
     }
 

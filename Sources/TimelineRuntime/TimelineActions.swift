@@ -9,6 +9,10 @@ public protocol TimelineActions: Sendable {
     func saveView(_ view: NamedQuery) throws -> String
     /// Remembers the view in use (nil: none) for the next start.
     func rememberView(name: String?) throws
+    /// Keeps the `/` prompt's recalled searches (oldest first, already bounded) for the next start.
+    func rememberSearches(_ history: [String]) throws
+    /// Keeps the pinned task ids (newest pin first) for the next start.
+    func setPins(_ taskIDs: [String]) throws
     /// Writes a task's history as Markdown into the current directory; returns the file's path.
     func exportHistory(taskID: String) throws -> String
 }
@@ -18,7 +22,7 @@ public enum ActionExecutor {
     /// Whether `effect` is an action (runs in order, never superseded).
     public static func isAction(_ effect: Effect) -> Bool {
         switch effect {
-        case .setMark, .saveView, .rememberView, .exportHistory: true
+        case .setMark, .setPins, .saveView, .rememberView, .rememberSearches, .exportHistory: true
         default: false
         }
     }
@@ -34,6 +38,12 @@ public enum ActionExecutor {
                 return .actionFinished("saved view \(view.name) in \(try actions.saveView(view))")
             case .rememberView(let name):
                 try actions.rememberView(name: name)
+                return nil
+            case .rememberSearches(let history):
+                try actions.rememberSearches(history)
+                return nil
+            case .setPins(let taskIDs):
+                try actions.setPins(taskIDs)
                 return nil
             case .exportHistory(let taskID):
                 return .actionFinished("exported \(taskID) to \(try actions.exportHistory(taskID: taskID))")

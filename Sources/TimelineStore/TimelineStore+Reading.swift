@@ -322,7 +322,7 @@ extension TimelineStore: TimelineReading {
     }
 }
 
-extension TimelineStore {
+extension TimelineStore: RejectedReading {
     /// Rejected messages, newest first, strictly older than the arrival sequence `seq` when given.
     public func rejected(limit: Int, olderThan seq: Int64? = nil) throws -> [RejectedMessage] {
         guard limit > 0 else { return [] }
@@ -340,6 +340,11 @@ extension TimelineStore {
             }
             return messages
         }
+    }
+
+    /// How many rejected messages are stored.
+    public func rejectedCount() throws -> Int {
+        try locked { Int(try db.scalarInt("SELECT count(*) FROM rejected")) }
     }
 
     /// The exact bytes of a rejected message (`RejectedMessage.rawBody` repairs invalid UTF-8).

@@ -85,7 +85,7 @@ func renderAgents(_ s: AppState, into screen: inout Screen) {
             x += 2
             x += screen.put(TextWidth.padLeft(text, to: w), x: x, y: y, style: style, limit: w)
         }
-        cell(Times.relative(agent.latest.timestampMicros, s) + " ago", 9, Style(fg: .muted, bg: base.bg))
+        cell(Times.ago(agent.latest.timestampMicros, s), 9, Style(fg: .muted, bg: base.bg))
         cell("\(agent.running)", 7, Style(fg: agent.running > 0 ? .inProgress : .muted, bg: base.bg))
         cell("\(agent.errors)", 6, Style(fg: agent.errors > 0 ? .error : .muted, bg: base.bg, bold: agent.errors > 0))
         cell("\(agent.waiting)", 7, Style(fg: agent.waiting > 0 ? .needsInput : .muted, bg: base.bg, bold: agent.waiting > 0))

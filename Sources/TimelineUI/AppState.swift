@@ -16,6 +16,11 @@ public struct SearchState: Sendable, Equatable {
     public var matchCount: Int?
     /// Shown briefly after n/N, e.g. "search wrapped".
     public var notice: String?
+    /// Searches kept with ⏎, oldest first (↑/↓ recall them in the prompt; kept in the database).
+    public var history: [String] = []
+    /// While recalling: the entry shown, and the text typed before the first ↑.
+    var recalled: Int?
+    var draft = ""
     public init() {}
 }
 
@@ -108,6 +113,9 @@ public struct AppState: Sendable, Equatable {
     public var attention: AttentionCounts?
     public var detail: DetailState?
     public var helpOpen = false
+    /// Task ids pinned with `P`, newest pin first (kept in the database; loaded at start), and their rows.
+    public var pins: [String] = []
+    public var pinnedRows: [TimelineRow] = []
     /// Task ids marked with `m` (kept in the database; loaded at start).
     public var marks: Set<String> = []
     /// Named views (config file and `:save`), in name order.
@@ -120,12 +128,17 @@ public struct AppState: Sendable, Equatable {
     public var viewPicker: Int?
     /// First line of the help overlay shown (it scrolls when the terminal is too small for it).
     public var helpScroll = 0
+    /// Rejected messages: the header's count and the `X` overlay.
+    public var rejected = RejectedState()
     /// The full poller message overlay (`!`) is open.
     public var pollerMessageOpen = false
     /// A one-line message in the status bar ("back to FOLLOW", export written, view saved, a command's
     /// error); a brief one ends at `noticeUntilMicros` (0: until the next key replaces or clears it).
     public var notice: String?
     public var noticeUntilMicros: Int64 = 0
+    /// The view takes the mouse (wheel, click); off, the terminal keeps it (its own text selection). `M`
+    /// toggles it; the terminal switches mouse reporting to match.
+    public var mouse = true
     /// The terminal's charset cannot show Unicode: `render` draws ASCII stand-ins (set by the terminal).
     public var asciiOnly = false
     public var absoluteTime = false
@@ -140,8 +153,6 @@ public struct AppState: Sendable, Equatable {
     /// arrives, so every keypress counts however fast keys come. `pendingMoveKeepsLine`: a page move.
     public var pendingMove = 0
     public var pendingMoveKeepsLine = false
-    /// `g` pressed, waiting for the second `g`.
-    public var pendingG = false
     /// Bumped whenever the list query changes; stale results are ignored.
     public var generation = 0
     public var quitRequested = false
@@ -172,7 +183,10 @@ public struct AppState: Sendable, Equatable {
     }
 
     /// Lines available to the list.
-    public var listHeight: Int { Layout.listHeight(height: height) }
+    public var listHeight: Int { max(1, Layout.listHeight(height: height) - Pinned.lines(self)) }
+
+    /// First screen line of the list (below the header and the pinned tasks).
+    var listTop: Int { 1 + Pinned.lines(self) }
 }
 
 /// How long a status-bar notice stays.

@@ -48,8 +48,7 @@ enum DetailLayout {
         field("Agent", e.agentID, Style(fg: .accent))
         if let c = e.category { field("Category", c) }
         func when(_ micros: Int64) -> String {
-            let ago = Times.relative(micros, s)
-            return "\(Times.absolute(micros, s))  (\(ago == "now" ? "just now" : ago + " ago"))"
+            return "\(Times.absolute(micros, s))  (\(Times.ago(micros, s)))"
         }
         if let first = row.firstMicros {
             field("Started", when(first))

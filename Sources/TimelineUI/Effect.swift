@@ -149,14 +149,23 @@ public enum Effect: Sendable, Equatable {
     case markRead(taskID: String, seq: Int64)
     /// `U`: every task read.
     case markAllRead
+    /// The pinned tasks' current rows; answered with `.pinnedLoaded`.
+    case loadPinned(taskIDs: [String])
+    /// Keep the pinned task ids (`P`), newest pin first.
+    case setPins([String])
     /// Store a task's mark (`m`).
     case setMark(taskID: String, marked: Bool)
     /// Write a named view to the config file (`:save NAME`).
     case saveView(NamedQuery)
     /// Remember the view in use, restored at the next start.
     case rememberView(name: String?)
+    /// Keep the `/` prompt's searches (oldest first, at most `SearchHistory.limit`) for the next start.
+    case rememberSearches([String])
     /// Write the task's history as Markdown to a file in the current directory (`x`).
     case exportHistory(taskID: String)
+    /// How many messages were rejected, and the newest `limit` of them (0: only the count, for the header);
+    /// answered with `.rejectedLoaded`.
+    case loadRejected(limit: Int)
     /// `R` while the poller is stopped: start it again (the runtime asks the poller's owner).
     case restartPoller
     case quit

@@ -44,6 +44,10 @@ public enum Input: Sendable, Equatable {
     case repliesLoaded([ReplyRecord])
     /// The agents view's rows.
     case agentsLoaded([AgentSummary])
+    /// The pinned tasks' rows (`Effect.loadPinned`).
+    case pinnedLoaded([TimelineRow])
+    /// How many messages were rejected, and the newest of them when asked for (`Effect.loadRejected`).
+    case rejectedLoaded(count: Int, newest: [RejectedMessage])
     /// An action (mark, save view, export) finished: what happened, for the status bar (nil: nothing to say).
     case actionFinished(String?)
 }

@@ -3,7 +3,7 @@ import TimelineCore
 /// The first loads when the view opens: the newest window, then the counts.
 public func startEffects(_ s: inout AppState) -> [Effect] {
     s.positionStale = true
-    return [windowEffect(&s), countsEffect(s)].compactMap { $0 }
+    return [Pinned.load(s), windowEffect(&s), countsEffect(s), RejectedView.load(s)].compactMap { $0 }
 }
 
 /// Applies one input to the state and returns the effects to run. No I/O happens here.
@@ -33,7 +33,7 @@ private func reduceInput(_ s: inout AppState, _ input: Input) -> [Effect] {
         var effects = [windowEffect(&s), countsEffect(s)].compactMap { $0 }
         if let d = s.detail { effects.append(.loadHistory(taskID: d.taskID)) }
         if s.agentsView != nil { effects.append(.loadAgents(limit: agentsViewLimit)) }
-        return effects
+        return effects + [RejectedView.load(s), Pinned.load(s)].compactMap { $0 }
     case .windowLoaded(let result): return applyWindow(&s, result)
     case .countsLoaded(let result): return applyCounts(&s, result)
     case .historyLoaded(let result):
@@ -60,6 +60,8 @@ private func reduceInput(_ s: inout AppState, _ input: Input) -> [Effect] {
         for record in records { remember(&s, record) }
         return []
     case .agentsLoaded(let agents): return applyAgents(&s, agents)
+    case .pinnedLoaded(let rows): return Pinned.apply(&s, rows)
+    case .rejectedLoaded(let count, let newest): return RejectedView.apply(&s, count: count, newest: newest)
     case .actionFinished(let message):
         s.notice = message
         return []

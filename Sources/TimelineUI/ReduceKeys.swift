@@ -6,13 +6,12 @@ func reduceKey(_ s: inout AppState, _ key: Key) -> [Effect] {
         s.quitRequested = true
         return [.quit]
     }
-    let wasPendingG = s.pendingG
-    s.pendingG = false
     if s.helpOpen { return reduceHelpKey(&s, key) }
     if s.pollerMessageOpen {
         s.pollerMessageOpen = false
         return []
     }
+    if s.rejected.open { return RejectedView.reduceKey(&s, key) }
     if s.answering.prompt != nil { return reduceAnswerKey(&s, key) }
     s.answering.notice = nil
     if s.search.promptOpen { return reducePromptKey(&s, key) }
@@ -20,29 +19,27 @@ func reduceKey(_ s: inout AppState, _ key: Key) -> [Effect] {
     if s.viewPicker != nil { return reducePickerKey(&s, key) }
     s.notice = nil
     if s.agentsView != nil { return reduceAgentsKey(&s, key) }
-    if s.detail != nil && !s.splitDetail { return reduceDetailKey(&s, key, pendingG: wasPendingG) }
-    return reduceListKey(&s, key, pendingG: wasPendingG)
+    if s.detail != nil && !s.splitDetail { return reduceDetailKey(&s, key) }
+    return reduceListKey(&s, key)
 }
 
 /// Keys of the timeline list (also in split view, where J/K scroll the detail pane).
-func reduceListKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect] {
+func reduceListKey(_ s: inout AppState, _ key: Key) -> [Effect] {
     let page = max(1, s.listHeight)
     s.search.notice = nil
     switch key {
     case .char("j"), .down, .ctrl("n"): return moveSelection(&s, by: 1, keepLine: false)
     case .char("k"), .up, .ctrl("p"): return moveSelection(&s, by: -1, keepLine: false)
-    // Space as in a newsreader: the selected task is read first (when unread), then Space pages on.
-    case .char(" ") where s.selectedRow?.unread == true: return markRead(&s, s.selectedRow)
-    case .pageDown, .char(" "), .ctrl("f"): return moveSelection(&s, by: page, keepLine: true)
+    // Space as in a newsreader: "seen it, go on": the selected task is marked read (when unread) and the
+    // list pages down, whether or not anything was unread.
+    case .char(" "): return markRead(&s, s.selectedRow) + moveSelection(&s, by: page, keepLine: true)
+    case .pageDown, .ctrl("f"): return moveSelection(&s, by: page, keepLine: true)
     case .pageUp, .char("b"), .ctrl("b"): return moveSelection(&s, by: -page, keepLine: true)
     case .char("U"): return markAllRead(&s)
     case .ctrl("d"): return moveSelection(&s, by: max(1, page / 2), keepLine: true)
     case .ctrl("u"): return moveSelection(&s, by: -max(1, page / 2), keepLine: true)
-    case .char("g"):
-        if pendingG { return follow(&s) }
-        s.pendingG = true
-        return []
-    case .home, .char("f"): return follow(&s)
+    // As in less: g the top (the newest task: FOLLOW), G the bottom (the oldest), F follow.
+    case .home, .char("f"), .char("F"), .char("g"): return follow(&s)
     case .char("G"), .end: return jumpToOldest(&s)
     case .enter, .right, .char("l"):
         guard let row = s.selectedRow else { return [] }
@@ -70,8 +67,10 @@ func reduceListKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect] 
         let older = key == .char("n")
         if let q = s.matchQuery { return [findEffect(s, query: q, olderFirst: older)].compactMap { $0 } }
         return moveSelection(&s, by: older ? 1 : -1, keepLine: false)
-    case .char("e"): return [findEffect(s, query: queryForStatus(s, .error), olderFirst: true)].compactMap { $0 }
-    case .char("w"): return [findEffect(s, query: queryForStatus(s, .warning), olderFirst: true)].compactMap { $0 }
+    case .char("e"), .char("E"):
+        return [findEffect(s, query: queryForStatus(s, .error), olderFirst: key == .char("e"))].compactMap { $0 }
+    case .char("w"), .char("W"):
+        return [findEffect(s, query: queryForStatus(s, .warning), olderFirst: key == .char("w"))].compactMap { $0 }
     case .char(let c) where ("1"..."6").contains(c) && s.splitDetail && answerableEvent(s) != nil:
         return pickAction(&s, digit: c) ?? []
     case .char("i"): return jumpToWaiting(&s)
@@ -89,6 +88,8 @@ func reduceListKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect] 
     case .char("t"):
         s.absoluteTime.toggle()
         return []
+    case .char("M"): return toggleMouse(&s)
+    case .char("P"): return Pinned.toggle(&s)
     case .char("m"): return toggleMark(&s)
     case .char("'"): return jumpToNextMark(&s)
     case .char("x"): return exportSelected(&s)
@@ -101,6 +102,7 @@ func reduceListKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect] 
     case .char("!"):
         s.pollerMessageOpen = true
         return []
+    case .char(RejectedView.key): return RejectedView.open(&s)
     case .char("R"):
         guard case .stopped = s.poller.state else { return [] }
         s.showNotice("restarting the poller…")
@@ -109,13 +111,16 @@ func reduceListKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect] 
         if s.detail != nil { s.detail = nil; return [] }
         s.quitRequested = true
         return [.quit]
+    case .function(10):
+        s.quitRequested = true
+        return [.quit]
     default:
         return []
     }
 }
 
 /// Keys of the full-screen detail view.
-func reduceDetailKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect] {
+func reduceDetailKey(_ s: inout AppState, _ key: Key) -> [Effect] {
     let page = max(1, s.height - 3)
     switch key {
     case .char("j"), .down, .ctrl("n"), .char("J"): return scrollDetail(&s, by: 1)
@@ -124,11 +129,7 @@ func reduceDetailKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect
     case .pageUp, .char("b"), .ctrl("b"): return scrollDetail(&s, by: -page)
     case .ctrl("d"): return scrollDetail(&s, by: page / 2)
     case .ctrl("u"): return scrollDetail(&s, by: -page / 2)
-    case .home: return scrollDetail(&s, by: Int.min / 2)
-    case .char("g"):
-        if pendingG { return scrollDetail(&s, by: Int.min / 2) }
-        s.pendingG = true
-        return []
+    case .home, .char("g"): return scrollDetail(&s, by: Int.min / 2)
     case .char("G"), .end: return scrollDetail(&s, by: Int.max / 2)
     case .tab:
         return focusNextAction(&s) ?? []
@@ -141,15 +142,20 @@ func reduceDetailKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect
     case .escape, .char("q"), .left, .char("h"):
         s.detail = nil
         return []
+    case .function(10):
+        s.quitRequested = true
+        return [.quit]
     case .char("x"): return exportSelected(&s)
     case .char("t"):
         s.absoluteTime.toggle()
         return []
+    case .char("M"): return toggleMouse(&s)
     case .char("?"), .function(1):
         return openHelp(&s)
     case .char("!"):
         s.pollerMessageOpen = true
         return []
+    case .char(RejectedView.key): return RejectedView.open(&s)
     case .char("i"): return jumpToWaiting(&s)
     case .char("r"): return openTextReply(&s)
     case .char("R"): return offerResend(&s)
@@ -157,6 +163,13 @@ func reduceDetailKey(_ s: inout AppState, _ key: Key, pendingG: Bool) -> [Effect
     default:
         return []
     }
+}
+
+/// `M`: the view takes the mouse, or leaves it to the terminal (to select text); the status bar says which.
+func toggleMouse(_ s: inout AppState) -> [Effect] {
+    s.mouse.toggle()
+    s.showNotice(s.mouse ? "mouse on: wheel scrolls, click selects (M: off)" : "mouse off: the terminal selects text (M: on)")
+    return []
 }
 
 func openHelp(_ s: inout AppState) -> [Effect] {

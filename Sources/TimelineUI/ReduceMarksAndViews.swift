@@ -79,6 +79,9 @@ func runCommand(_ s: inout AppState, _ line: String) -> [Effect] {
     let verb = words.first ?? ""
     let name = words.count > 1 ? words[1] : ""
     switch verb {
+    case "q", "quit", "q!", "qa":
+        s.quitRequested = true
+        return [.quit]
     case "save", "w":
         guard NamedQuery.isValidName(name) else {
             s.notice = ":save NAME — a name of letters, digits, - and _"

@@ -157,7 +157,7 @@ func reduceMouse(_ s: inout AppState, _ event: MouseEvent) -> [Effect] {
     case .click(let x, let y):
         guard s.detail == nil || s.splitDetail else { return [] }
         guard x < Layout.listWidth(width: s.width, split: s.splitDetail) else { return [] }
-        let line = y - 1
+        let line = y - s.listTop
         guard line >= 0, line < s.listHeight, !s.window.isEmpty else { return [] }
         let top = s.selected - s.selectedLine
         let index = top + line

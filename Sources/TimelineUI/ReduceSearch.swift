@@ -5,9 +5,11 @@ func reducePromptKey(_ s: inout AppState, _ key: Key) -> [Effect] {
     switch key {
     case .enter:
         s.search.promptOpen = false
-        return []
+        s.search.recalled = nil
+        return SearchHistory.keep(&s)
     case .escape:
         s.search.promptOpen = false
+        s.search.recalled = nil
         guard !s.search.text.isEmpty else { return [] }
         s.search.text = ""
         return searchChanged(&s)
@@ -27,10 +29,11 @@ func reducePromptKey(_ s: inout AppState, _ key: Key) -> [Effect] {
     case .tab, .backTab:
         s.search.kind = s.search.kind == .filter ? .highlight : .filter
         return searchChanged(&s)
-    case .up: return moveSelection(&s, by: -1, keepLine: false)
-    case .down: return moveSelection(&s, by: 1, keepLine: false)
+    case .up: return SearchHistory.recall(&s, older: true)
+    case .down: return SearchHistory.recall(&s, older: false)
     case .char(let c):
         guard s.search.text.count < 200 else { return [] }
+        s.search.recalled = nil
         s.search.text.append(c)
         return searchChanged(&s)
     default:

@@ -20,6 +20,7 @@ public func render(_ state: AppState, width: Int, height: Int) -> Screen {
     renderStatusBar(s, into: &screen)
     if s.viewPicker != nil { renderViewPicker(s, into: &screen) }
     if s.pollerMessageOpen { renderPollerMessage(s, into: &screen) }
+    if s.rejected.open { renderRejected(s, into: &screen) }
     if s.helpOpen { renderHelp(s, into: &screen) }
     if s.asciiOnly { AsciiFallback.apply(to: &screen) }
     return screen

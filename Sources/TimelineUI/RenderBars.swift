@@ -1,39 +1,77 @@
 import TimelineCore
 
-/// Line 0: app name, queue, mode, per-status counts (toggled statuses marked), active filter.
+/// Line 0: app name, queue, per-status counts (toggled statuses marked), attention, rejected messages, and
+/// the active search. The search's marker always shows (its room is kept first, at least its label and a
+/// few characters): the rest gives way, the app name first on narrow terminals.
 func renderHeader(_ state: AppState, into screen: inout Screen) {
     let bar = Style(bg: .headerBar)
     screen.fill(y: 0, width: screen.width, style: bar)
+    let marker = SearchMarker(state)
+    let limit = screen.width - (marker?.room(screenWidth: screen.width) ?? 0)
     var x = 1
-    x += screen.put("timeline", x: x, y: 0, style: Style(fg: .accent, bg: .headerBar, bold: true)) + 1
-    if let queue = state.poller.queueName {
-        x += screen.put(TextWidth.truncate(TextWidth.safe(queue), to: 24), x: x, y: 0, style: bar) + 1
+    func fits(_ text: String) -> Bool { x + TextWidth.of(text) < limit }
+    if marker == nil || fits("timeline" + "  ● 0") {
+        x += screen.put("timeline", x: x, y: 0, style: Style(fg: .accent, bg: .headerBar, bold: true)) + 1
+        if let queue = state.poller.queueName, fits(" " + TextWidth.truncate(TextWidth.safe(queue), to: 24) + "  ● 0") {
+            x += screen.put(TextWidth.truncate(TextWidth.safe(queue), to: 24), x: x, y: 0, style: bar) + 1
+        }
+        x += 1
     }
-    x += 1
+    var waitingShown = false
     for status in Status.allCases {
         let picked = state.statusFilter.isEmpty || state.statusFilter.contains(status)
         let count = state.counts.perStatus[status] ?? 0
         let n = CountText.perStatus(count, state.counts)
         // "N need you" shows only while agents wait, and always with its words: it asks for attention.
         if status == .needsInput && count == 0 && !state.statusFilter.contains(status) { continue }
-        let text = screen.width >= 100 || status == .needsInput
-            ? "\(StatusGlyph.glyph(status)) \(n) \(StatusGlyph.label(status))"
+        let text = status == .needsInput ? WaitingText.header(n)
+            : screen.width >= 100 ? "\(StatusGlyph.glyph(status)) \(n) \(StatusGlyph.label(status))"
             : "\(StatusGlyph.glyph(status)) \(n)"
         let style = Style(fg: picked ? status.colorRole : .muted, bg: .headerBar, bold: picked,
                           dim: !picked, underline: !state.statusFilter.isEmpty && picked)
-        guard x + TextWidth.of(text) < screen.width else { break }
+        guard fits(text) else { break }
         x += screen.put(text, x: x, y: 0, style: style) + 2
+        if status == .needsInput { waitingShown = true }
     }
-    x = renderAttention(state, into: &screen, x: x)
-    if let view = state.activeView, !state.search.text.isEmpty {
-        x += screen.put("[\(TextWidth.safe(view))] ", x: x, y: 0, style: Style(fg: .accent, bg: .headerBar, bold: true),
-                        limit: max(0, screen.width - x - 1))
+    x = renderAttention(state, into: &screen, x: x, limit: limit, waitingShown: waitingShown)
+    if let rejected = state.rejected.count, rejected > 0 {
+        let text = "\(Thousands.format(rejected)) rejected (\(RejectedView.key))"
+        if fits(text) { x += screen.put(text, x: x, y: 0, style: Style(fg: .warning, bg: .headerBar)) + 2 }
     }
-    if !state.search.text.isEmpty {
-        let label = state.search.kind == .filter ? "filter: " : "highlight: "
-        let text = label + TextWidth.safe(state.search.text)
-        x += screen.put(TextWidth.truncate(text, to: max(0, screen.width - x - 1)), x: x, y: 0,
-                        style: Style(fg: .highlight, bg: .headerBar, bold: true))
+    marker?.draw(into: &screen, x: x)
+}
+
+/// The header's mark of an active search: `[view] filter: text` (or `highlight:`), cut at the end when long.
+struct SearchMarker {
+    let view: String?
+    let label: String
+    let text: String
+
+    init?(_ state: AppState) {
+        guard !state.search.text.isEmpty else { return nil }
+        view = state.activeView.map { "[\(TextWidth.safe($0))] " }
+        label = state.search.kind == .filter ? "filter: " : "highlight: "
+        text = TextWidth.safe(state.search.text)
+    }
+
+    /// Columns kept for the marker at the header's end: all of it when it fits in half the line (the whole
+    /// line under 40 columns, where it is what matters most), else half the line, and never less than its
+    /// label and four characters of the query.
+    func room(screenWidth: Int) -> Int {
+        let whole = TextWidth.of((view ?? "") + label + text) + 1
+        let least = TextWidth.of(label) + min(4, TextWidth.of(text)) + 2
+        return min(screenWidth, max(least, min(whole, screenWidth < 40 ? screenWidth : screenWidth / 2)))
+    }
+
+    func draw(into screen: inout Screen, x start: Int) {
+        let style = Style(fg: .highlight, bg: .headerBar, bold: true)
+        var x = max(1, start)
+        let least = TextWidth.of(label) + min(4, TextWidth.of(text))
+        if let view, x + TextWidth.of(view) + least < screen.width {
+            x += screen.put(view, x: x, y: 0, style: Style(fg: .accent, bg: .headerBar, bold: true))
+        }
+        if x + TextWidth.of(label) >= screen.width { x = max(0, screen.width - TextWidth.of(label) - 1) }
+        screen.put(TextWidth.truncate(label + text, to: max(0, screen.width - x - 1)), x: x, y: 0, style: style)
     }
 }
 
@@ -117,28 +155,66 @@ func positionText(_ state: AppState) -> String {
     return "row \(n) of \(Thousands.format(max(total, state.selectedPosition + 1)))"
 }
 
-/// The `/` prompt line with its mode and match count.
+/// The `/` prompt line: the query's end (where the cursor is) always shows, with its mode, match count and
+/// hints as far as they fit; a malformed qualifier's reason takes the line above (see `renderQueryProblem`).
 func renderPrompt(_ state: AppState, into screen: inout Screen, y: Int) {
     let s = state.search
-    let info: String = {
-        var parts = [s.kind == .filter ? "filter" : "highlight"]
-        if let problem = s.query.problems.first {
-            // A malformed qualifier matches nothing: say why instead of "0 matches".
-            parts.append(TextWidth.safe(problem))
-        } else if let n = s.matchCount { parts.append("\(CountText.total(n, state.counts)) match\(n == 1 ? "" : "es")") }
-        parts.append("Tab: \(s.kind == .filter ? "highlight" : "filter")")
-        parts.append("⏎ keep  Esc clear")
-        return parts.joined(separator: " · ") + " "
-    }()
-    let infoWidth = TextWidth.of(info)
-    let room = max(4, screen.width - infoWidth - 2)
-    var text = TextWidth.safe(s.text)
-    while TextWidth.of(text) > room - 2, !text.isEmpty { text.removeFirst() }
+    let problemAbove = s.query.problems.first != nil && y >= 2
+    var parts = [s.kind == .filter ? "filter" : "highlight"]
+    if let problem = s.query.problems.first {
+        // A malformed qualifier matches nothing: say why instead of "0 matches".
+        parts.append(problemAbove ? "no match: see above" : TextWidth.safe(problem))
+    } else if let n = s.matchCount {
+        parts.append("\(CountText.total(n, state.counts)) match\(n == 1 ? "" : "es")")
+    }
+    parts.append("Tab: \(s.kind == .filter ? "highlight" : "filter")")
+    parts.append("⏎ keep  Esc clear")
+    // "/", the text, the cursor: the text gets at least half the line, the hints what is left.
+    let available = max(1, screen.width - 2)
+    let text = TextWidth.safe(s.text)
+    let wanted = TextWidth.of(text)
+    func infoText(_ n: Int) -> String { parts.prefix(n).joined(separator: " · ") + " " }
+    let textMinimum = min(wanted, available / 2)
+    var shownParts = parts.count
+    while shownParts > 0, TextWidth.of(infoText(shownParts)) + 1 > available - textMinimum { shownParts -= 1 }
+    let info = shownParts > 0 ? infoText(shownParts) : ""
+    let textRoom = max(1, available - (info.isEmpty ? 0 : TextWidth.of(info) + 1))
     var x = screen.put("/", x: 0, y: y, style: Style(fg: .accent, bg: .statusBar, bold: true))
-    x += screen.put(text, x: x, y: y, style: Style(bg: .statusBar, bold: true))
+    x += screen.put(PromptText.tail(text, to: textRoom), x: x, y: y, style: Style(bg: .statusBar, bold: true))
     screen.put(" ", x: x, y: y, style: Style(reverse: true))
-    if infoWidth + x + 2 <= screen.width {
-        screen.put(info, x: screen.width - infoWidth, y: y, style: Style(fg: .muted, bg: .statusBar))
+    if !info.isEmpty {
+        screen.put(info, x: screen.width - TextWidth.of(info), y: y, style: Style(fg: .muted, bg: .statusBar))
+    }
+    if problemAbove { renderQueryProblem(state, into: &screen, y: y - 1) }
+}
+
+/// The reason a typed query matches nothing, above the prompt: wrapped over up to three lines (never more
+/// than the list's height less one), the last cut with `…` when it does not fit.
+func renderQueryProblem(_ state: AppState, into screen: inout Screen, y bottom: Int) {
+    guard let problem = state.search.query.problems.first else { return }
+    let style = Style(fg: .error, bg: .statusBar, bold: true)
+    let room = max(1, screen.width - 2)
+    var lines = TextWidth.wrap("⚠ " + TextWidth.safe(problem), to: room)
+    let most = max(1, min(3, state.listHeight - 1))
+    if lines.count > most {
+        lines = Array(lines.prefix(most))
+        lines[most - 1] = TextWidth.truncate(lines[most - 1] + " …", to: room)
+    }
+    for (i, line) in lines.enumerated() {
+        let y = bottom - (lines.count - 1) + i
+        screen.fill(y: y, width: screen.width, style: style)
+        screen.put(line, x: 1, y: y, style: style)
+    }
+}
+
+/// Text in a line too short for it: its end, where the cursor is, with `…` for what scrolled off the left.
+enum PromptText {
+    static func tail(_ text: String, to columns: Int) -> String {
+        guard TextWidth.of(text) > columns else { return text }
+        guard columns > 1 else { return String(text.suffix(columns > 0 ? 1 : 0)) }
+        var out = text
+        while TextWidth.of(out) > columns - 1, !out.isEmpty { out.removeFirst() }
+        return "…" + out
     }
 }
 

@@ -2,7 +2,7 @@ import TimelineCore
 
 /// Draws the visible part of the window (or the empty/loading state) in the list area.
 func renderList(_ state: AppState, into screen: inout Screen, x: Int, width: Int) {
-    let top = 1
+    let top = state.listTop
     let height = state.listHeight
     guard state.loadedOnce else {
         screen.put("Loading…", x: x + 2, y: top + 1, style: Style(fg: .muted))
@@ -13,6 +13,7 @@ func renderList(_ state: AppState, into screen: inout Screen, x: Int, width: Int
         return
     }
     let layout = RowLayout(width: width, absoluteTime: state.absoluteTime)
+    renderPinned(state, into: &screen, x: x, width: width, layout: layout)
     let first = state.selected - state.selectedLine
     for line in 0..<height {
         let index = first + line
@@ -32,6 +33,11 @@ func renderEmpty(_ state: AppState, into screen: inout Screen, x: Int, width: In
             ("", .plain),
             ("Esc clears the search, 0 clears the status filter.", Style(fg: .muted)),
         ]
+        if let problem = state.search.query.problems.first {
+            // A malformed qualifier is why: say so (wrapped, as the line may be long).
+            let wrapped = TextWidth.wrap(TextWidth.safe(problem), to: max(8, width - 4)).map { ($0, Style(fg: .error, bold: true)) }
+            lines.insert(contentsOf: [("", .plain)] + wrapped, at: 1)
+        }
     } else {
         let url = state.poller.queueURL ?? "$QUEUE_URL"
         lines = [
@@ -51,7 +57,7 @@ func renderEmpty(_ state: AppState, into screen: inout Screen, x: Int, width: In
             lines.append(("! shows why and the fix; R retries.", Style(fg: .muted)))
         }
     }
-    let top = 1 + max(0, (state.listHeight - lines.count) / 2)
+    let top = state.listTop + max(0, (state.listHeight - lines.count) / 2)
     let textWidth = lines.map { TextWidth.of($0.0) }.max() ?? 0
     let left = x + max(1, (width - textWidth) / 2)
     for (i, (text, style)) in lines.enumerated() where top + i < 1 + state.listHeight {

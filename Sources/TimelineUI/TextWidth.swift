@@ -37,6 +37,12 @@ enum Times {
         TimeFormat.relative(fromMicros: micros, nowMicros: state.nowMicros)
     }
 
+    /// An age in words: `just now` under a second, else `5m ago`.
+    static func ago(_ micros: Int64, _ state: AppState) -> String {
+        let age = relative(micros, state)
+        return age == "now" ? "just now" : age + " ago"
+    }
+
     static func absolute(_ micros: Int64, _ state: AppState) -> String {
         TimeFormat.absolute(micros: micros, utc: false, timeZone: state.timeZone)
     }

@@ -9,6 +9,22 @@ import TimelineUI
 final class TUIActions: TimelineActions, @unchecked Sendable {
     /// Where the TUI remembers the last view it applied (in the database's `meta`).
     static let lastViewKey = "tui.last_view"
+    /// Where the TUI keeps the `/` prompt's searches, one a line, oldest first.
+    static let searchHistoryKey = "tui.search_history"
+
+    /// Where the TUI keeps the pinned task ids, one a line, newest pin first.
+    static let pinsKey = "tui.pins"
+
+    /// The pinned task ids, newest pin first.
+    static func pins(_ store: TimelineStore) throws -> [String] {
+        try store.setting(pinsKey).map { $0.split(separator: "\n").map(String.init) } ?? []
+    }
+
+    /// The kept searches (`SearchHistory`), oldest first.
+    static func searchHistory(_ store: TimelineStore) throws -> [String] {
+        guard let text = try store.setting(searchHistoryKey) else { return [] }
+        return SearchHistory.bounded(text.split(separator: "\n").map(String.init))
+    }
 
     private let store: TimelineStore
     private let configPath: String
@@ -31,6 +47,17 @@ final class TUIActions: TimelineActions, @unchecked Sendable {
 
     func rememberView(name: String?) throws {
         try store.setSetting(Self.lastViewKey, name)
+    }
+
+    func setPins(_ taskIDs: [String]) throws {
+        let ids = taskIDs.filter { !$0.contains("\n") && !$0.contains("\r") }
+        try store.setSetting(Self.pinsKey, ids.isEmpty ? nil : ids.joined(separator: "\n"))
+    }
+
+    func rememberSearches(_ history: [String]) throws {
+        // A line break cannot be typed in the prompt; a pasted one must not split an entry in two.
+        let lines = SearchHistory.bounded(history).map { $0.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ") }
+        try store.setSetting(Self.searchHistoryKey, lines.joined(separator: "\n"))
     }
 
     /// `timeline-TASK-YYYYMMDD-HHMMSS.md` (the task id reduced to letters, digits, `-`, `_`, `.`), never

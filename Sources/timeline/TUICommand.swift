@@ -110,6 +110,7 @@ struct TUICommand: ParsableCommand {
             maxLifetimeSeconds: try Self.threshold("timeout_after", flag: timeoutAfter, flagName: "--timeout-after",
                                                    environment: "TIMELINE_TIMEOUT_AFTER", fallback: RunThresholds().maxLifetimeSeconds))
         state.absoluteTime = try Self.timeSetting(flag: time).value == "absolute"
+        state.mouse = try Self.mouseSetting()
         if !TerminalSupport.localeIsUTF8() {
             state.asciiOnly = true
             state.showNotice("locale is not UTF-8: ASCII glyphs (set LANG=C.UTF-8 for more)", seconds: 10)
@@ -158,10 +159,19 @@ struct TUICommand: ParsableCommand {
                                           fallback: "relative")
     }
 
+    /// Does the view take the mouse: TIMELINE_MOUSE (1/0, true/false) > `mouse` in the config file > yes.
+    static func mouseSetting() throws -> Bool {
+        let setting = try UserConfig.resolver().resolve("mouse", flag: nil, flagName: "", environmentNames: ["TIMELINE_MOUSE"])
+        guard let value = setting.value else { return true }
+        return value == "true" || value == "1"
+    }
+
     /// Marks from the database, views from the config file, and the last view used (applied again).
     private func restoreMarksAndViews(_ state: inout AppState, databasePath: String) throws {
         let store = try TimelineStore(path: databasePath)
         state.marks = Set(try store.markedTaskIDs())
+        state.search.history = try TUIActions.searchHistory(store)
+        state.pins = try TUIActions.pins(store)
         state.views = try UserConfig.file().views.map { NamedQuery(name: $0.name, query: $0.query) }
         if let name = try store.setting(TUIActions.lastViewKey), let view = state.views.first(where: { $0.name == name }) {
             _ = applyView(&state, view)  // the first loads (controller.start) use the view's query

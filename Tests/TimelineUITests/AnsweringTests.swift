@@ -229,6 +229,16 @@ struct AgentsViewTests {
         _ = reduce(&s, .key(.escape))
         #expect(s.agentsView == nil)
     }
+
+    /// An agent heard from this second was seen "just now", never "now ago".
+    @Test func anAgentSeenThisSecondWasSeenJustNow() {
+        var s = loadedState(sampleRows(), width: 80, height: 12)
+        _ = reduce(&s, .key(.char("A")))
+        _ = reduce(&s, .agentsLoaded([Self.agent("deployer", replyTo: true, secondsAgo: 0)]))
+        let text = GoldenScreen.text(of: render(s, width: 80, height: 12))
+        #expect(text.contains("just now"))
+        #expect(!text.contains("now ago"))
+    }
 }
 
 @Suite("Interrupted replies")

@@ -46,6 +46,17 @@ final class InMemoryTimeline: TimelineReading {
     }
 
     func changeToken() throws -> Int64 { token }
+
+    /// Rejected messages, in arrival order (`RejectedReading`).
+    var rejectedMessages: [RejectedMessage] = []
+}
+
+extension InMemoryTimeline: RejectedReading {
+    func rejected(limit: Int, olderThan seq: Int64?) throws -> [RejectedMessage] {
+        Array(rejectedMessages.filter { seq == nil || $0.seq < seq! }.sorted { $0.seq > $1.seq }.prefix(limit))
+    }
+
+    func rejectedCount() throws -> Int { rejectedMessages.count }
 }
 
 /// `reduce` run to completion without threads: every effect is answered at once by `EffectExecutor`
@@ -55,9 +66,9 @@ struct SyncDriver {
     let store: InMemoryTimeline
 
     /// A sized view with its first loads done.
-    init(_ store: InMemoryTimeline, width: Int = 80, height: Int = 12) {
+    init(_ store: InMemoryTimeline, width: Int = 80, height: Int = 12, state start: AppState? = nil) {
         self.store = store
-        state = AppState(width: width, height: height, nowMicros: fixedNow)
+        state = start ?? AppState(width: width, height: height, nowMicros: fixedNow)
         state.timeZone = TimeZone(identifier: "UTC")!
         answer(startEffects(&state))
     }

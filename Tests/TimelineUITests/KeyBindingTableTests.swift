@@ -17,7 +17,6 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
     var kind = SearchState.Kind.filter
     var statuses: [Status] = []
     var absoluteTime = false
-    var pendingG = false
     var notice: String?
     var quit = false
     var message = false
@@ -33,6 +32,8 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
     var view: String?
     var appNotice: String?
     var unread: [String] = []
+    var rejected = false
+    var mouse = true
 
     init(_ s: AppState) {
         mode = s.mode
@@ -46,7 +47,6 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
         kind = s.search.kind
         statuses = Status.allCases.filter(s.statusFilter.contains)
         absoluteTime = s.absoluteTime
-        pendingG = s.pendingG
         notice = s.search.notice
         quit = s.quitRequested
         message = s.pollerMessageOpen
@@ -65,15 +65,17 @@ struct ViewSnapshot: Equatable, CustomStringConvertible {
         view = s.activeView
         appNotice = s.notice
         unread = s.window.filter(\.unread).map(\.taskID)
+        rejected = s.rejected.open
+        mouse = s.mouse
     }
 
     var description: String {
         "\(mode.rawValue) sel=\(selected ?? "-")@\(line) detail=\(detail ?? "-")+\(detailScroll) help=\(help) "
             + "prompt=\(prompt) search=\(search.debugDescription)/\(kind) statuses=\(statuses) abs=\(absoluteTime) "
-            + "g=\(pendingG) notice=\(notice ?? "-") quit=\(quit) rows=\(rows) answer=\(answer ?? "-") "
+            + "notice=\(notice ?? "-") quit=\(quit) rows=\(rows) answer=\(answer ?? "-") "
             + "answerNotice=\(answerNotice ?? "-") agents=\(agents) marks=\(marks) "
             + "command=\(commandLine ?? "-") picker=\(picker.map(String.init) ?? "-") view=\(view ?? "-") app=\(appNotice ?? "-") "
-            + "unread=\(unread)"
+            + "unread=\(unread) rejected=\(rejected) mouse=\(mouse)"
     }
 }
 
@@ -103,7 +105,11 @@ func summary(_ effect: Effect) -> String {
     case .setMark(let task, let marked): return "\(marked ? "mark" : "unmark") \(task)"
     case .saveView(let view): return "save view \(view.name)"
     case .rememberView(let name): return "remember view \(name ?? "-")"
+    case .rememberSearches(let history): return "remember searches \(history.joined(separator: "|"))"
     case .exportHistory(let task): return "export \(task)"
+    case .loadRejected(let limit): return "rejected \(limit)"
+    case .loadPinned(let ids): return "pinned rows \(ids.joined(separator: ","))"
+    case .setPins(let ids): return "pins \(ids.joined(separator: ","))"
     }
 }
 
@@ -149,7 +155,8 @@ struct Start: CustomStringConvertible, Sendable {
     }
     static let split = Start(description: "split detail of T39 (160 wide)", width: 160) { $0.press(.char("j"), .enter) }
     static let help = Start(description: "help open") { $0.press(.char("?")) }
-    static let pendingG = Start(description: "BROWSE on T38, g pressed") { $0.press(.char("j"), .char("j"), .char("g")) }
+    static let mouseOff = Start(description: "mouse off") { $0.press(.char("M")) }
+    static let rejectedOpen = Start(description: "rejected messages open") { $0.press(.char("X")) }
     static let errorsOnly = Start(description: "status filter error") { $0.press(.char("5")) }
     /// T40's detail, its latest event replaced by a question with two actions and a reply queue.
     static let asking = Start(description: "detail of T40 asking [1 Deploy] [2 Cancel]") {
@@ -182,6 +189,12 @@ struct Start: CustomStringConvertible, Sendable {
         $0.state.views = [NamedQuery(name: "errors", query: "status:error"), NamedQuery(name: "needles", query: "needle")]
         $0.press(.char(":")); $0.type("view needles"); $0.press(.enter)
     }
+    static let colonQ = Start(description: "command line \"q\"") { $0.press(.char(":"), .char("q")) }
+    /// "needle" and "hay 3" kept, the prompt open again with "hay" typed, ↑ pressed once ("hay 3" shown).
+    static let recalling = Start(description: "history [needle, hay 3], \"hay\" typed, ↑ once") {
+        $0.press(.char("/")); $0.type("needle"); $0.press(.enter, .char("/"), .ctrl("u")); $0.type("hay 3"); $0.press(.enter)
+        $0.press(.char("/"), .ctrl("u")); $0.type("hay"); $0.press(.up)
+    }
     static let saveCommand = Start(description: "filter \"needle\", command line \"save n\"") {
         $0.press(.char("/")); $0.type("needle"); $0.press(.enter, .char(":")); $0.type("save n")
     }
@@ -213,8 +226,8 @@ let bindingTable: [BindingCase] = [
     at(.browse, key(.up), []) { $0.selected = "T38"; $0.line = 2 },
     at(.follow, key(.char("k")), []) { _ in },
     at(.follow, key(.pageDown), []) { $0.mode = .browse; $0.selected = "T30" },
-    // Space on an unread task marks it read (and stays); on a read one it pages down. U marks every task read.
-    at(.unreadSelected, key(.char(" ")), ["mark read T40@40"]) { $0.unread = [] },
+    // Space marks an unread selected task read and pages down; on a read one it only pages. U marks every task read.
+    at(.unreadSelected, key(.char(" ")), ["mark read T40@40"]) { $0.unread = []; $0.mode = .browse; $0.selected = "T30" },
     at(.follow, key(.char(" ")), []) { $0.mode = .browse; $0.selected = "T30" },
     at(.follow, key(.char("U")), ["mark all read"]) { _ in },
     at(.browse, key(.pageDown), ["window around T27"]) { $0.selected = "T27"; $0.rows = 40 },
@@ -231,11 +244,15 @@ let bindingTable: [BindingCase] = [
     at(.follow, key(.end), ["window oldest"]) { $0.mode = .browse; $0.selected = "T1"; $0.line = 9; $0.rows = 22 },
     at(.browse, key(.char("f")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0 },
     at(.browse, key(.home), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0 },
-    at(.browse, key(.char("g")), []) { $0.pendingG = true },
-    at(.pendingG, key(.char("g")), ["window newest", "counts"]) {
-        $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.pendingG = false
+    at(.browse, key(.char("g")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0 },
+    at(.browse, key(.char("F")), ["window newest", "counts"]) { $0.mode = .follow; $0.selected = "T40"; $0.line = 0 },
+    // E/W look newer (up); past the newest they wrap around to the oldest.
+    at(.browse, key(.char("E")), ["find newer status:error"]) {
+        $0.mode = .follow; $0.selected = "T40"; $0.line = 0; $0.appNotice = "back at the newest: FOLLOW"
     },
-    at(.pendingG, key(.char("z")), []) { $0.pendingG = false },
+    at(.browse, key(.char("W")), ["find newer status:warning"]) { $0.selected = "T7"; $0.line = 3; $0.notice = "search wrapped" },
+    at(.follow, key(.function(10)), ["quit"]) { $0.quit = true },
+    at(.detail, key(.function(10)), ["quit"]) { $0.quit = true },
     at(.follow, key(.char("e")), ["find older status:error"]) { $0.mode = .browse; $0.selected = "T36"; $0.line = 4 },
     at(.follow, key(.char("w")), ["find older status:warning"]) { $0.mode = .browse; $0.selected = "T35"; $0.line = 5 },
     at(.browse, .mouse(.wheelDown(x: 5, y: 5)), []) { $0.selected = "T34"; $0.line = 6 },
@@ -297,12 +314,16 @@ let bindingTable: [BindingCase] = [
     at(.prompt, key(.tab), ["window newest", "counts"]) { $0.kind = .highlight },
     at(.filtered, key(.char("/")), []) { $0.prompt = true },
     at(.highlighted, key(.char("/")), []) { $0.prompt = true },
-    at(.typed, key(.enter), []) { $0.prompt = false },
+    at(.typed, key(.enter), ["remember searches needle 1"]) { $0.prompt = false },
     at(.typed, key(.escape), ["window newest", "counts"]) {
         $0.prompt = false; $0.search = ""; $0.selected = "T40"; $0.rows = 11
     },
     at(.prompt, key(.escape), []) { $0.prompt = false },
-    at(.prompt, key(.down), []) { $0.mode = .browse; $0.selected = "T39"; $0.line = 1 },
+    at(.prompt, key(.down), []) { _ in },  // no history yet
+    at(.prompt, key(.up), []) { _ in },
+    // ↑ recalls the kept searches, newest first; ↓ goes back to what was being typed.
+    at(.recalling, key(.up), ["window newest", "counts"]) { $0.search = "needle"; $0.selected = "T40"; $0.rows = 8 },
+    at(.recalling, key(.down), ["window newest", "counts"]) { $0.search = "hay"; $0.rows = 11 },
     at(.prompt, key(.char("j")), ["window newest", "counts"]) { $0.search = "j"; $0.selected = nil; $0.rows = 0 },
 
     // View (list and detail)
@@ -334,7 +355,7 @@ let bindingTable: [BindingCase] = [
     at(.expandedDetail, key(.char("G")), []) { $0.detailScroll = 67 },  // 76 lines, 9 visible (and the indicator)
     at(.expandedDetail, key(.char("z")), []) { _ in },  // folds again
     at(.detailScrolled, key(.home), []) { $0.detailScroll = 0 },
-    at(.detailScrolled, key(.char("g")), []) { $0.pendingG = true },
+    at(.detailScrolled, key(.char("g")), []) { $0.detailScroll = 0 },
     at(.detail, key(.char("t")), []) { $0.absoluteTime = true },
     at(.detail, key(.char("?")), []) { $0.help = true },
     at(.split, key(.char("J")), []) { $0.detailScroll = 1 },
@@ -343,11 +364,18 @@ let bindingTable: [BindingCase] = [
     at(.split, key(.escape), []) { $0.detail = nil },
     at(.split, .mouse(.wheelDown(x: 100, y: 5)), []) { $0.detailScroll = 3 },
     at(.follow, key(.char("t")), []) { $0.absoluteTime = true },
+    at(.follow, key(.char("M")), []) { $0.mouse = false; $0.appNotice = "mouse off: the terminal selects text (M: on)" },
+    at(.mouseOff, key(.char("M")), []) { $0.mouse = true; $0.appNotice = "mouse on: wheel scrolls, click selects (M: off)" },
+    at(.detail, key(.char("M")), []) { $0.mouse = false; $0.appNotice = "mouse off: the terminal selects text (M: on)" },
     at(.follow, key(.char("?")), []) { $0.help = true },
     at(.help, key(.char("x")), []) { $0.help = false },  // any other key closes help, and does nothing else
     at(.help, key(.char("j")), []) { _ in },  // 80x12 is too small for the help: j scrolls it
     at(.follow, key(.function(1)), []) { $0.help = true },
     at(.follow, key(.char("!")), []) { $0.message = true },
+    at(.follow, key(.char("X")), ["rejected 200"]) { $0.rejected = true },
+    at(.detail, key(.char("X")), ["rejected 200"]) { $0.rejected = true },
+    at(.rejectedOpen, key(.char("j")), []) { _ in },  // nothing to scroll in this store
+    at(.rejectedOpen, key(.char("q")), []) { $0.rejected = false },  // any other key closes it, and does nothing else
     at(.follow, key(.char("R")), []) { _ in },  // the poller is not stopped: nothing to restart
     at(.follow, key(.ctrl("l")), []) { _ in },  // the terminal repaints (TerminalApp), the state stays
     at(.follow, key(.ctrl("z")), []) { _ in },  // the terminal suspends (TerminalApp), the state stays
@@ -359,6 +387,7 @@ let bindingTable: [BindingCase] = [
 
     // Marks and views
     at(.follow, key(.char("m")), ["mark T40"]) { $0.marks = ["T40"] },
+    at(.browse, key(.char("P")), ["pins T37", "window around T37"]) { $0.appNotice = "pinned T37 to the top (P again unpins)"; $0.rows = 27 },
     at(.marked, key(.char("m")), ["unmark T40"]) { $0.marks = [] },
     at(.follow, key(.char("'")), []) { $0.appNotice = "no marked tasks: m marks the selected one" },
     at(.markedBelow, key(.char("'")), ["find older is:marked"]) { $0.mode = .browse; $0.selected = "T36"; $0.line = 4 },
@@ -378,6 +407,7 @@ let bindingTable: [BindingCase] = [
         $0.commandLine = nil; $0.view = "needles"; $0.search = "needle"; $0.rows = 8
     },
     at(.command, key(.escape), []) { $0.commandLine = nil },
+    at(.colonQ, key(.enter), ["quit"]) { $0.commandLine = nil; $0.quit = true },
     at(.viewApplied, key(.escape), ["window newest", "counts", "remember view -"]) { $0.view = nil; $0.search = ""; $0.rows = 11 },
     at(.viewApplied, key(.tab), ["window newest", "counts"]) { $0.kind = .highlight; $0.rows = 22 },
     at(.saveCommand, key(.enter), ["save view n", "remember view n"]) {
@@ -387,8 +417,9 @@ let bindingTable: [BindingCase] = [
     // Not keys: size, time and the store
     at(.browse, .resize(width: 100, height: 30), ["window around T37"]) { $0.rows = 40 },
     at(.browse, .tick(nowMicros: fixedNow + 1_000_000), []) { _ in },
-    at(.follow, .storeChanged, ["window newest", "counts"]) { _ in },
-    at(.detail, .storeChanged, ["window newest", "counts", "history T40"]) { _ in },
+    at(.follow, .storeChanged, ["window newest", "counts", "rejected 0"]) { _ in },
+    at(.detail, .storeChanged, ["window newest", "counts", "history T40", "rejected 0"]) { _ in },
+    at(.rejectedOpen, .storeChanged, ["window newest", "counts", "rejected 200"]) { _ in },
 ]
 
 @Suite("Key bindings: (state, input) → (state, effects)")
@@ -416,7 +447,7 @@ struct KeyBindingTableTests {
         let listed = KeyBindings.columns.flatMap { $0 }.filter { $0.title != "Glyphs" }.flatMap(\.keys)
             .flatMap { $0.0.split(separator: " ").map(String.init) }
             .filter { !$0.hasSuffix(":") }  // search qualifiers, not keys
-            .map { $0 == "gg" ? "g" : $0 }  // the second g has its own row (from "g pressed")
+            .map { $0 == ":q" ? ":" : $0 }  // :q is the command line's (its row: command line "q" + ⏎)
         for key in listed { #expect(covered.contains(key), "no row for \(key)") }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 /// Edits JSON text in place: finds values by key path and inserts or removes members and array elements
 /// without touching a byte outside the edit, keeping the file's indentation style. Settings files are
 /// the user's: only what timeline adds or removes may change.
@@ -253,21 +254,8 @@ indirect enum JSONValue {
     case array([JSONValue])
     case object([(String, JSONValue)])
 
-    static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal: the one writer's rule (`JSONWriter.quoted`).
+    static func quote(_ text: String) -> String { JSONWriter.quoted(text) }
 
     /// The value as text whose first line continues the current one and whose nested lines are indented
     /// from `indent` by `unit`.

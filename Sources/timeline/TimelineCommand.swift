@@ -23,7 +23,9 @@ struct TimelineCommand: ParsableCommand {
         let arguments = given == ["-V"] ? ["--version"] : given
         var command: ParsableCommand
         do {
-            command = try parseAsRoot(arguments)
+            // An agent runs `hook` once per tool call: it is parsed alone, without the whole command tree.
+            command = arguments.first == HookCommand.configuration.commandName
+                ? try HookCommand.parseAsRoot(Array(arguments.dropFirst())) : try parseAsRoot(arguments)
         } catch {
             let message = fullMessage(for: error)
             if exitCode(for: error) != .success, let hint = TypoHint.hint(for: message, arguments: arguments) {

@@ -72,4 +72,41 @@ struct DocsTests {
                     "docs/architecture.md has no module row for \(target)")
         }
     }
+
+    /// Every relative link of the README and the docs reaches a file, and a heading there when it names one.
+    @Test func relativeLinksReachTheirFileAndHeading() throws {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: Self.repository.appendingPathComponent("docs").path)
+            .filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
+        #expect(docs.count >= 10)
+        let link = try Regex(#"\]\(([^)#\s]*)(?:#([^)\s]+))?\)"#)
+        for page in ["README.md"] + docs {
+            let text = try Self.read(page)
+            let folder = (page as NSString).deletingLastPathComponent
+            for match in text.matches(of: link) {
+                let path = String(match.output[1].substring ?? "")
+                guard !path.hasPrefix("http") else { continue }
+                let target = path.isEmpty ? page : ((folder as NSString).appendingPathComponent(path) as NSString).standardizingPath
+                guard FileManager.default.fileExists(atPath: Self.repository.appendingPathComponent(target).path) else {
+                    Issue.record("\(page) links to \(path), which does not exist"); continue
+                }
+                guard let anchor = match.output[2].substring.map(String.init), target.hasSuffix(".md") else { continue }
+                #expect(Self.headingAnchors(try Self.read(target)).contains(anchor), "\(page) links to \(target)#\(anchor): no such heading")
+            }
+        }
+    }
+
+    /// GitHub's anchors for a page's headings: lowercased, punctuation dropped, spaces as dashes.
+    static func headingAnchors(_ markdown: String) -> Set<String> {
+        var anchors: Set<String> = []
+        var inFence = false
+        for line in markdown.split(separator: "\n") {
+            if line.hasPrefix("```") { inFence.toggle(); continue }
+            guard !inFence, line.hasPrefix("#") else { continue }
+            let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces).lowercased()
+            anchors.insert(String(title.compactMap { c -> Character? in
+                c == " " ? "-" : (c.isLetter || c.isNumber || c == "-" || c == "_") ? c : nil
+            }))
+        }
+        return anchors
+    }
 }

@@ -13,6 +13,7 @@ struct TimelineCommand: ParsableCommand {
             ImportCommand.self, ListCommand.self, HistoryCommand.self, RejectedCommand.self, ReplyCommand.self,
             AskCommand.self, SetupCommand.self, ConfigCommand.self, ExportCommand.self, PruneCommand.self, MarkCommand.self,
             StatusCommand.self, HookCommand.self, HooksCommand.self,
+            HelpKeysCommand.self,
         ]
     )
 

@@ -64,6 +64,8 @@ def built_history(timeline: str, events: int) -> Path:
         raise RuntimeError(f"timeline import failed: {process.stderr.read().decode(errors='replace')[-500:]}")
     settle(partial)
     partial.rename(database)
+    for leftover in (Path(f"{partial}-wal"), Path(f"{partial}-shm")):  # empty after the checkpoint
+        leftover.unlink(missing_ok=True)
     print(f"  built {events:,} events with `timeline import` in {time.monotonic() - started:.0f} s "
           f"({file_bytes(database) / 2**20:,.0f} MiB)", flush=True)
     return database
@@ -119,6 +121,8 @@ def run(timeline: str, events: int) -> None:
           f"`timeline tui --no-poll` in tmux (targets: <= 60 s, no TUI probe over {FRAME_TARGET_MS} ms, "
           "the file shrinks)", flush=True)
     source = built_history(timeline, events)
+    print(f"  machine: load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (other work slows every "
+          "figure; the probe's own tmux round trip is in the 'before' figure)", flush=True)
     folder = Path(tempfile.mkdtemp(prefix="timeline-prune-bench-", dir=CACHE))
     database = folder / "prune.db"
     shutil.copyfile(source, database)
@@ -136,13 +140,17 @@ def run(timeline: str, events: int) -> None:
         prune = subprocess.Popen([timeline, "prune", "--older-than", PRUNE_AGE, "--db", str(database)],
                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
         during: list[float] = []
+        slow: list[tuple[float, float]] = []  # (seconds into the prune, latency) of probes over the target
         missed = 0
         while prune.poll() is None:
+            probe_started = time.perf_counter()
             took = prober.once()
             if took is None:
                 missed += 1
             else:
                 during.append(took)
+                if took * 1000 > FRAME_TARGET_MS:
+                    slow.append((probe_started - started, took))
         wall = time.perf_counter() - started
         output = prune.stdout.read().strip() if prune.stdout else ""
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -160,6 +168,10 @@ def run(timeline: str, events: int) -> None:
             print(f"  TUI probe during the prune: {spread(during)}, {over} of {len(during)} over "
                   f"{FRAME_TARGET_MS} ms" + (f", {missed} not answered within 30 s" if missed else "")
                   + f" (target: none over {FRAME_TARGET_MS} ms)", flush=True)
+        worst = sorted(slow, key=lambda pair: -pair[1])[:5]
+        if worst:
+            print("  slowest probes (seconds into the prune: latency): "
+                  + ", ".join(f"{at:.1f} s: {took * 1000:.0f} ms" for at, took in sorted(worst)), flush=True)
     finally:
         if prune is not None and prune.poll() is None:
             prune.send_signal(signal.SIGTERM)

@@ -12,7 +12,8 @@ LocalStack queue that `timeline tui` polls in tmux (120x40). Meanwhile:
     beside it, since on a small machine they bound what the viewer can show.
 Targets: backlog under 2 s, publish -> on screen p99 <= 100 ms, viewer CPU <= 30 % of a core.
 TIMELINE_BENCH_SUSTAINED_SECONDS (default 300), TIMELINE_BENCH_SUSTAINED_RATE (1000),
-TIMELINE_BENCH_SUSTAINED_PUBLISHERS (50). Prints figures beside targets; asserts nothing.
+TIMELINE_BENCH_SUSTAINED_PUBLISHERS (50), TIMELINE_BENCH_SUSTAINED_CONCURRENCY (2, the viewer's default long
+polls). Prints figures beside targets; asserts nothing.
 
     python bench/sustained_bench.py --timeline .build/release/timeline --localstack-python .venv-localstack/bin/python
 """
@@ -101,9 +102,10 @@ class DepthSampler(threading.Thread):
                                  + int(attributes["ApproximateNumberOfMessagesNotVisible"])))
 
 
-def run(timeline: str, localstack_python: str, seconds: float, rate: float, publishers: int) -> None:
+def run(timeline: str, localstack_python: str, seconds: float, rate: float, publishers: int,
+        concurrency: int) -> None:
     print(f"== sustained live ingest: {publishers} publishers, {rate:,.0f} events/s for {seconds:.0f} s into "
-          "`timeline tui` in tmux on LocalStack (targets: backlog < 2 s, publish -> on screen p99 <= 100 ms, "
+          f"`timeline tui --concurrency {concurrency}` in tmux on LocalStack (targets: backlog < 2 s, publish -> on screen p99 <= 100 ms, "
           "viewer CPU <= 30 % of a core)", flush=True)
     folder = Path(tempfile.mkdtemp(prefix="timeline-sustained-bench-"))
     env = {**child_environment(), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
@@ -116,7 +118,8 @@ def run(timeline: str, localstack_python: str, seconds: float, rate: float, publ
             queue_url = client.create_queue(QueueName=f"sustained-{uuid.uuid4().hex[:10]}")["QueueUrl"]
             raw = RawSQS(server.endpoint, queue_url)
             tmux.start([timeline, "tui", "--queue-url", queue_url, "--endpoint-url", server.endpoint,
-                        "--region", REGION, "--db", str(folder / "sustained.db")], env=env, width=120, height=40)
+                        "--region", REGION, "--db", str(folder / "sustained.db"), "--concurrency", str(concurrency)],
+                       env=env, width=120, height=40)
             tmux.wait_for("No events yet", timeout=60)
             # Pin the probe task (it is the only row, so selected) so it stays on screen under load.
             raw.send(probe_event("probe start"))
@@ -243,7 +246,8 @@ def main() -> None:
     run(str(Path(args.timeline).resolve()), args.localstack_python,
         float(os.environ.get("TIMELINE_BENCH_SUSTAINED_SECONDS", "300")),
         float(os.environ.get("TIMELINE_BENCH_SUSTAINED_RATE", "1000")),
-        int(os.environ.get("TIMELINE_BENCH_SUSTAINED_PUBLISHERS", "50")))
+        int(os.environ.get("TIMELINE_BENCH_SUSTAINED_PUBLISHERS", "50")),
+        int(os.environ.get("TIMELINE_BENCH_SUSTAINED_CONCURRENCY", "2")))
 
 
 if __name__ == "__main__":

@@ -96,6 +96,25 @@ def cjk(log: str) -> str | None:
     return f"CJK {wide} ms, ASCII {latin} ms (typed to result on screen)" if wide and latin else None
 
 
+def sustained(log: str) -> str | None:
+    screen = found(r"sustained on-screen latency \(publish -> shown\): median ([\d.]+) ms, p90 [\d.]+ ms, p99 ([\d.]+) ms", log,
+                   lambda m: f"p99 {m[2]} ms (median {m[1]})")
+    backlog = found(r"backlog: .*?max ([\d,]+) messages = max ([\d.]+) s", log, lambda m: f"backlog max {m[2]} s")
+    cpu = found(r"sustained viewer CPU: ([\d.]+) %", log, lambda m: f"viewer {m[1]} % CPU")
+    rate = found(r"published: [\d,]+ events \(([\d,]+)/s", log, lambda m: f"at {m[1]} events/s")
+    parts = [p for p in (backlog, screen, cpu, rate) if p]
+    return ", ".join(parts) if parts else None
+
+
+def prune(log: str) -> str | None:
+    wall = found(r"prune 90 % of ([\d,]+) events: ([\d.]+) s wall", log, lambda m: f"{m[2]} s for {m[1]} events")
+    probe = found(r"TUI probe during the prune: .*?worst ([\d.]+) ms, (\d+) of (\d+) over", log,
+                  lambda m: f"TUI worst {m[1]} ms ({m[2]} of {m[3]} probes over 50)")
+    size = found(r"file: ([\d,.]+) MiB -> ([\d,.]+) MiB", log, lambda m: f"{m[1]} -> {m[2]} MiB")
+    parts = [p for p in (wall, probe, size) if p]
+    return "; ".join(parts) if parts else None
+
+
 ROWS = [
     Row("publish → on screen (tui in tmux, moto, SendMessage)", "median ≤ 30 ms, p99 ≤ 80 ms", "onscreen", onscreen),
     Row("idle TUI, empty queue, 60 s", "≤ 0.05 % CPU, ≤ 2 wake-ups a second", "idle", idle),
@@ -113,6 +132,10 @@ ROWS = [
         tui_1m(r"match counts settle\s+([\d.]+) ms(?:.*?exact counts past 10,000 after ([\d.]+) ms)?",
                lambda m: f"{m[1]} ms" + (f" (exact counts past 10,000: {m[2]} ms)" if m[2] else ""))),
     Row("CJK search keystroke, 100,000 events", "same budget as ASCII", "cjk", cjk),
+    Row("sustained ingest, 1,000 events/s from 50 publishers, 5 min, tui in tmux (LocalStack)",
+        "backlog < 2 s, on screen p99 ≤ 100 ms, viewer ≤ 30 % CPU", "sustained", sustained),
+    Row("prune 90 % of a 10,000,000-event history beside the TUI", "≤ 60 s, no TUI probe > 50 ms, file shrinks",
+        "prune", prune),
     Row("reporting hook, whole process (timeline hook claude, PostToolUse)", "p50 ≤ 15 ms wall, ≤ 10 ms CPU", "hooks",
         hooks),
     Row("permission prompt: hook start → shown in the TUI (tmux, moto)", "p50 ≤ 100 ms", "hooks", prompt_on_screen),

@@ -171,7 +171,7 @@ public final class Poller: @unchecked Sendable {
     }
 
     /// `first` plus what further receives (without waiting) return while each comes back full, up to
-    /// `messagesPerCommit` messages and `backlogGatherTime`: a backlog is stored in a few large commits
+    /// `messagesPerCommit` messages and `configuration.backlogGatherTime`: a backlog is stored in a few large commits
     /// (each commit writes whole index pages, so ten batches in one write far fewer bytes than ten
     /// commits), while a receive that is not full (live traffic) is stored at once. Stops at a failed
     /// receive (the next one retries it), when the poller stops, or when a worker holds a batch the store
@@ -179,7 +179,7 @@ public final class Poller: @unchecked Sendable {
     private func gatherBacklog(after first: [SQSMessage], queueURL: String, attempt: inout ReceiveAttempt) -> [SQSMessage] {
         var messages = first
         var last = first.count
-        let until = timing.now().addingTimeInterval(Self.backlogGatherTime)
+        let until = timing.now().addingTimeInterval(configuration.backlogGatherTime)
         while last == configuration.maxMessages, messages.count + configuration.maxMessages <= configuration.messagesPerCommit,
               timing.now() < until, condition.withLock({ !stopping && workersHoldingBatches == 0 }) {
             guard case .success(let more) = receive(queueURL: queueURL, waitSeconds: 0, attemptID: attempt.idForNextReceive())
@@ -191,10 +191,6 @@ public final class Poller: @unchecked Sendable {
         }
         return messages
     }
-
-    /// Longest a worker keeps receiving a backlog before storing what it holds: well inside any
-    /// visibility timeout, and short enough that a viewer shows a catching-up backlog as it comes.
-    static let backlogGatherTime: TimeInterval = 0.5
 
     /// One ReceiveMessage, cancellable by `requestStop`.
     private func receive(queueURL: String, waitSeconds: Int, attemptID: String?) -> Result<[SQSMessage], SQSError> {

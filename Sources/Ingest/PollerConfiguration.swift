@@ -14,6 +14,15 @@ public struct PollerConfiguration: Sendable {
     /// again before storing, up to this many (at least `maxMessages`). Drain of 10,000 messages, client
     /// CPU: 0.74 s committing each receive, 0.45 s with commits of 100, 0.40 s with 500 or 1,000.
     public var messagesPerCommit: Int
+    /// Longest a worker keeps receiving while receives come back full before it stores what it holds: the
+    /// first message it took waits that long to be stored (and shown). Under sustained traffic every
+    /// receive is full, so this bounds publish -> on screen: short for viewers, longer for `drain`, where
+    /// larger commits matter and nobody watches each event.
+    public var backlogGatherTime: TimeInterval
+    /// `backlogGatherTime` of the viewers (`poll`, `tui`).
+    public static let viewerBacklogGatherTime: TimeInterval = 0.05
+    /// `backlogGatherTime` of `drain`.
+    public static let drainBacklogGatherTime: TimeInterval = 0.5
     /// Never delete: for a queue shared with other viewers. Redeliveries are absorbed by idempotent ingest.
     public var peek: Bool
     /// Visibility timeout asked for on receive (nil: the queue's default).
@@ -28,7 +37,8 @@ public struct PollerConfiguration: Sendable {
     public init(
         queueURLs: [String], concurrency: Int = 2, waitSeconds: Int = 20, maxMessages: Int = 10,
         messagesPerCommit: Int = 500, peek: Bool = false, visibilityTimeout: Int? = nil, stopWhenEmpty: Bool = false,
-        giveUpAfter: TimeInterval? = nil, storeGiveUpAfter: TimeInterval? = nil
+        giveUpAfter: TimeInterval? = nil, storeGiveUpAfter: TimeInterval? = nil,
+        backlogGatherTime: TimeInterval = PollerConfiguration.viewerBacklogGatherTime
     ) {
         self.giveUpAfter = giveUpAfter
         self.storeGiveUpAfter = storeGiveUpAfter
@@ -39,6 +49,7 @@ public struct PollerConfiguration: Sendable {
         self.waitSeconds = min(20, max(0, waitSeconds))
         self.maxMessages = min(10, max(1, maxMessages))
         self.messagesPerCommit = max(self.maxMessages, messagesPerCommit)
+        self.backlogGatherTime = max(0, backlogGatherTime)
         self.peek = peek
         self.visibilityTimeout = visibilityTimeout
         self.stopWhenEmpty = stopWhenEmpty

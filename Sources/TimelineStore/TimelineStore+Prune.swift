@@ -11,53 +11,42 @@ public struct PruneReport: Sendable, Equatable {
     public var bytesAfter: Int64
 }
 
+/// How much one write transaction of `prune` does: small enough that a poller's commit or a reader of this
+/// process waits for at most one batch, large enough that a 10-million-event prune is not all commits.
+struct PruneBatching {
+    /// Whole tasks deleted per transaction (each with its events, index entry and marks).
+    var tasks = 1_000
+    /// Range of event `seq`s scanned per transaction for old events of the tasks that stay.
+    var eventSpan: Int64 = 50_000
+    /// Rejected messages deleted per transaction.
+    var rejected = 5_000
+    /// Called after each transaction, with the store's lock released (tests write from elsewhere there).
+    var afterEachBatch: () throws -> Void = {}
+}
+
 extension TimelineStore {
     /// Deletes events whose timestamp is before `cutoffMicros`, and rejected messages received before it.
     ///
     /// A task's newest event (its timeline row) is never deleted unless the whole task is older than the
     /// cutoff; then the task goes whole (row, index entry, mark). With `keepRunning`, tasks whose current
-    /// status is `in_progress` are kept whole whatever their age. `reclaimSpace` then writes the WAL back
-    /// and rebuilds the file (VACUUM) so it shrinks; without it freed pages are reused by new events.
+    /// status is `in_progress` are kept whole whatever their age.
+    ///
+    /// The work is done in many short write transactions (`PruneBatching`), the store's lock released
+    /// between them, so the poller's commits and this process's readers get through while a large history
+    /// is pruned; each batch is consistent on its own (a crash or an error keeps what earlier batches
+    /// removed).
+    /// `reclaimSpace` then rebuilds the file (VACUUM: the file has no auto-vacuum, and VACUUM rewrites only
+    /// what is kept) and writes the WAL back, so it shrinks; without it freed pages are reused by new events.
     public func prune(olderThan cutoffMicros: Int64, keepRunning: Bool, reclaimSpace: Bool) throws -> PruneReport {
-        let before = try stats().fileBytes
-        let running = keepRunning ? " AND status <> '\(Status.inProgress.rawValue)'" : ""
-        let counts: (events: Int, tasks: Int, rejected: Int) = try locked {
-            try db.transaction {
-                // Index every waiting row first: a row's index entry is removed with the text of the event
-                // it was indexed from, which may be an old event about to be deleted.
-                while try SearchIndexer(db: db).indexWaitingRows(limit: Self.searchIndexChunk) > 0 {}
-                let eventsBefore = try db.scalarInt("SELECT count(*) FROM events")
-                try db.run("CREATE TEMP TABLE prune_tasks AS SELECT row_id, seq FROM timeline WHERE ts_us < ?\(running)",
-                           [.integer(cutoffMicros)])
-                defer { try? db.execute("DROP TABLE IF EXISTS temp.prune_tasks; DROP TABLE IF EXISTS temp.prune_touched") }
-                let tasks = try db.scalarInt("SELECT count(*) FROM temp.prune_tasks")
-                // Whole tasks: their index entries (with the exact indexed text), events, rows and marks.
-                try db.execute("""
-                    INSERT INTO search (search, rowid, title, body, agent_id, task_id, category)
-                        SELECT 'delete', p.row_id, \(SearchIndexer.indexedValues(of: "e"))
-                        FROM temp.prune_tasks p JOIN events e ON e.seq = p.seq;
-                    DELETE FROM marks WHERE task_id IN
-                        (SELECT t.task_id FROM timeline t WHERE t.row_id IN (SELECT row_id FROM temp.prune_tasks));
-                    DELETE FROM read_marks WHERE task_row IN (SELECT row_id FROM temp.prune_tasks);
-                    DELETE FROM events WHERE task_row IN (SELECT row_id FROM temp.prune_tasks);
-                    DELETE FROM timeline WHERE row_id IN (SELECT row_id FROM temp.prune_tasks);
-                    """)
-                // Old events of the remaining tasks, never a task's current (newest) event.
-                let keptTasks = keepRunning
-                    ? " AND task_row NOT IN (SELECT row_id FROM timeline WHERE status = '\(Status.inProgress.rawValue)')" : ""
-                let old = "ts_us < ? AND seq NOT IN (SELECT seq FROM timeline)" + keptTasks
-                try db.run("CREATE TEMP TABLE prune_touched AS SELECT DISTINCT task_row FROM events WHERE " + old,
-                           [.integer(cutoffMicros)])
-                try db.run("DELETE FROM events WHERE " + old, [.integer(cutoffMicros)])
-                try db.execute("""
-                    UPDATE timeline SET event_count = (SELECT count(*) FROM events e WHERE e.task_row = timeline.row_id)
-                    WHERE row_id IN (SELECT task_row FROM temp.prune_touched)
-                    """)
-                let events = Int(eventsBefore - (try db.scalarInt("SELECT count(*) FROM events")))
-                try db.run("DELETE FROM rejected WHERE received_us < ?", [.integer(cutoffMicros)])
-                return (events, Int(tasks), Int(db.changes))
-            }
-        }
+        try prune(olderThan: cutoffMicros, keepRunning: keepRunning, reclaimSpace: reclaimSpace, batching: PruneBatching())
+    }
+
+    func prune(olderThan cutoffMicros: Int64, keepRunning: Bool, reclaimSpace: Bool,
+               batching: PruneBatching) throws -> PruneReport {
+        let before = Self.fileSize(path) + Self.fileSize(path + "-wal")
+        let tasks = try pruneWholeTasks(olderThan: cutoffMicros, keepRunning: keepRunning, batching: batching)
+        let events = try pruneOldEvents(olderThan: cutoffMicros, keepRunning: keepRunning, batching: batching)
+        let rejected = try pruneRejected(olderThan: cutoffMicros, batching: batching)
         if reclaimSpace {
             try locked {
                 try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -65,8 +54,102 @@ extension TimelineStore {
                 try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             }
         }
-        return PruneReport(eventsDeleted: counts.events, tasksDeleted: counts.tasks, rejectedDeleted: counts.rejected,
-                           bytesBefore: before, bytesAfter: try stats().fileBytes)
+        return PruneReport(eventsDeleted: tasks.events + events, tasksDeleted: tasks.tasks, rejectedDeleted: rejected,
+                           bytesBefore: before, bytesAfter: Self.fileSize(path) + Self.fileSize(path + "-wal"))
+    }
+
+    /// One short write transaction of a prune, alone among this process's writers of the file.
+    private func pruneStep<T>(_ batching: PruneBatching, _ body: () throws -> T) throws -> T {
+        let result = try locked { try WriteGate.shared(path: db.path).withWriteLock { try db.transaction(body) } }
+        try batching.afterEachBatch()
+        return result
+    }
+
+    /// Tasks whose current event is older than the cutoff, `batching.tasks` at a time: their index
+    /// entries (with the exact indexed text), events, rows, marks and read marks.
+    private func pruneWholeTasks(olderThan cutoffMicros: Int64, keepRunning: Bool,
+                                 batching: PruneBatching) throws -> (tasks: Int, events: Int) {
+        let running = keepRunning ? " AND status <> '\(Status.inProgress.rawValue)'" : ""
+        var tasks = 0, events = 0
+        while true {
+            let batch: (tasks: Int, events: Int) = try pruneStep(batching) {
+                // Index waiting rows first: a row's index entry is removed with the text of the event it was
+                // indexed from, which may be an old event about to be deleted.
+                while try SearchIndexer(db: db).indexWaitingRows(limit: Self.searchIndexChunk) > 0 {}
+                try db.run("""
+                    CREATE TEMP TABLE prune_tasks AS SELECT row_id, seq FROM timeline
+                    WHERE ts_us < ?\(running) LIMIT \(batching.tasks)
+                    """, [.integer(cutoffMicros)])
+                defer { try? db.execute("DROP TABLE IF EXISTS temp.prune_tasks") }
+                let found = Int(try db.scalarInt("SELECT count(*) FROM temp.prune_tasks"))
+                if found == 0 { return (0, 0) }
+                try db.execute("""
+                    INSERT INTO search (search, rowid, title, body, agent_id, task_id, category)
+                        SELECT 'delete', p.row_id, \(SearchIndexer.indexedValues(of: "e"))
+                        FROM temp.prune_tasks p JOIN events e ON e.seq = p.seq;
+                    DELETE FROM marks WHERE task_id IN
+                        (SELECT t.task_id FROM timeline t WHERE t.row_id IN (SELECT row_id FROM temp.prune_tasks));
+                    DELETE FROM read_marks WHERE task_row IN (SELECT row_id FROM temp.prune_tasks);
+                    """)
+                try db.execute("DELETE FROM events WHERE task_row IN (SELECT row_id FROM temp.prune_tasks)")
+                let deletedEvents = Int(db.changes)
+                try db.execute("DELETE FROM timeline WHERE row_id IN (SELECT row_id FROM temp.prune_tasks)")
+                return (found, deletedEvents)
+            }
+            tasks += batch.tasks
+            events += batch.events
+            if batch.tasks < batching.tasks { return (tasks, events) }
+        }
+    }
+
+    /// Old events of the tasks that stay (never a task's current event), one `batching.eventSpan` range of
+    /// seqs per transaction, so each transaction's scan is bounded; each touched task's count is redone.
+    private func pruneOldEvents(olderThan cutoffMicros: Int64, keepRunning: Bool, batching: PruneBatching) throws -> Int {
+        // Kept: the task's current event, and with `keepRunning` every event of a running task (a lookup by
+        // the timeline's primary key per old event, not a set of every task built per transaction).
+        let running = keepRunning ? " OR t.status = '\(Status.inProgress.rawValue)'" : ""
+        let old = """
+            seq >= ? AND seq < ? AND ts_us < ? AND NOT EXISTS
+                (SELECT 1 FROM timeline t WHERE t.row_id = events.task_row AND (t.seq = events.seq\(running)))
+            """
+        let last = try locked { try db.scalarInt("SELECT coalesce(max(seq), 0) FROM events") }
+        var deleted = 0
+        var low: Int64 = 0
+        while low <= last {
+            let high = low + batching.eventSpan
+            let range: [SQLiteValue] = [.integer(low), .integer(high), .integer(cutoffMicros)]
+            deleted += try pruneStep(batching) {
+                try db.run("CREATE TEMP TABLE prune_touched AS SELECT DISTINCT task_row FROM events WHERE " + old, range)
+                defer { try? db.execute("DROP TABLE IF EXISTS temp.prune_touched") }
+                try db.run("DELETE FROM events WHERE " + old, range)
+                let count = Int(db.changes)
+                if count > 0 {
+                    try db.execute("""
+                        UPDATE timeline SET event_count = (SELECT count(*) FROM events e WHERE e.task_row = timeline.row_id)
+                        WHERE row_id IN (SELECT task_row FROM temp.prune_touched)
+                        """)
+                }
+                return count
+            }
+            low = high
+        }
+        return deleted
+    }
+
+    /// Rejected messages received before the cutoff, `batching.rejected` at a time.
+    private func pruneRejected(olderThan cutoffMicros: Int64, batching: PruneBatching) throws -> Int {
+        var deleted = 0
+        while true {
+            let count = try pruneStep(batching) {
+                try db.run("""
+                    DELETE FROM rejected WHERE rowid IN
+                        (SELECT rowid FROM rejected WHERE received_us < ? LIMIT \(batching.rejected))
+                    """, [.integer(cutoffMicros)])
+                return Int(db.changes)
+            }
+            deleted += count
+            if count < batching.rejected { return deleted }
+        }
     }
 
     /// Time of the oldest stored event (microseconds), nil when there is none.

@@ -40,7 +40,8 @@ struct DrainCommand: ParsableCommand {
             // A short wait: an empty answer comes back quickly, and the queue attributes confirm emptiness.
             let poller = launcher.poller(
                 databasePath: databasePath, concurrency: polling.concurrency, waitSeconds: 1, peek: polling.peek,
-                stopWhenEmpty: true, giveUpAfter: giveUpAfter, storeGiveUpAfter: giveUpAfter)
+                stopWhenEmpty: true, giveUpAfter: giveUpAfter, storeGiveUpAfter: giveUpAfter,
+                backlogGatherTime: PollerConfiguration.drainBacklogGatherTime)
             let watcher = SignalWatcher { _ in poller.requestStop(reason: .interrupted) }
             let started = Date()
             poller.start()

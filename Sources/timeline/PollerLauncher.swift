@@ -21,13 +21,15 @@ struct PollerLauncher {
     func poller(
         databasePath: String, concurrency: Int, waitSeconds: Int = 20, peek: Bool, stopWhenEmpty: Bool = false,
         giveUpAfter: TimeInterval? = nil, storeGiveUpAfter: TimeInterval? = nil,
+        backlogGatherTime: TimeInterval = PollerConfiguration.viewerBacklogGatherTime,
         onBatch: (@Sendable (BatchOutcome) -> Void)? = nil, onCommit: (@Sendable () -> Void)? = nil
     ) -> Poller {
         Poller(
             client: client,
             configuration: PollerConfiguration(
                 queueURLs: queueURLs, concurrency: concurrency, waitSeconds: waitSeconds, peek: peek,
-                stopWhenEmpty: stopWhenEmpty, giveUpAfter: giveUpAfter, storeGiveUpAfter: storeGiveUpAfter),
+                stopWhenEmpty: stopWhenEmpty, giveUpAfter: giveUpAfter, storeGiveUpAfter: storeGiveUpAfter,
+                backlogGatherTime: backlogGatherTime),
             makeStore: SharedWriter(path: databasePath).store,
             onBatch: onBatch, onCommit: onCommit)
     }

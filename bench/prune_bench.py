@@ -1,0 +1,198 @@
+"""`make bench` part `prune`: `timeline prune` of 90 % of a large history while the real TUI runs beside it.
+
+The history (TIMELINE_BENCH_PRUNE_EVENTS, default 10,000,000; 1,000,000 for a try) is the hook-scale mix of
+`event_mix.py` spread evenly over 100 days, stored once with `timeline import` and kept under
+`.build/bench/` (reused by later runs; each run prunes a copy). `timeline tui --no-poll` runs on the copy in
+tmux; `timeline prune --older-than 10d` then deletes ~90 % of it. While it runs the TUI is probed without
+pause: End, then Home (each needs the store: the oldest, then the newest rows), the clock stopped when the
+screen shows the other end. Figures: prune wall and CPU, the probes' latencies before and during the prune
+(none over 50 ms is the target), and the file's bytes (database + WAL) before and after. Asserts nothing.
+
+    python bench/prune_bench.py --timeline .build/release/timeline
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO_ROOT = HERE.parent
+sys.path.insert(0, str(REPO_ROOT / "Tests" / "support"))
+from timeline_testing.tmux import Tmux  # noqa: E402
+
+from event_mix import history  # noqa: E402
+from sqs_bench_support import child_environment, percentile  # noqa: E402
+
+CACHE = REPO_ROOT / ".build" / "bench"
+HISTORY_DAYS = 100
+PRUNE_AGE = "10d"  # 90 % of 100 evenly spread days
+FRAME_TARGET_MS = 50
+
+
+def file_bytes(database: Path) -> int:
+    """The database and its write-ahead log."""
+    return sum(p.stat().st_size for p in (database, Path(f"{database}-wal")) if p.exists())
+
+
+def built_history(timeline: str, events: int) -> Path:
+    """The history database of `events` events, built with `timeline import` unless already cached."""
+    database = CACHE / f"prune-history-{events}.db"
+    if database.exists():
+        return database
+    CACHE.mkdir(parents=True, exist_ok=True)
+    partial = database.with_suffix(".partial")
+    for stale in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
+        stale.unlink(missing_ok=True)
+    started = time.monotonic()
+    process = subprocess.Popen([timeline, "import", "--quiet", "--db", str(partial), "-"], stdin=subprocess.PIPE,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=child_environment())
+    assert process.stdin is not None
+    for line in history(events, HISTORY_DAYS):
+        process.stdin.write(line)
+    process.stdin.close()
+    if process.wait() != 0:
+        raise RuntimeError(f"timeline import failed: {process.stderr.read().decode(errors='replace')[-500:]}")
+    settle(partial)
+    partial.rename(database)
+    for leftover in (Path(f"{partial}-wal"), Path(f"{partial}-shm")):  # empty after the checkpoint
+        leftover.unlink(missing_ok=True)
+    print(f"  built {events:,} events with `timeline import` in {time.monotonic() - started:.0f} s "
+          f"({file_bytes(database) / 2**20:,.0f} MiB)", flush=True)
+    return database
+
+
+def settle(database: Path) -> None:
+    """Writes the WAL back into the database file, so the file alone is the whole database."""
+    with sqlite3.connect(database) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def rows(screen: str) -> list[str]:
+    """The list part of a screen (without the header and the status bar)."""
+    return screen.splitlines()[1:-2]
+
+
+def probe(tmux: Tmux, key: str, mode: str, before: list[str], timeout: float = 30) -> tuple[float | None, list[str]]:
+    """Seconds from pressing `key` until the status bar says `mode` and the rows differ from `before`."""
+    started = time.perf_counter()
+    tmux.send_keys(key)
+    deadline = started + timeout
+    while time.perf_counter() < deadline:
+        screen = tmux.capture()
+        if mode in screen and rows(screen) != before:
+            return time.perf_counter() - started, rows(screen)
+    return None, before
+
+
+class Prober:
+    """Alternates End and Home in the TUI, keeping every latency."""
+
+    def __init__(self, tmux: Tmux):
+        self.tmux = tmux
+        self.newest = rows(tmux.capture())
+        self.oldest: list[str] = []
+
+    def once(self) -> float | None:
+        took, self.oldest = probe(self.tmux, "End", "BROWSE", self.newest)
+        if took is None:
+            return None
+        back, self.newest = probe(self.tmux, "Home", "FOLLOW", self.oldest)
+        return None if back is None else max(took, back)
+
+
+def spread(values: list[float]) -> str:
+    ordered = sorted(values)
+    return (f"median {percentile(ordered, 0.5) * 1000:.1f} ms, p99 {percentile(ordered, 0.99) * 1000:.1f} ms, "
+            f"worst {ordered[-1] * 1000:.1f} ms")
+
+
+def run(timeline: str, events: int) -> None:
+    print(f"== prune of 90 % of {events:,} events (older than {PRUNE_AGE} of {HISTORY_DAYS} days) beside "
+          f"`timeline tui --no-poll` in tmux (targets: <= 60 s, no TUI probe over {FRAME_TARGET_MS} ms, "
+          "the file shrinks)", flush=True)
+    source = built_history(timeline, events)
+    print(f"  machine: load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (other work slows every "
+          "figure; the probe's own tmux round trip is in the 'before' figure)", flush=True)
+    folder = Path(tempfile.mkdtemp(prefix="timeline-prune-bench-", dir=CACHE))
+    database = folder / "prune.db"
+    shutil.copyfile(source, database)
+    env = {**child_environment(), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+    tmux = Tmux()
+    prune = None
+    try:
+        tmux.start([timeline, "tui", "--no-poll", "--db", str(database)], env=env, width=120, height=40)
+        tmux.wait_for("FOLLOW", timeout=120)
+        prober = Prober(tmux)
+        baseline = [t for t in (prober.once() for _ in range(20)) if t is not None]
+        bytes_before = file_bytes(database)
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        prune = subprocess.Popen([timeline, "prune", "--older-than", PRUNE_AGE, "--db", str(database)],
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
+        during: list[float] = []
+        slow: list[tuple[float, float]] = []  # (seconds into the prune, latency) of probes over the target
+        missed = 0
+        while prune.poll() is None:
+            probe_started = time.perf_counter()
+            took = prober.once()
+            if took is None:
+                missed += 1
+            else:
+                during.append(took)
+                if took * 1000 > FRAME_TARGET_MS:
+                    slow.append((probe_started - started, took))
+        wall = time.perf_counter() - started
+        output = prune.stdout.read().strip() if prune.stdout else ""
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime - usage.ru_utime + after.ru_stime - usage.ru_stime
+        print(f"  prune said: {output}", flush=True)
+        print(f"  prune 90 % of {events:,} events: {wall:.1f} s wall, {cpu:.1f} s CPU, exit {prune.returncode} "
+              "(target <= 60 s)", flush=True)
+        print(f"  file: {bytes_before / 2**20:,.1f} MiB -> {file_bytes(database) / 2**20:,.1f} MiB "
+              "(database + WAL; target: shrinks)", flush=True)
+        if baseline:
+            print(f"  TUI probe (End/Home to screen) before the prune: {spread(baseline)} over {len(baseline)}",
+                  flush=True)
+        if during:
+            over = sum(1 for t in during if t * 1000 > FRAME_TARGET_MS)
+            print(f"  TUI probe during the prune: {spread(during)}, {over} of {len(during)} over "
+                  f"{FRAME_TARGET_MS} ms" + (f", {missed} not answered within 30 s" if missed else "")
+                  + f" (target: none over {FRAME_TARGET_MS} ms)", flush=True)
+        worst = sorted(slow, key=lambda pair: -pair[1])[:5]
+        if worst:
+            print("  slowest probes (seconds into the prune: latency): "
+                  + ", ".join(f"{at:.1f} s: {took * 1000:.0f} ms" for at, took in sorted(worst)), flush=True)
+    finally:
+        if prune is not None and prune.poll() is None:
+            prune.send_signal(signal.SIGTERM)
+            prune.wait()
+        tmux.kill()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--timeline", default=str(REPO_ROOT / ".build/release/timeline"))
+    args = parser.parse_args()
+    only = os.environ.get("TIMELINE_BENCH_ONLY")
+    if only and "prune" not in {p.strip().lower() for p in only.split(",")}:
+        return
+    if shutil.which("tmux") is None:
+        print("the prune bench needs tmux (make deps installs it)")
+        return
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # the `finally` stops what was started
+    run(str(Path(args.timeline).resolve()), int(os.environ.get("TIMELINE_BENCH_PRUNE_EVENTS", "10000000")))
+
+
+if __name__ == "__main__":
+    main()

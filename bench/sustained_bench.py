@@ -1,0 +1,254 @@
+"""`make bench` part `sustained`: hook-scale live ingest into the real `timeline tui` for minutes.
+
+50 publisher processes (`fleet_publisher.py`) send 1,000 events a second in total, one SendMessage each, the
+`event_mix` fleet (200 agents, 20 events a task, bodies of 5–40 words, progress on running events), to a
+LocalStack queue that `timeline tui` polls in tmux (120x40). Meanwhile:
+  - a probe task, pinned in the TUI (`P`) so its row stays on screen however fast the list scrolls, gets a
+    new title every ~0.5 s; publish -> on screen is the time from before its SendMessage until
+    `tmux capture-pane` shows that title;
+  - the queue's depth (visible + in flight) is read every second; the backlog in seconds is that depth over
+    the publish rate;
+  - the TUI's CPU (utime+stime from /proc) is taken over the whole load; LocalStack's and the publishers'
+    beside it, since on a small machine they bound what the viewer can show.
+Targets: backlog under 2 s, publish -> on screen p99 <= 100 ms, viewer CPU <= 30 % of a core.
+TIMELINE_BENCH_SUSTAINED_SECONDS (default 300), TIMELINE_BENCH_SUSTAINED_RATE (1000),
+TIMELINE_BENCH_SUSTAINED_PUBLISHERS (50), TIMELINE_BENCH_SUSTAINED_CONCURRENCY (2, the viewer's default long
+polls). Prints figures beside targets; asserts nothing.
+
+    python bench/sustained_bench.py --timeline .build/release/timeline --localstack-python .venv-localstack/bin/python
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO_ROOT = HERE.parent
+sys.path.insert(0, str(REPO_ROOT / "Tests" / "support"))
+from timeline_testing.tmux import Tmux  # noqa: E402
+
+from event_mix import iso  # noqa: E402
+from fleet_publisher import RawSQS  # noqa: E402
+from localstack_server import DEFAULT_PYTHON, LocalStackServer  # noqa: E402
+from sqs_bench_support import REGION, child_environment, percentile, sqs_client  # noqa: E402
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+PROBE_TASK = "sustained-probe"
+PROBE_TIMEOUT = 10.0
+
+
+def process_tree_cpu(pid: int) -> float:
+    """CPU seconds (utime+stime) of a process and its live descendants, from /proc."""
+    total = 0.0
+    pending = [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+            for task in Path(f"/proc/{current}/task").iterdir():
+                children = (task / "children").read_text().split()
+                pending.extend(int(c) for c in children)
+        except OSError:
+            continue
+    return total
+
+
+def probe_event(title: str) -> str:
+    return json.dumps({"id": str(uuid.uuid4()), "agent_id": "probe-agent", "task_id": PROBE_TASK, "title": title,
+                       "status": "in_progress", "timestamp": iso(time.time_ns() // 1000)})
+
+
+def wait_screen(tmux: Tmux, text: str, timeout: float) -> float | None:
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        if text in tmux.capture():
+            return time.perf_counter()
+    return None
+
+
+class DepthSampler(threading.Thread):
+    """Reads the queue's depth (visible + in flight) every second until stopped."""
+
+    def __init__(self, endpoint: str, queue_url: str):
+        super().__init__(daemon=True)
+        self.client = sqs_client(endpoint, pool=1)
+        self.queue_url = queue_url
+        self.samples: list[tuple[float, int]] = []
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        while not self.stopped.wait(1.0):
+            try:
+                attributes = self.client.get_queue_attributes(
+                    QueueUrl=self.queue_url,
+                    AttributeNames=["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
+                )["Attributes"]
+            except Exception:  # noqa: BLE001  (a missed sample is a gap, not a failure of the run)
+                continue
+            self.samples.append((time.monotonic(), int(attributes["ApproximateNumberOfMessages"])
+                                 + int(attributes["ApproximateNumberOfMessagesNotVisible"])))
+
+
+def run(timeline: str, localstack_python: str, seconds: float, rate: float, publishers: int,
+        concurrency: int) -> None:
+    print(f"== sustained live ingest: {publishers} publishers, {rate:,.0f} events/s for {seconds:.0f} s into "
+          f"`timeline tui --concurrency {concurrency}` in tmux on LocalStack (targets: backlog < 2 s, publish -> on screen p99 <= 100 ms, "
+          "viewer CPU <= 30 % of a core)", flush=True)
+    folder = Path(tempfile.mkdtemp(prefix="timeline-sustained-bench-"))
+    env = {**child_environment(), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+    tmux = Tmux()
+    workers: list[subprocess.Popen[str]] = []
+    sampler = None
+    with LocalStackServer(localstack_python) as server:
+        try:
+            client = sqs_client(server.endpoint)
+            queue_url = client.create_queue(QueueName=f"sustained-{uuid.uuid4().hex[:10]}")["QueueUrl"]
+            raw = RawSQS(server.endpoint, queue_url)
+            tmux.start([timeline, "tui", "--queue-url", queue_url, "--endpoint-url", server.endpoint,
+                        "--region", REGION, "--db", str(folder / "sustained.db"), "--concurrency", str(concurrency)],
+                       env=env, width=120, height=40)
+            tmux.wait_for("No events yet", timeout=60)
+            # Pin the probe task (it is the only row, so selected) so it stays on screen under load.
+            raw.send(probe_event("probe start"))
+            tmux.wait_for("probe start", timeout=30)
+            tmux.send_keys("P")
+            tmux.wait_for("pinned", timeout=10)
+            viewer = tmux._pane_pids[0]  # `exec env -i ... timeline`: the pane's process is the TUI itself
+
+            publisher_env = {**child_environment(), "PYTHONPATH": str(HERE)}
+            for index in range(publishers):
+                workers.append(subprocess.Popen(
+                    [sys.executable, str(HERE / "fleet_publisher.py"), "--endpoint", server.endpoint,
+                     "--queue-url", queue_url, "--index", str(index), "--publishers", str(publishers),
+                     "--rate", str(rate / publishers), "--seconds", str(seconds)],
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=publisher_env))
+            for worker in workers:  # every publisher ready (Python started, connection made) before the clock starts
+                assert worker.stdout is not None
+                if worker.stdout.readline().strip() != "ready":
+                    raise RuntimeError(f"a publisher did not start: {worker.stderr.read() if worker.stderr else ''}")
+            start = time.time() + 1.0
+            for worker in workers:
+                assert worker.stdin is not None
+                worker.stdin.write(f"{start}\n")
+                worker.stdin.close()
+            sampler = DepthSampler(server.endpoint, queue_url)
+            sampler.start()
+            time.sleep(max(0.0, start - time.time()))
+            cpu0, wall0 = process_tree_cpu(viewer), time.monotonic()
+            server_cpu0 = process_tree_cpu(server._process.pid) if server._process else 0.0
+            latencies: list[float] = []
+            missing = 0
+            n = 0
+            while time.time() < start + seconds:
+                title = f"probe {n:05d} {uuid.uuid4().hex[:8]}"
+                sent_at = time.perf_counter()
+                raw.send(probe_event(title))
+                shown = wait_screen(tmux, title, PROBE_TIMEOUT)
+                if shown is None:
+                    missing += 1
+                else:
+                    latencies.append(shown - sent_at)
+                n += 1
+                time.sleep(random.uniform(0.3, 0.7))
+            cpu1, wall1 = process_tree_cpu(viewer), time.monotonic()
+            server_cpu1 = process_tree_cpu(server._process.pid) if server._process else 0.0
+            results = []
+            for worker in workers:
+                out = worker.stdout.read() if worker.stdout else ""
+                err = worker.stderr.read() if worker.stderr else ""
+                worker.wait(timeout=120)
+                try:
+                    results.append(json.loads(out.strip().splitlines()[-1]))
+                except (ValueError, IndexError):
+                    print(f"  a publisher failed: {err.strip()[-300:]}", flush=True)
+            drained_at = None
+            settle_deadline = time.monotonic() + 120
+            while time.monotonic() < settle_deadline:
+                if sampler.samples and sampler.samples[-1][0] > wall1 and sampler.samples[-1][1] == 0:
+                    drained_at = sampler.samples[-1][0]
+                    break
+                time.sleep(0.5)
+            sampler.stopped.set()
+            report(results, latencies, missing, sampler.samples, wall0, wall1, drained_at,
+                   cpu1 - cpu0, server_cpu1 - server_cpu0, seconds, rate)
+        finally:
+            for worker in workers:
+                if worker.poll() is None:
+                    worker.terminate()
+                    worker.wait()
+            if sampler is not None:
+                sampler.stopped.set()
+            tmux.kill()
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def report(results: list[dict], latencies: list[float], missing: int, depths: list[tuple[float, int]],
+           wall0: float, wall1: float, drained_at: float | None, viewer_cpu: float, server_cpu: float,
+           seconds: float, rate: float) -> None:
+    wall = wall1 - wall0
+    sent = sum(r["sent"] for r in results)
+    failed = sum(r["failed"] for r in results)
+    late = max((r["worst_late"] for r in results), default=0.0)
+    publisher_cpu = sum(r["cpu"] for r in results)
+    achieved = sent / max((r["seconds"] for r in results), default=seconds)
+    print(f"  published: {sent:,} events ({achieved:,.0f}/s of {rate:,.0f}/s asked), {failed} failed, "
+          f"worst publisher lateness {late:.2f} s", flush=True)
+    during = [depth for at, depth in depths if wall0 <= at <= wall1]
+    if during:
+        ordered = sorted(during)
+        per_second = max(achieved, 1.0)
+        print(f"  backlog: queue depth median {percentile(ordered, 0.5):,}, p99 {percentile(ordered, 0.99):,}, "
+              f"max {ordered[-1]:,} messages = max {ordered[-1] / per_second:.2f} s of publishing (about the age of the "
+              "oldest message)"
+              + (f"; drained {drained_at - wall1:.1f} s after the load stopped" if drained_at else
+                 "; not drained within 120 s after the load stopped")
+              + " (target: < 2 s)", flush=True)
+    if latencies or missing:
+        ordered = sorted(latencies + [PROBE_TIMEOUT] * missing)  # a probe never shown counts as the timeout
+        ms = lambda s: s * 1000  # noqa: E731
+        print(f"  sustained on-screen latency (publish -> shown): median {ms(percentile(ordered, 0.5)):.1f} ms, "
+              f"p90 {ms(percentile(ordered, 0.9)):.1f} ms, p99 {ms(percentile(ordered, 0.99)):.1f} ms, "
+              f"max {ms(ordered[-1]):.1f} ms over {len(ordered)} probes"
+              + (f" ({missing} not shown within {PROBE_TIMEOUT:.0f} s, counted as {PROBE_TIMEOUT:.0f} s)" if missing else "")
+              + " (target: p99 <= 100 ms)", flush=True)
+    print(f"  sustained viewer CPU: {100 * viewer_cpu / wall:.1f} % of a core over {wall:.0f} s "
+          "(target: <= 30 %)", flush=True)
+    print(f"  machine: load average {os.getloadavg()[0]:.1f} at the end ({os.cpu_count()} cores)", flush=True)
+    print(f"  beside it: LocalStack {100 * server_cpu / wall:.0f} %, publishers {100 * publisher_cpu / wall:.0f} % "
+          f"of a core (the machine has {os.cpu_count()} cores)", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--timeline", default=str(REPO_ROOT / ".build/release/timeline"))
+    parser.add_argument("--localstack-python", default=str(DEFAULT_PYTHON))
+    args = parser.parse_args()
+    only = os.environ.get("TIMELINE_BENCH_ONLY")
+    if only and "sustained" not in {p.strip().lower() for p in only.split(",")}:
+        return
+    if shutil.which("tmux") is None:
+        print("the sustained bench needs tmux (make deps installs it)")
+        return
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # the `finally` and `with` stop what was started
+    run(str(Path(args.timeline).resolve()), args.localstack_python,
+        float(os.environ.get("TIMELINE_BENCH_SUSTAINED_SECONDS", "300")),
+        float(os.environ.get("TIMELINE_BENCH_SUSTAINED_RATE", "1000")),
+        int(os.environ.get("TIMELINE_BENCH_SUSTAINED_PUBLISHERS", "50")),
+        int(os.environ.get("TIMELINE_BENCH_SUSTAINED_CONCURRENCY", "2")))
+
+
+if __name__ == "__main__":
+    main()

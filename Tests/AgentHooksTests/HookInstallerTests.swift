@@ -87,7 +87,7 @@ struct HookInstallerTests {
         let gemini = try roundTrip(.gemini, "{\n  \"theme\": \"Dracula\"\n}\n")
         #expect(gemini.contains("\"timeout\": 5000") && gemini.contains("\"matcher\": \"*\""))
         let cursor = try roundTrip(.cursor, nil)
-        #expect(cursor.contains("\"version\": 1") && cursor.contains("afterFileEdit") && !cursor.contains("beforeShellExecution"))
+        #expect(cursor.contains("\"version\": 1") && cursor.contains("afterFileEdit"))
         _ = try roundTrip(.cursor, "{\n  \"version\": 1,\n  \"hooks\": {\n    \"stop\": [{\"command\": \"./audit.sh\"}]\n  }\n}\n")
         let codex = try roundTrip(.codex, "model = \"o3\"\n\n[projects.\"/src\"]\ntrust_level = \"trusted\"\n")
         #expect(codex.hasPrefix("notify = [\"/opt/timeline/bin/timeline\", \"hook\", \"codex\"]\nmodel = \"o3\""))

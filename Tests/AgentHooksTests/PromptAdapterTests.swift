@@ -29,7 +29,8 @@ struct PromptAdapterTests {
     }
 
     func object(_ json: String?) throws -> [String: Any] {
-        try #require(JSONReader.object(from: Array(try #require(json).utf8)))
+        let text = try #require(json)
+        return try #require(JSONReader.object(from: Array(text.utf8)))
     }
 
     /// Runs the flow with `answer` coming back; returns the output and the events published.

@@ -7,6 +7,7 @@ without an answer in time the agent gets nothing (or Cursor's "ask")."""
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import subprocess
 import time
@@ -196,11 +197,13 @@ def test_opencode_hook_prints_once_and_nothing_without_an_answer(timeline_bin, p
     assert finish(quiet) == ""
 
 
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 def test_real_claude_ask_user_question_gets_the_answer_from_the_timeline(
-        timeline_bin, run_timeline, prompt_env, queue, tmp_path, wait_until):
-    """The real Claude Code CLI in print mode, its fake model calling AskUserQuestion: the foreground hook
-    `timeline hooks install claude` adds for it asks on the timeline, and the tool's result that goes back
-    to the model carries the label chosen there."""
+        tmux, run_timeline, prompt_env, queue, tmp_path, wait_until):
+    """The real Claude Code CLI, interactive in tmux (print mode disables AskUserQuestion: "AskUserQuestion
+    is disabled for this session"), its fake model calling AskUserQuestion: the foreground hook `timeline
+    hooks install claude` adds for it asks on the timeline, and the tool's result that goes back to the
+    model carries the label chosen there."""
     from test_agent_hooks import CLAUDE
     from fake_anthropic import FakeAnthropic
     if CLAUDE is None:
@@ -210,26 +213,34 @@ def test_real_claude_ask_user_question_gets_the_answer_from_the_timeline(
     api = FakeAnthropic(tool={"name": "AskUserQuestion", "input": asked}).start()
     project = tmp_path / "shop-app"
     (project / ".git").mkdir(parents=True)
-    env = {**env, "ANTHROPIC_BASE_URL": api.url, "ANTHROPIC_API_KEY": "test", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
-    (Path(env["HOME"]) / ".claude").mkdir()
+    env = {**env, "ANTHROPIC_BASE_URL": api.url, "ANTHROPIC_API_KEY": "test-key-for-the-fake-api",
+           "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
+    home = Path(env["HOME"])
+    (home / ".claude").mkdir()
+    (home / ".claude.json").write_text(json.dumps({
+        "hasCompletedOnboarding": True, "theme": "dark",
+        "customApiKeyResponses": {"approved": [env["ANTHROPIC_API_KEY"][-20:]], "rejected": []},
+        "projects": {str(project): {"hasTrustDialogAccepted": True, "allowedTools": []}},
+    }))
+
+    def tool_results() -> list[dict]:
+        return [part for body in list(api.requests) for message in body.get("messages") or []
+                if isinstance(message.get("content"), list)
+                for part in message["content"] if isinstance(part, dict) and part.get("type") == "tool_result"]
     try:
         assert run_timeline("hooks", "install", "claude", env=env).returncode == 0
-        claude = subprocess.Popen([CLAUDE, "-p", "Pick a database, please", "--output-format", "json"], env=env, cwd=project,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
-        try:
-            events: list[dict] = []
-            question = question_on(queue, events, wait_until)
-            assert [a["label"] for a in question["actions"]] == ["Postgres", "SQLite"]
-            replies.send_raw(reply_body(question, action="option-2"))
-            out, err = claude.communicate(timeout=90)
-        finally:
-            if claude.poll() is None:
-                claude.kill()
-        assert claude.returncode == 0, err
-        results = [part for body in api.requests for message in body.get("messages") or []
-                   if isinstance(message.get("content"), list)
-                   for part in message["content"] if isinstance(part, dict) and part.get("type") == "tool_result"]
-        assert results, "the tool's result went back to the model"
-        assert "SQLite" in json.dumps(results[-1]), results[-1]
+        pane = tmux.start(["sh", "-c", shlex.join([CLAUDE, "--permission-mode", "default"]) + "; echo CLAUDE-EXITED; sleep 600"],
+                          env=env, width=120, height=40, cwd=str(project))
+        tmux.wait_for("Claude Code", pane=pane, timeout=30)
+        tmux.type("Pick a database, please", pane=pane)
+        tmux.send_keys("Enter", pane=pane)
+        events: list[dict] = []
+        question = question_on(queue, events, wait_until)
+        assert [a["label"] for a in question["actions"]] == ["Postgres", "SQLite"]
+        replies.send_raw(reply_body(question, action="option-2"))
+        wait_until(lambda: tool_results(), timeout=60, message=lambda: f"the tool's result; screen:\n{tmux.capture(pane)}")
+        result = json.dumps(tool_results()[-1])
+        assert "SQLite" in result and "Which database should the service use?" in result, result
+        assert "is_error\": true" not in result, result
     finally:
         api.stop()

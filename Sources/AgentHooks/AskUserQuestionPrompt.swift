@@ -47,7 +47,8 @@ public struct AskUserQuestionPrompt: PromptAdapter {
 
     public func question(builder: HookEventBuilder, replyQueueURL: String) -> PermissionQuestion? {
         let actions = labels.enumerated().map { index, label in
-            QuestionAction(id: "option-\(index + 1)", label: DisplayText.sanitize(TextCut.firstLine(label, limit: 36)),
+            QuestionAction(id: "option-\(index + 1)",
+                           label: DisplayText.sanitize(TextCut.firstLine(SecretRedaction.redact(label), limit: 36)),
                            style: index == 0 ? "primary" : "default")
         }
         return QuestionEvent.make(asked, actions: actions, replyQueueURL: replyQueueURL, builder: builder)

@@ -78,6 +78,21 @@ struct PromptAdapterTests {
         #expect(withdrawn.last?.interaction.actions.isEmpty == true)
     }
 
+    @Test func optionLabelsAreSanitizedAndRedactedOnTheTimelineOnly() throws {
+        var fields = try FixtureFiles.input("claude/PreToolUse-AskUserQuestion.json").fields
+        var toolInput = try #require(fields["tool_input"] as? [String: Any])
+        var question = try #require((toolInput["questions"] as? [[String: Any]])?.first)
+        question["options"] = [["label": "Use AKIAIOSFODNN7EXAMPLE", "description": ""], ["label": "\u{1b}[31mRed\u{1b}[0m", "description": ""]]
+        toolInput["questions"] = [question]
+        fields["tool_input"] = toolInput
+        let prompt = try #require(PromptAdapters.adapter(for: .claude, input: HookInput(fields: fields)))
+        let asked = try #require(prompt.question(builder: HookEventBuilder(agent: .claude, host: "devbox"), replyQueueURL: replyQueue))
+        let labels = try EventParser.parse(asked.payload).get().interaction.actions.map(\.label)
+        #expect(labels[0] == "Use [REDACTED]" && !labels[1].contains("\u{1b}"))
+        let decision = try #require(prompt.decision(.choice("option-1"), question: asked))
+        #expect(decision.contains("Use AKIAIOSFODNN7EXAMPLE"), "Claude gets its own label back, as it asked")
+    }
+
     @Test func severalQuestionsAtOnceAreOnlyReported() throws {
         var fields = try FixtureFiles.input("claude/PreToolUse-AskUserQuestion.json").fields
         var toolInput = try #require(fields["tool_input"] as? [String: Any])

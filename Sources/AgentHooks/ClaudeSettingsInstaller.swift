@@ -16,7 +16,7 @@ enum ClaudeSettingsInstaller {
         MatcherGroupInstaller(
             agent: .claude, events: ClaudeHooks.installedEvents,
             entry: { command, event in
-                let timeout = event == "PermissionRequest" ? Int(permissionWait) + 15 : timeoutSeconds
+                let timeout = event == "PermissionRequest" ? PermissionPrompt.hookTimeout(wait: permissionWait) : timeoutSeconds
                 var entry: [(String, JSONValue)] = [
                     ("type", .string("command")), ("command", .string(command)), ("timeout", .number(timeout)),
                 ]
@@ -29,7 +29,7 @@ enum ClaudeSettingsInstaller {
                 // stays in the background).
                 guard event == "PreToolUse" else { return [] }
                 return [(matcher: "AskUserQuestion", entry: [("type", .string("command")), ("command", .string(command)),
-                                                             ("timeout", .number(Int(permissionWait) + 15))])]
+                                                             ("timeout", .number(PermissionPrompt.hookTimeout(wait: permissionWait)))])]
             })
     }
 }

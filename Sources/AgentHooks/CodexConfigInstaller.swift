@@ -59,7 +59,7 @@ enum CodexHooksInstaller {
         MatcherGroupInstaller(
             agent: .codex, events: events,
             entry: { command, event in
-                let timeout = event == "PermissionRequest" ? Int(permissionWait) + 15 : 10
+                let timeout = event == "PermissionRequest" ? PermissionPrompt.hookTimeout(wait: permissionWait) : 10
                 return [("type", .string("command")), ("command", .string(command)), ("timeout", .number(timeout))]
             },
             matcher: { _ in nil })

@@ -8,7 +8,7 @@ enum CursorHooksInstaller {
         let unit = editor.unit
         func entry(_ event: String) -> JSONValue {
             guard event == CursorShellPrompt.event else { return .object([("command", .string(command))]) }
-            return .object([("command", .string(command)), ("timeout", .number(Int(permissionWait) + 15))])
+            return .object([("command", .string(command)), ("timeout", .number(PermissionPrompt.hookTimeout(wait: permissionWait)))])
         }
         if editor.root.member("version") == nil, editor.root.members.isEmpty {
             try editor.addMember("version", value: { _ in "1" }, to: editor.root)

@@ -112,6 +112,11 @@ public enum PermissionPrompt {
     /// Seconds a prompt waits for an answer when nothing says otherwise.
     public static let defaultWaitSeconds: Int64 = 120
 
+    /// The timeout an agent gives a hook that may wait `wait` seconds for an answer: the wait, plus
+    /// publishing the question and its follow-up (the hook's budget each) and a receive that outlives the
+    /// wait when SQS never answers (its own timeout margin). Killed before it prints, a hook answers nothing.
+    public static func hookTimeout(wait: Int64) -> Int { Int(wait) + 30 }
+
     /// The question for a `PermissionRequest` payload; nil for any other payload.
     public static func question(
         _ input: HookInput, builder: HookEventBuilder, replyQueueURL: String

@@ -65,7 +65,7 @@ struct HookInstallerTests {
         let pre = try #require(((hooks["PreToolUse"] as? [[String: Any]])?.first?["hooks"] as? [[String: Any]])?.first)
         #expect(pre["async"] as? Bool == true && pre["timeout"] as? Int == 10)
         let permission = try #require(((hooks["PermissionRequest"] as? [[String: Any]])?.first?["hooks"] as? [[String: Any]])?.first)
-        #expect(permission["async"] == nil && permission["timeout"] as? Int == 135, "covers the 2-minute wait for an answer")
+        #expect(permission["async"] == nil && permission["timeout"] as? Int == 150, "covers the 2-minute wait for an answer")
     }
 
     @Test func claudeWithoutAFileAndWithAnEmptyOne() throws {

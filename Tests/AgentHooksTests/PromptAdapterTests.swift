@@ -191,11 +191,11 @@ struct PromptAdapterTests {
         let claude = try #require(try installed(.claude)["PreToolUse"] as? [[String: Any]])
         #expect(claude.count == 2 && claude[1]["matcher"] as? String == "AskUserQuestion")
         let ask = try #require((claude[1]["hooks"] as? [[String: Any]])?.first)
-        #expect(ask["async"] == nil && ask["timeout"] as? Int == 315)
+        #expect(ask["async"] == nil && ask["timeout"] as? Int == 330)
         #expect((claude[0]["hooks"] as? [[String: Any]])?.first?["async"] as? Bool == true, "reporting stays in the background")
         let codex = try #require(try installed(.codex, file: 1)["PermissionRequest"] as? [[String: Any]])
-        #expect((codex[0]["hooks"] as? [[String: Any]])?.first?["timeout"] as? Int == 315)
+        #expect((codex[0]["hooks"] as? [[String: Any]])?.first?["timeout"] as? Int == 330)
         let cursor = try #require(try installed(.cursor)["beforeShellExecution"] as? [[String: Any]])
-        #expect(cursor.first?["timeout"] as? Int == 315)
+        #expect(cursor.first?["timeout"] as? Int == 330)
     }
 }

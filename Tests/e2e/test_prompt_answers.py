@@ -244,3 +244,20 @@ def test_real_claude_ask_user_question_gets_the_answer_from_the_timeline(
         assert "is_error\": true" not in result, result
     finally:
         api.stop()
+
+
+def test_a_black_holed_reply_queue_still_leaves_cursor_to_ask_in_time(timeline_bin, prompt_env):
+    """SQS accepts connections and never answers: the question cannot be published nor an answer read, and
+    the hook still gives Cursor its "ask" soon after the wait runs out."""
+    from test_agent_hooks import BlackHole
+    env, _ = prompt_env
+    hole = BlackHole()
+    try:
+        started = time.monotonic()
+        hook = start_hook(timeline_bin, "cursor", fixture("cursor/beforeShellExecution.json"),
+                          {**env, "AWS_ENDPOINT_URL_SQS": hole.endpoint, "TIMELINE_HOOK_WAIT": "3s"})
+        assert json.loads(finish(hook, timeout=60)) == {"permission": "ask"}
+        # Within the timeout `hooks install cursor` gives it (PermissionPrompt.hookTimeout: the wait + 30 s).
+        assert time.monotonic() - started < 3 + 30
+    finally:
+        hole.close()

@@ -115,6 +115,15 @@ public final class TimelineController: @unchecked Sendable {
         throw SettleTimeout(seconds: timeout)
     }
 
+    /// Waits, at most `timeout` seconds, for the actions queued so far (marks, pins, views, searches) to be
+    /// written: they are the user's, and quitting right after one must not lose it. False when time ran out.
+    @discardableResult
+    public func finishActions(timeout: TimeInterval = 2) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        actionQueue.async { done.signal() }
+        return done.wait(timeout: .now() + timeout) == .success
+    }
+
     /// Waits until the reply sends queued so far have run; false when `deadline` passed first.
     private func sendsIdle(_ deadline: DispatchTime) -> Bool {
         let done = DispatchSemaphore(value: 0)

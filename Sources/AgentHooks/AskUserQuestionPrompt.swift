@@ -18,6 +18,8 @@ public struct AskUserQuestionPrompt: PromptAdapter {
 
     /// Most buttons an event may carry.
     static let maxOptions = 6
+    /// Columns a button's label is cut to (an event allows 40).
+    static let labelColumns = 36
 
     public init?(_ input: HookInput) {
         guard input.string("hook_event_name") == "PreToolUse", input.string("tool_name") == "AskUserQuestion",
@@ -48,7 +50,8 @@ public struct AskUserQuestionPrompt: PromptAdapter {
     public func question(builder: HookEventBuilder, replyQueueURL: String) -> PermissionQuestion? {
         let actions = labels.enumerated().map { index, label in
             QuestionAction(id: "option-\(index + 1)",
-                           label: DisplayText.sanitize(TextCut.firstLine(SecretRedaction.redact(label), limit: 36)),
+                           label: DisplayText.truncate(DisplayText.sanitize(TextCut.firstLine(SecretRedaction.redact(label))),
+                                                       toWidth: Self.labelColumns),
                            style: index == 0 ? "primary" : "default")
         }
         return QuestionEvent.make(asked, actions: actions, replyQueueURL: replyQueueURL, builder: builder)

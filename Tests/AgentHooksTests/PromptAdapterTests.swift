@@ -82,13 +82,15 @@ struct PromptAdapterTests {
         var fields = try FixtureFiles.input("claude/PreToolUse-AskUserQuestion.json").fields
         var toolInput = try #require(fields["tool_input"] as? [String: Any])
         var question = try #require((toolInput["questions"] as? [[String: Any]])?.first)
-        question["options"] = [["label": "Use AKIAIOSFODNN7EXAMPLE", "description": ""], ["label": "\u{1b}[31mRed\u{1b}[0m", "description": ""]]
+        question["options"] = [["label": "Use AKIAIOSFODNN7EXAMPLE", "description": ""], ["label": "\u{1b}[31mRed\u{1b}[0m", "description": ""],
+                               ["label": String(repeating: "数据库", count: 10), "description": ""]]
         toolInput["questions"] = [question]
         fields["tool_input"] = toolInput
         let prompt = try #require(PromptAdapters.adapter(for: .claude, input: HookInput(fields: fields)))
         let asked = try #require(prompt.question(builder: HookEventBuilder(agent: .claude, host: "devbox"), replyQueueURL: replyQueue))
         let labels = try EventParser.parse(asked.payload).get().interaction.actions.map(\.label)
         #expect(labels[0] == "Use [REDACTED]" && !labels[1].contains("\u{1b}"))
+        #expect(DisplayText.width(of: labels[2]) <= 36, "a wide label is cut to fit a button")
         let decision = try #require(prompt.decision(.choice("option-1"), question: asked))
         #expect(decision.contains("Use AKIAIOSFODNN7EXAMPLE"), "Claude gets its own label back, as it asked")
     }

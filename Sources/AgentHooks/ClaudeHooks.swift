@@ -33,6 +33,13 @@ public enum ClaudeHooks {
                 return make("Working on a new prompt", "", .inProgress)
             }
             return make("Working: \(TextCut.firstLine(prompt))", prompt, .inProgress)
+        case "PreToolUse" where input.string("tool_name") == "AskUserQuestion":
+            // Claude asks the user. One question is asked on the timeline by the foreground hook
+            // (`AskUserQuestionPrompt`): here an informational step, which leaves that wait alone.
+            let questions = (input.object("tool_input")?.array("questions") ?? []).compactMap { $0 as? [String: Any] }
+            let first = TextCut.firstLine((questions.first?["question"] as? String) ?? "a question")
+            if AskUserQuestionPrompt(input) != nil { return make("Asking you: \(first)", input.json("tool_input") ?? "", .info, step: true) }
+            return make("Waiting for you: \(first)", toolInputBody(input), .needsInput)
         case "PreToolUse":
             return make(tool ?? "Tool", toolInputBody(input), .inProgress, step: true)
         case "PostToolUse":

@@ -9,19 +9,27 @@ enum ClaudeSettingsInstaller {
     /// budget.
     static let synchronousEvents: Set<String> = ["Stop", "StopFailure", "SessionEnd"]
 
-    /// The hooks; `PermissionRequest` runs in the foreground with a timeout covering `permissionWait`
+    /// The hooks; `PermissionRequest` and `PreToolUse` for `AskUserQuestion` run in the foreground with a
+    /// timeout covering `permissionWait`
     /// seconds (the time a prompt may wait for an answer from the timeline) and the hook's own budget.
     static func installer(permissionWait: Int64 = PermissionPrompt.defaultWaitSeconds) -> MatcherGroupInstaller {
         MatcherGroupInstaller(
             agent: .claude, events: ClaudeHooks.installedEvents,
             entry: { command, event in
-                let timeout = event == "PermissionRequest" ? Int(permissionWait) + 15 : timeoutSeconds
+                let timeout = event == "PermissionRequest" ? PermissionPrompt.hookTimeout(wait: permissionWait) : timeoutSeconds
                 var entry: [(String, JSONValue)] = [
                     ("type", .string("command")), ("command", .string(command)), ("timeout", .number(timeout)),
                 ]
                 if !synchronousEvents.contains(event), event != "PermissionRequest" { entry.append(("async", .bool(true))) }
                 return entry
             },
-            matcher: { _ in nil })
+            matcher: { _ in nil },
+            extraGroups: { command, event in
+                // AskUserQuestion answered from the timeline: its own foreground hook (the reporting one
+                // stays in the background).
+                guard event == "PreToolUse" else { return [] }
+                return [(matcher: "AskUserQuestion", entry: [("type", .string("command")), ("command", .string(command)),
+                                                             ("timeout", .number(PermissionPrompt.hookTimeout(wait: permissionWait)))])]
+            })
     }
 }

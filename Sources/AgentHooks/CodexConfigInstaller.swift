@@ -54,10 +54,14 @@ enum CodexConfigInstaller {
 enum CodexHooksInstaller {
     static let events = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest"]
 
-    static var installer: MatcherGroupInstaller {
+    /// `PermissionRequest` may be answered from the timeline: its timeout covers `permissionWait` seconds.
+    static func installer(permissionWait: Int64 = PermissionPrompt.defaultWaitSeconds) -> MatcherGroupInstaller {
         MatcherGroupInstaller(
             agent: .codex, events: events,
-            entry: { command, _ in [("type", .string("command")), ("command", .string(command)), ("timeout", .number(10))] },
+            entry: { command, event in
+                let timeout = event == "PermissionRequest" ? PermissionPrompt.hookTimeout(wait: permissionWait) : 10
+                return [("type", .string("command")), ("command", .string(command)), ("timeout", .number(timeout))]
+            },
             matcher: { _ in nil })
     }
 }

@@ -5,9 +5,11 @@ import TimelineCore
 /// with `command`, `afterFileEdit` with `file_path`, `beforeMCPExecution`/`afterMCPExecution` with
 /// `tool_name`, `stop` with `status`: completed, aborted or error).
 public enum CursorHooks {
-    /// The events `timeline hooks install cursor` registers: only ones whose output Cursor does not read as
-    /// a permission decision (so installing never changes what Cursor asks).
-    public static let installedEvents = ["beforeSubmitPrompt", "afterShellExecution", "afterMCPExecution", "afterFileEdit", "stop"]
+    /// The events `timeline hooks install cursor` registers. `beforeShellExecution` is the one whose output
+    /// Cursor reads as a permission decision: answered from the timeline, else `ask` (Cursor asks its user).
+    public static let installedEvents = [
+        "beforeSubmitPrompt", "beforeShellExecution", "afterShellExecution", "afterMCPExecution", "afterFileEdit", "stop",
+    ]
 
     public static func report(_ input: HookInput, options: HookOptions) -> HookReport? {
         guard let session = input.string(["conversation_id", "session_id"]), let event = input.string("hook_event_name") else {

@@ -1,26 +1,31 @@
-/// Cursor's `hooks.json`: `{"version": 1, "hooks": {"EVENT": [{"command": …}]}}`.
+/// Cursor's `hooks.json`: `{"version": 1, "hooks": {"EVENT": [{"command": …, "timeout"?}]}}`;
+/// `beforeShellExecution`'s timeout (seconds) covers `permissionWait`, the time it may wait for an answer.
 enum CursorHooksInstaller {
-    static func install(_ text: String?, command: String) throws(HookInstallError) -> String {
+    static func install(_ text: String?, command: String,
+                        permissionWait: Int64 = PermissionPrompt.defaultWaitSeconds) throws(HookInstallError) -> String {
         var editor = try removing(from: JSONTextEditor(text.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 } ?? "{}"),
                                   keep: command)
         let unit = editor.unit
-        let entry = JSONValue.object([("command", .string(command))])
+        func entry(_ event: String) -> JSONValue {
+            guard event == CursorShellPrompt.event else { return .object([("command", .string(command))]) }
+            return .object([("command", .string(command)), ("timeout", .number(PermissionPrompt.hookTimeout(wait: permissionWait)))])
+        }
         if editor.root.member("version") == nil, editor.root.members.isEmpty {
             try editor.addMember("version", value: { _ in "1" }, to: editor.root)
         }
         for event in CursorHooks.installedEvents {
             guard let hooks = editor.root.member("hooks") else {
                 try editor.addMember("hooks", value: { indent in
-                    JSONValue.object(CursorHooks.installedEvents.map { ($0, .array([entry])) }).text(indent: indent, unit: unit)
+                    JSONValue.object(CursorHooks.installedEvents.map { ($0, .array([entry($0)])) }).text(indent: indent, unit: unit)
                 }, to: editor.root)
                 break
             }
             guard let list = hooks.member(event) else {
-                try editor.addMember(event, value: { JSONValue.array([entry]).text(indent: $0, unit: unit) }, to: hooks)
+                try editor.addMember(event, value: { JSONValue.array([entry(event)]).text(indent: $0, unit: unit) }, to: hooks)
                 continue
             }
             if list.elements.contains(where: { $0.member("command")?.string == command }) { continue }
-            try editor.append({ entry.text(indent: $0, unit: unit) }, to: list)
+            try editor.append({ entry(event).text(indent: $0, unit: unit) }, to: list)
         }
         return withNewline(editor.text, like: text)
     }

@@ -6,7 +6,7 @@ public struct HookInstaller: Sendable {
     public var location: HookInstallLocation
     /// The command line's words: the running binary's absolute path, `hook`, the agent, flags.
     public var command: [String]
-    /// Seconds a Claude Code permission prompt may wait for an answer (its hook's timeout covers it).
+    /// Seconds a prompt answered from the timeline may wait for it (its hook's timeout covers it).
     public var permissionWait: Int64
 
     public init(location: HookInstallLocation, command: [String], permissionWait: Int64 = PermissionPrompt.defaultWaitSeconds) {
@@ -26,11 +26,11 @@ public struct HookInstaller: Sendable {
         let before = try read()
         let line = HookCommandLine.join(command)
         let after: String
-        if location.file == .codexHooks { return Change(before: before, after: try CodexHooksInstaller.installer.install(before, command: line)) }
+        if location.file == .codexHooks { return Change(before: before, after: try CodexHooksInstaller.installer(permissionWait: permissionWait).install(before, command: line)) }
         switch location.agent {
         case .claude: after = try ClaudeSettingsInstaller.installer(permissionWait: permissionWait).install(before, command: line)
         case .gemini: after = try GeminiSettingsInstaller.installer.install(before, command: line)
-        case .cursor: after = try CursorHooksInstaller.install(before, command: line)
+        case .cursor: after = try CursorHooksInstaller.install(before, command: line, permissionWait: permissionWait)
         case .codex: after = try CodexConfigInstaller.install(before, words: command)
         case .opencode: after = try OpencodePluginInstaller.install(before, words: command)
         case .aider: after = try AiderConfigInstaller.install(before, command: line)
@@ -42,7 +42,7 @@ public struct HookInstaller: Sendable {
         guard let before = try read() else { return Change(before: nil, after: nil) }
         let after: String?
         if location.file == .codexHooks {
-            let remaining = try CodexHooksInstaller.installer.uninstall(before)
+            let remaining = try CodexHooksInstaller.installer().uninstall(before)
             return Change(before: before, after: isLeftover(remaining) ? nil : remaining)
         }
         switch location.agent {
@@ -68,7 +68,7 @@ public struct HookInstaller: Sendable {
     /// Timeline's entries in the file (empty when there is none or no file).
     public func installedCommands() throws(HookInstallError) -> [String] {
         guard let text = try read() else { return [] }
-        if location.file == .codexHooks { return try CodexHooksInstaller.installer.installed(text) }
+        if location.file == .codexHooks { return try CodexHooksInstaller.installer().installed(text) }
         switch location.agent {
         case .claude: return try ClaudeSettingsInstaller.installer().installed(text)
         case .gemini: return try GeminiSettingsInstaller.installer.installed(text)

@@ -9,30 +9,42 @@ struct MatcherGroupInstaller {
     var entry: (_ command: String, _ event: String) -> [(String, JSONValue)]
     /// The group's matcher for `event` (nil: none, which matches everything).
     var matcher: (_ event: String) -> String?
+    /// More groups for `event`, each with its own matcher and entry (a foreground hook for one tool).
+    var extraGroups: (_ command: String, _ event: String) -> [(matcher: String, entry: [(String, JSONValue)])] = { _, _ in [] }
 
     func install(_ text: String?, command: String) throws(HookInstallError) -> String {
         var editor = try JSONTextEditor(text.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 } ?? "{}")
         editor = try removing(from: editor, keep: command)
         let unit = editor.unit
-        func group(_ event: String) -> JSONValue {
-            var members: [(String, JSONValue)] = []
-            if let matcher = matcher(event) { members.append(("matcher", .string(matcher))) }
-            members.append(("hooks", .array([.object(entry(command, event))])))
-            return .object(members)
+        func groups(_ event: String) -> [(matcher: String?, value: JSONValue)] {
+            let all: [(matcher: String?, entry: [(String, JSONValue)])] =
+                [(matcher(event), entry(command, event))] + extraGroups(command, event).map { ($0.matcher, $0.entry) }
+            return all.map { matcher, entry in
+                var members: [(String, JSONValue)] = []
+                if let matcher { members.append(("matcher", .string(matcher))) }
+                members.append(("hooks", .array([.object(entry)])))
+                return (matcher, .object(members))
+            }
         }
         for event in events {
             guard let hooks = editor.root.member("hooks") else {
                 try editor.addMember("hooks", value: { indent in
-                    JSONValue.object(events.map { ($0, .array([group($0)])) }).text(indent: indent, unit: unit)
+                    JSONValue.object(events.map { ($0, .array(groups($0).map(\.value))) }).text(indent: indent, unit: unit)
                 }, to: editor.root)
                 break
             }
-            guard let list = hooks.member(event) else {
-                try editor.addMember(event, value: { JSONValue.array([group(event)]).text(indent: $0, unit: unit) }, to: hooks)
+            guard hooks.member(event) != nil else {
+                try editor.addMember(event, value: { JSONValue.array(groups(event).map(\.value)).text(indent: $0, unit: unit) }, to: hooks)
                 continue
             }
-            if commands(in: list).contains(command) { continue }
-            try editor.append({ group(event).text(indent: $0, unit: unit) }, to: list)
+            for group in groups(event) {
+                guard let list = editor.root.member("hooks")?.member(event) else { break }
+                let present = list.elements.contains { element in
+                    element.member("matcher")?.string == group.matcher && commands(inGroup: element).contains(command)
+                }
+                if present { continue }
+                try editor.append({ group.value.text(indent: $0, unit: unit) }, to: list)
+            }
         }
         return withNewline(editor.text, like: text)
     }
@@ -49,7 +61,11 @@ struct MatcherGroupInstaller {
     }
 
     private func commands(in list: JSONTextEditor.Node) -> [String] {
-        list.elements.flatMap { $0.member("hooks")?.elements ?? [] }.compactMap { $0.member("command")?.string }
+        list.elements.flatMap { commands(inGroup: $0) }
+    }
+
+    private func commands(inGroup group: JSONTextEditor.Node) -> [String] {
+        (group.member("hooks")?.elements ?? []).compactMap { $0.member("command")?.string }
     }
 
     /// The editor with timeline's entries removed, except those running exactly `keep`; groups, event lists

@@ -28,8 +28,11 @@ public enum OpencodeHooks {
             let done = todos.filter { ($0["status"] as? String) == "completed" }.count
             return make("To-do list: \(done) of \(todos.count) done", lines.joined(separator: "\n"), .inProgress, step: true)
         case "permission.asked", "permission.updated":
-            let title = properties?.string("title") ?? properties?.string("type") ?? "a permission"
-            return make("Waiting for you: \(TextCut.firstLine(title))", properties.flatMap { $0.json("pattern") } ?? "", .needsInput)
+            let patterns = (properties?.array("patterns") ?? []).compactMap { $0 as? String }
+            let kind = properties?.string(["permission", "type"])
+            let title = properties?.string("title") ?? kind.map { ([$0] + patterns.prefix(1)).joined(separator: " ") } ?? "a permission"
+            return make("Waiting for you: \(TextCut.firstLine(title))",
+                        properties.flatMap { $0.json("patterns") ?? $0.json("pattern") } ?? "", .needsInput)
         case "session.idle":
             return make("Done", "", .success)
         case "session.error":
@@ -42,7 +45,9 @@ public enum OpencodeHooks {
         }
     }
 
-    /// The plugin file: forwards opencode's events to `timeline hook opencode` without waiting for it.
+    /// The plugin file: forwards opencode's events to `timeline hook opencode` without waiting for it; for
+    /// `permission.asked` it reads the hook's decision (`{"response": "once"|"always"|"reject"}`) and gives
+    /// it to opencode's permission API. No decision: opencode's own prompt stays.
     public static func plugin(command: [String]) -> String {
         let quoted = command.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
         return """
@@ -52,6 +57,7 @@ public enum OpencodeHooks {
 
             const COMMAND = [\(quoted.joined(separator: ", "))];
             const FORWARDED = ["session.idle", "session.error", "permission.asked", "permission.updated", "todo.updated"];
+            const RESPONSES = ["once", "always", "reject"];
 
             function report(payload) {
               try {
@@ -63,11 +69,40 @@ public enum OpencodeHooks {
               } catch {}
             }
 
-            export const TimelinePlugin = async ({ directory }) => ({
+            // A permission prompt: the hook asks it on the timeline and prints the answer, if one came.
+            function ask(payload, respond) {
+              try {
+                const child = spawn(COMMAND[0], COMMAND.slice(1), { stdio: ["pipe", "pipe", "ignore"] });
+                let out = "";
+                child.on("error", () => {});
+                child.stdin.on("error", () => {});
+                child.stdout.on("data", (chunk) => { out += chunk; });
+                child.on("close", () => {
+                  let decision;
+                  try { decision = JSON.parse(out); } catch { return; }
+                  if (decision && RESPONSES.includes(decision.response)) {
+                    Promise.resolve().then(() => respond(decision.response)).catch(() => {});
+                  }
+                });
+                child.stdin.end(JSON.stringify(payload));
+              } catch {}
+            }
+
+            export const TimelinePlugin = async ({ directory, client }) => ({
               event: async ({ event }) => {
                 if (!FORWARDED.includes(event.type)) return;
                 const properties = event.properties ?? {};
-                report({ type: event.type, sessionID: properties.sessionID ?? properties.info?.id, directory, properties });
+                const payload = { type: event.type, sessionID: properties.sessionID ?? properties.info?.id, directory, properties };
+                if (event.type === "permission.asked" && properties.id && properties.sessionID) {
+                  const request = { path: { id: properties.sessionID, permissionID: properties.id }, body: { response: undefined } };
+                  ask(payload, (response) => {
+                    request.body.response = response;
+                    return client.permission?.respond ? client.permission.respond(request)
+                                                      : client.postSessionIdPermissionsPermissionId(request);
+                  });
+                  return;
+                }
+                report(payload);
               },
               "tool.execute.before": async (input, output) => {
                 report({ type: "tool.execute.before", sessionID: input.sessionID, directory, tool: input.tool, args: output.args });

@@ -2,14 +2,15 @@ import Foundation
 import StrictJSON
 import TimelineCore
 
-/// A Claude Code permission prompt (`PermissionRequest`) asked on the timeline: the question event, the
-/// answers it offers, and the decision Claude reads on stdout.
+/// An agent's prompt asked on the timeline: the question event and the answers it offers. Each agent's
+/// `PromptAdapter` makes it from the agent's payload and turns the answer into what the agent reads.
 public struct PermissionQuestion: Sendable, Equatable {
     /// The question's event id: a reply must name exactly this (`in_reply_to`).
     public var questionID: String
     public var taskID: String
     public var agentID: String
-    /// The action ids offered: `allow`, `allow-session` (only when Claude suggests a rule), `deny`.
+    /// The action ids offered: `allow`, `allow-session`, `deny` for permission prompts; one id per option
+    /// for a question with options. A text reply is accepted only where `deny` is offered (it denies).
     public var actions: [String]
     /// Where replies come back (`reply_to`).
     public var replyQueueURL: String
@@ -24,8 +25,10 @@ public struct PermissionQuestion: Sendable, Equatable {
 public enum PermissionAnswer: Sendable, Equatable {
     case allowOnce
     case allowForSession
-    /// Denied; a text reply becomes the message Claude gets.
+    /// Denied; a text reply becomes the message the agent gets.
     case deny(message: String?)
+    /// One of a question's options (its action id).
+    case choice(String)
 
     /// The answer a reply means (`action` or `text`), nil when it names an action not offered.
     public init?(action: String?, text: String?, offered: [String]) {
@@ -38,7 +41,7 @@ public enum PermissionAnswer: Sendable, Equatable {
         case "allow": self = .allowOnce
         case "allow-session": self = .allowForSession
         case "deny": self = .deny(message: text.flatMap { $0.isEmpty ? nil : $0 })
-        default: return nil
+        case let id?: self = .choice(id)
         }
     }
 }
@@ -51,48 +54,79 @@ public protocol PermissionAnswerWaiter: Sendable {
     func answer(to question: PermissionQuestion, until deadline: Date) -> PermissionAnswer?
 }
 
-public enum PermissionPrompt {
-    /// Seconds a prompt waits for an answer when nothing says otherwise.
-    public static let defaultWaitSeconds: Int64 = 120
+/// Claude Code's `PermissionRequest` (and Codex CLI's, which takes Claude's decision shape but no permission
+/// updates): allow once, allow for the session (Claude only, when it suggests rules), deny.
+public struct PermissionRequestPrompt: PromptAdapter {
+    public let input: HookInput
+    /// Whether "allow for the session" may be offered (Codex refuses `updatedPermissions`).
+    public let offersSessionRules: Bool
 
-    /// The question for a `PermissionRequest` payload; nil for any other payload.
-    public static func question(
-        _ input: HookInput, builder: HookEventBuilder, replyQueueURL: String
-    ) -> PermissionQuestion? {
-        guard input.string("hook_event_name") == "PermissionRequest",
-              var report = ClaudeHooks.report(input, options: HookOptions()) else { return nil }
-        let suggestions = (input.array("permission_suggestions") ?? []).compactMap { $0 as? [String: Any] }
-        let rules = suggestions.isEmpty ? nil : JSONWriter.encode(suggestions).map { String(decoding: $0, as: UTF8.self) }
-        var actions = [("allow", "Allow once", "primary")]
-        if rules != nil {
-            actions.append(("allow-session", "Allow for this session", "default"))
-            report.body += "\n\nAllow for this session also grants:\n" + suggestions.map(describe).joined(separator: "\n")
-        }
-        actions.append(("deny", "Deny", "danger"))
-        report.body += "\n\nReply with text to deny with that message."
-        guard let base = builder.payload(for: report), base.hasSuffix("}"),
-              case .success(let event) = EventParser.parse(base) else { return nil }
-        let actionJSON = actions.map { id, label, style in
-            "{\"id\":\(JSONWriter.quoted(id)),\"label\":\(JSONWriter.quoted(label)),\"style\":\(JSONWriter.quoted(style))}"
-        }.joined(separator: ",")
-        let payload = String(base.dropLast()) + ",\"actions\":[\(actionJSON)],\"reply_to\":\(JSONWriter.quoted(replyQueueURL))}"
-        guard case .success = EventParser.parse(payload) else { return nil }
-        return PermissionQuestion(questionID: event.id, taskID: event.taskID, agentID: event.agentID,
-                                  actions: actions.map(\.0), replyQueueURL: replyQueueURL, payload: payload, sessionRules: rules)
+    public init?(_ input: HookInput, offersSessionRules: Bool = true) {
+        guard input.string("hook_event_name") == "PermissionRequest", ClaudeHooks.report(input, options: HookOptions()) != nil
+        else { return nil }
+        self.input = input
+        self.offersSessionRules = offersSessionRules
     }
 
-    /// What Claude reads on stdout for `answer` (its documented `hookSpecificOutput.decision`).
-    public static func decisionJSON(_ answer: PermissionAnswer, question: PermissionQuestion) -> String {
+    public var asked: HookReport { ClaudeHooks.report(input, options: HookOptions())! }
+
+    public func question(builder: HookEventBuilder, replyQueueURL: String) -> PermissionQuestion? {
+        var report = asked
+        let suggestions = offersSessionRules ? (input.array("permission_suggestions") ?? []).compactMap { $0 as? [String: Any] } : []
+        let rules = suggestions.isEmpty ? nil : JSONWriter.encode(suggestions).map { String(decoding: $0, as: UTF8.self) }
+        var actions = [QuestionAction(id: "allow", label: "Allow once", style: "primary")]
+        if rules != nil {
+            actions.append(QuestionAction(id: "allow-session", label: "Allow for this session", style: "default"))
+            report.body += "\n\nAllow for this session also grants:\n" + suggestions.map(PermissionPrompt.describe).joined(separator: "\n")
+        }
+        actions.append(QuestionAction(id: "deny", label: "Deny", style: "danger"))
+        report.body += "\n\nReply with text to deny with that message."
+        var question = QuestionEvent.make(report, actions: actions, replyQueueURL: replyQueueURL, builder: builder)
+        question?.sessionRules = rules
+        return question
+    }
+
+    /// The documented `hookSpecificOutput.decision` (Claude Code's, which Codex CLI reads too).
+    public func decision(_ answer: PermissionAnswer, question: PermissionQuestion) -> String? {
+        Self.decisionJSON(answer, sessionRules: question.sessionRules)
+    }
+
+    static func decisionJSON(_ answer: PermissionAnswer, sessionRules: String?) -> String? {
         let decision: String
         switch answer {
         case .allowOnce:
             decision = "{\"behavior\":\"allow\"}"
         case .allowForSession:
-            decision = "{\"behavior\":\"allow\",\"updatedPermissions\":\(question.sessionRules ?? "[]")}"
+            decision = "{\"behavior\":\"allow\",\"updatedPermissions\":\(sessionRules ?? "[]")}"
         case .deny(let message):
             decision = "{\"behavior\":\"deny\",\"message\":\(JSONWriter.quoted(message ?? "Denied from the timeline"))}"
+        case .choice:
+            return nil
         }
         return "{\"hookSpecificOutput\":{\"hookEventName\":\"PermissionRequest\",\"decision\":\(decision)}}"
+    }
+}
+
+/// Claude Code's `PermissionRequest` as before the adapters: the entry points its tests and callers use.
+public enum PermissionPrompt {
+    /// Seconds a prompt waits for an answer when nothing says otherwise.
+    public static let defaultWaitSeconds: Int64 = 120
+
+    /// The timeout an agent gives a hook that may wait `wait` seconds for an answer: the wait, plus
+    /// publishing the question and its follow-up (the hook's budget each) and a receive that outlives the
+    /// wait when SQS never answers (its own timeout margin). Killed before it prints, a hook answers nothing.
+    public static func hookTimeout(wait: Int64) -> Int { Int(wait) + 30 }
+
+    /// The question for a `PermissionRequest` payload; nil for any other payload.
+    public static func question(
+        _ input: HookInput, builder: HookEventBuilder, replyQueueURL: String
+    ) -> PermissionQuestion? {
+        PermissionRequestPrompt(input)?.question(builder: builder, replyQueueURL: replyQueueURL)
+    }
+
+    /// What Claude reads on stdout for `answer` (its documented `hookSpecificOutput.decision`).
+    public static func decisionJSON(_ answer: PermissionAnswer, question: PermissionQuestion) -> String {
+        PermissionRequestPrompt.decisionJSON(answer, sessionRules: question.sessionRules) ?? ""
     }
 
     /// One permission update in words: `addRules allow Bash(npm test:*) (localSettings)`.
@@ -111,8 +145,8 @@ public enum PermissionPrompt {
         return parts.joined(separator: " ")
     }
 
-    /// The event that closes the question on the timeline: answered there, withdrawn (no answer in
-    /// time: Claude asks in its terminal), or answered in the terminal (the hook was stopped).
+    /// How a question ended on the timeline: answered there, withdrawn (no answer in time: the agent asks
+    /// in its terminal), or answered in the terminal (the hook was stopped).
     public enum Outcome: Sendable {
         case answered(PermissionAnswer)
         case withdrawn
@@ -120,20 +154,6 @@ public enum PermissionPrompt {
     }
 
     public static func followUp(_ outcome: Outcome, to input: HookInput, builder: HookEventBuilder) -> String? {
-        guard let asked = ClaudeHooks.report(input, options: HookOptions()) else { return nil }
-        let what = asked.title.replacingOccurrences(of: "Waiting for you: ", with: "")
-        var report = asked
-        switch outcome {
-        case .answered(.allowOnce): (report.title, report.status) = ("Allowed from the timeline: \(what)", .inProgress)
-        case .answered(.allowForSession):
-            (report.title, report.status) = ("Allowed for the session from the timeline: \(what)", .inProgress)
-        case .answered(.deny(let message)):
-            (report.title, report.status, report.body) = ("Denied from the timeline: \(what)", .inProgress, message ?? "")
-        case .withdrawn:
-            (report.title, report.status) = ("Waiting for you in the terminal: \(what)", .needsInput)
-            report.body = "No answer came from the timeline in time; the question was withdrawn.\n\n" + report.body
-        case .answeredInTerminal: (report.title, report.status) = ("Answered in the terminal: \(what)", .inProgress)
-        }
-        return builder.payload(for: report)
+        PermissionRequestPrompt(input)?.followUp(outcome, builder: builder)
     }
 }

@@ -25,46 +25,43 @@ struct HookCommand: ParsableCommand {
     var includePrompts = false
     @Option(help: ArgumentHelp("Seconds the whole run may take.", valueName: "seconds")) var budget: Double = 2.0
     @Option(help: ArgumentHelp(
-        "How long a Claude Code permission prompt waits for an answer from the timeline (default: $TIMELINE_HOOK_WAIT, the config file's hook_wait, 2m).",
+        "How long a prompt the timeline may answer waits there (default: $TIMELINE_HOOK_WAIT, the config file's hook_wait, 2m).",
         valueName: "duration"))
     var wait: DurationArgument?
 
     func run() throws {
-        // Gemini CLI parses a hook's stdout as JSON and Cursor expects an answer: one that changes nothing.
-        switch agent {
-        case HookAgent.cursor.rawValue: print(Self.cursorNeutralAnswer)
-        case HookAgent.gemini.rawValue: print("{}")
-        default: break
-        }
         let started = Date()
         let environment = ProcessInfo.processInfo.environment
         let state = HookSpool.stateDirectory(environment: environment)
         let spool = HookSpool(stateDirectory: state)
+        // Gemini CLI parses a hook's stdout as JSON and Cursor expects an answer: one that changes nothing
+        // (for a prompt: the adapter's own, which lets the agent ask its user).
+        var answer: String? = agent == HookAgent.cursor.rawValue ? Self.cursorNeutralAnswer : agent == HookAgent.gemini.rawValue ? "{}" : nil
+        defer { if let answer { print(answer) } }
         do {
             guard let agent = HookAgent(rawValue: agent) else {
                 throw CommandFailure("unknown agent \(DisplayText.sanitize(self.agent))")
             }
             let builder = HookEventBuilder(agent: agent)
             let waiting = WaitingSessions(stateDirectory: state)
-            if agent == .claude, let input = try readStdin() {
-                if input.string("hook_event_name") == "PermissionRequest" {
-                    switch askOnTheTimeline(input, builder: builder, spool: spool, environment: environment) {
-                    case .notAsked: break
-                    case .decided(let decision):
-                        print(decision)
-                        return
-                    case .unanswered:
-                        // Withdrawn (published): Claude asks in its terminal; the next tool event ends the wait.
-                        if let report = ClaudeHooks.report(input, options: HookOptions()) { _ = waiting.adjust(report, agent: agent) }
-                        return
-                    }
+            let input = try payload(for: agent)
+            if let input, let prompt = PromptAdapters.adapter(for: agent, input: input) {
+                if let unanswered = prompt.unanswered { answer = unanswered }
+                switch askOnTheTimeline(prompt, agent: agent, builder: builder, spool: spool, environment: environment) {
+                case .notAsked:
+                    if let payload = builder.payload(for: waiting.adjust(prompt.asked, agent: agent)) { try spool.add(payload) }
+                case .decided(let decision):
+                    answer = decision
+                    return
+                case .unanswered:
+                    // Withdrawn (published): the agent asks in its terminal; the next tool event ends the wait.
+                    _ = waiting.adjust(prompt.asked, agent: agent)
+                    return
                 }
-                let report = ClaudeHooks.report(input, options: HookOptions(includePrompts: sharesPrompts),
-                                                lastAssistantText: ClaudeTranscript.lastAssistantText(path:))
-                if let report, let payload = builder.payload(for: waiting.adjust(report, agent: agent)) { try spool.add(payload) }
-            }
-            for report in try reports(for: agent) {
-                if let payload = builder.payload(for: waiting.adjust(report, agent: agent)) { try spool.add(payload) }
+            } else {
+                for report in reports(for: agent, input: input) {
+                    if let payload = builder.payload(for: waiting.adjust(report, agent: agent)) { try spool.add(payload) }
+                }
             }
         } catch {
             HookLog.record("\(error)", state: state)
@@ -76,29 +73,37 @@ struct HookCommand: ParsableCommand {
         if outcome.failure == nil, !outcome.timedOut, outcome.waiting == 0 { HookLog.clear(state: state) }
         if outcome.timedOut { HookLog.record("time budget ran out; \(outcome.waiting) events wait in the spool", state: state) }
         // Out now, even while the sending thread still waits on the network.
-        if outcome.timedOut { Foundation.exit(0) }
+        if outcome.timedOut {
+            if let answer { print(answer) }
+            Foundation.exit(0)
+        }
+    }
+
+    /// The agent's payload: stdin, or for Codex's `notify` the last argument; none for aider.
+    private func payload(for agent: HookAgent) throws -> HookInput? {
+        switch agent {
+        case .aider: return nil
+        case .codex:
+            if let text = payloadArguments.last, let input = HookInput.parse(Array(text.utf8)) { return input }
+            return try readStdin()
+        case .claude, .gemini, .cursor, .opencode: return try readStdin()
+        }
     }
 
     /// The reports this run's payload means.
-    private func reports(for agent: HookAgent) throws -> [HookReport] {
+    private func reports(for agent: HookAgent, input: HookInput?) -> [HookReport] {
         let options = HookOptions(includePrompts: sharesPrompts)
         switch agent {
         case .aider:
             // aider's notifications command gets no payload: it runs when aider waits for the user.
             return [AiderHooks.report(cwd: FileManager.default.currentDirectoryPath, parentProcess: getppid())]
-        case .codex:
-            guard let text = payloadArguments.last, let input = HookInput.parse(Array(text.utf8)) else {
-                return try readStdin().map { CodexHooks.reports($0, options: options) } ?? []
-            }
-            return CodexHooks.reports(input, options: options)
+        case .codex: return input.map { CodexHooks.reports($0, options: options) } ?? []
         case .claude:
-            return []  // read and reported in run(), where a permission prompt may be asked on the timeline
-        case .gemini:
-            return try readStdin().flatMap { GeminiHooks.report($0, options: options) }.map { [$0] } ?? []
-        case .cursor:
-            return try readStdin().flatMap { CursorHooks.report($0, options: options) }.map { [$0] } ?? []
-        case .opencode:
-            return try readStdin().flatMap { OpencodeHooks.report($0, options: options) }.map { [$0] } ?? []
+            return input.flatMap { ClaudeHooks.report($0, options: options, lastAssistantText: ClaudeTranscript.lastAssistantText(path:)) }
+                .map { [$0] } ?? []
+        case .gemini: return input.flatMap { GeminiHooks.report($0, options: options) }.map { [$0] } ?? []
+        case .cursor: return input.flatMap { CursorHooks.report($0, options: options) }.map { [$0] } ?? []
+        case .opencode: return input.flatMap { OpencodeHooks.report($0, options: options) }.map { [$0] } ?? []
         }
     }
 
@@ -108,16 +113,16 @@ struct HookCommand: ParsableCommand {
         includePrompts || payloadArguments.dropLast().contains("--include-prompts")
     }
 
-    /// A permission prompt asked on the timeline: the decision JSON for Claude, no answer in time, or not
-    /// asked at all (then the prompt is reported as any other event). Needs a reply queue and the waiter
-    /// that accepts answers; SIGTERM (Claude's prompt was answered in the terminal) ends the wait at once.
+    /// A prompt asked on the timeline: the decision for the agent, no answer in time, or not asked at all
+    /// (then the prompt is reported as any other event). Needs a reply queue and the waiter that accepts
+    /// answers; SIGTERM (the agent's prompt was answered in its terminal) ends the wait at once.
     private func askOnTheTimeline(
-        _ input: HookInput, builder: HookEventBuilder, spool: HookSpool, environment: [String: String]
+        _ prompt: any PromptAdapter, agent: HookAgent, builder: HookEventBuilder, spool: HookSpool, environment: [String: String]
     ) -> PermissionOutcome {
         let file = try? UserConfig.file()
         guard let replyQueue = environment["TIMELINE_REPLY_QUEUE_URL"].flatMap({ $0.isEmpty ? nil : $0 })
-                ?? file?.string("reply_queue_url"),
-              let asked = ClaudeHooks.report(input, options: HookOptions()) else { return .notAsked }
+                ?? file?.string("reply_queue_url") else { return .notAsked }
+        let asked = prompt.asked
         let seconds = wait?.seconds
             ?? environment["TIMELINE_HOOK_WAIT"].flatMap(DurationArgument.init(argument:))?.seconds
             ?? file?.string("hook_wait").flatMap(DurationArgument.init(argument:))?.seconds
@@ -127,10 +132,10 @@ struct HookCommand: ParsableCommand {
             _ = try? spool.add(payload)
             _ = publisher.deliver(budget: budget)
         }
-        // Answered in Claude's own dialog first: Claude stops the hook (SIGTERM), or moves on without
+        // Answered in the agent's own dialog first: the agent stops the hook (SIGTERM), or moves on without
         // stopping it (the session's next event ends its wait mark). Either way the question is withdrawn.
         let answeredInTerminal: @Sendable () -> Never = {
-            if let payload = PermissionPrompt.followUp(.answeredInTerminal, to: input, builder: builder) {
+            if let payload = prompt.followUp(.answeredInTerminal, builder: builder) {
                 _ = try? spool.add(payload)
                 _ = publisher.deliver(budget: 0.5)
             }
@@ -139,21 +144,21 @@ struct HookCommand: ParsableCommand {
         let terminal = SignalWatcher([SIGTERM]) { _ in answeredInTerminal() }
         defer { withExtendedLifetime(terminal) {} }
         let sessions = WaitingSessions(stateDirectory: HookSpool.stateDirectory(environment: environment))
-        _ = sessions.adjust(asked, agent: .claude)  // marks the session waiting until its next event
         guard let waiter = HookAnswerWaiting.waiter(
             environment: environment, replyQueueURL: replyQueue,
-            answeredElsewhere: { !sessions.isWaiting(agent: .claude, session: asked.session) },
+            answeredElsewhere: { !sessions.isWaiting(agent: agent, session: asked.session) },
             onAnsweredElsewhere: answeredInTerminal) else { return .notAsked }
+        guard prompt.question(builder: builder, replyQueueURL: replyQueue) != nil else { return .notAsked }
+        _ = sessions.adjust(asked, agent: agent)  // marks the session waiting until its next event
         let flow = PermissionFlow(waiter: waiter, publish: publish)
-        guard PermissionPrompt.question(input, builder: builder, replyQueueURL: replyQueue) != nil else { return .notAsked }
-        return flow.run(input, builder: builder, replyQueueURL: replyQueue, wait: TimeInterval(seconds)).map { .decided($0) } ?? .unanswered
+        return flow.ask(prompt, builder: builder, replyQueueURL: replyQueue, wait: TimeInterval(seconds)).map { .decided($0) } ?? .unanswered
     }
 
     /// How a permission prompt went on the timeline.
     enum PermissionOutcome {
         /// Not asked there (no reply queue, no sender allowlist, or the question could not be made).
         case notAsked
-        /// Answered: the decision JSON for Claude.
+        /// Answered: the decision JSON for the agent.
         case decided(String)
         /// No answer in time: the question was withdrawn.
         case unanswered

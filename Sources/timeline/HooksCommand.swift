@@ -57,7 +57,7 @@ struct HooksInstallCommand: ParsableCommand {
     @OptionGroup var target: HookTargetOptions
     @Flag(name: .customLong("dry-run"), help: "Show the file as it would be, change nothing.") var dryRun = false
     @Flag(name: .customLong("include-prompts"), help: "Also publish the prompts you type.") var includePrompts = false
-    @Option(help: ArgumentHelp("How long Claude Code's permission prompts wait for an answer from the timeline (default 2m).",
+    @Option(help: ArgumentHelp("How long agents' prompts wait for an answer from the timeline (default 2m).",
                                valueName: "duration"))
     var wait: DurationArgument?
 

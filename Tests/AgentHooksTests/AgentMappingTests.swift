@@ -17,6 +17,8 @@ struct AgentMappingTests {
         "SessionStart": .init(title: "Session started (startup)", status: .info, step: false, session: "abc123"),
         "UserPromptSubmit": .init(title: "Working on a new prompt", status: .inProgress, step: false, session: "abc123"),
         "PreToolUse": .init(title: "Bash: npm test", status: .inProgress, step: true, session: "abc123"),
+        "PreToolUse-AskUserQuestion": .init(title: "Asking you: Which database should the service use?", status: .info, step: true,
+                                            session: "abc123"),
         "PreToolUse-Edit": .init(title: "Edit src/app.ts", status: .inProgress, step: true, session: "abc123"),
         "PostToolUse": .init(title: "Finished Bash: npm test", status: .inProgress, step: true, session: "abc123"),
         "PostToolUseFailure": .init(title: "Tool failed: Bash: npm test", status: .inProgress, step: true, session: "abc123"),
@@ -60,6 +62,8 @@ struct AgentMappingTests {
         "tool.execute.after": .init(title: "Finished Bash", status: .inProgress, step: true, session: "ses_01"),
         "todo.updated": .init(title: "To-do list: 1 of 2 done", status: .inProgress, step: true, session: "ses_01"),
         "permission.asked": .init(title: "Waiting for you: rm -rf vendor", status: .needsInput, step: false, session: "ses_01"),
+        "permission.asked-patterns": .init(title: "Waiting for you: bash rm -rf vendor", status: .needsInput, step: false,
+                                           session: "ses_01"),
         "session.idle": .init(title: "Done", status: .success, step: false, session: "ses_01"),
         "session.error": .init(title: "Failed: APIError", status: .error, step: false, session: "ses_01"),
     ]

@@ -27,16 +27,18 @@ def _has_tool_result(body: dict[str, Any]) -> bool:
     return isinstance(content, list) and any(isinstance(p, dict) and p.get("type") == "tool_result" for p in content)
 
 
-def _offers_bash(body: dict[str, Any]) -> bool:
-    return any(isinstance(t, dict) and t.get("name") == "Bash" for t in body.get("tools") or [])
+def _offers(body: dict[str, Any], name: str) -> bool:
+    return any(isinstance(t, dict) and t.get("name") == name for t in body.get("tools") or [])
 
 
-def answer_blocks(body: dict[str, Any], command: str = BASH_COMMAND) -> tuple[list[dict[str, Any]], str]:
-    """The content blocks and stop reason for one request."""
-    if _offers_bash(body) and not _has_tool_result(body):
-        return [{"type": "tool_use", "id": "toolu_e2e_1", "name": "Bash",
-                 "input": {"command": command, "description": "Run the test command"}}], "tool_use"
-    if _offers_bash(body):
+def answer_blocks(body: dict[str, Any], command: str = BASH_COMMAND,
+                  tool: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], str]:
+    """The content blocks and stop reason for one request. `tool` (`{"name", "input"}`) replaces the Bash
+    call with another tool's."""
+    use = tool or {"name": "Bash", "input": {"command": command, "description": "Run the test command"}}
+    if _offers(body, use["name"]) and not _has_tool_result(body):
+        return [{"type": "tool_use", "id": "toolu_e2e_1", **use}], "tool_use"
+    if _offers(body, use["name"]):
         return [{"type": "text", "text": FINAL_TEXT}], "end_turn"
     return [{"type": "text", "text": "Hooks test"}], "end_turn"
 
@@ -46,9 +48,10 @@ def _sse(event: str, data: dict[str, Any]) -> bytes:
 
 
 class FakeAnthropic:
-    def __init__(self, command: str = BASH_COMMAND) -> None:
-        """`command`: the Bash command the first answer asks to run."""
+    def __init__(self, command: str = BASH_COMMAND, tool: dict[str, Any] | None = None) -> None:
+        """`command`: the Bash command the first answer asks to run; `tool`: another tool call instead."""
         self.command = command
+        self.tool = tool
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         owner = self
@@ -70,7 +73,7 @@ class FakeAnthropic:
                 body = json.loads(raw or b"{}")
                 with owner._lock:
                     owner.requests.append(body)
-                blocks, stop = answer_blocks(body, owner.command)
+                blocks, stop = answer_blocks(body, owner.command, owner.tool)
                 model = body.get("model", "claude-test")
                 if not body.get("stream"):
                     return self._json(200, {"id": "msg_e2e", "type": "message", "role": "assistant", "model": model,

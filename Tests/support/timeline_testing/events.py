@@ -25,6 +25,8 @@ def event(task: str, title: str, status: str = "info", *, agent: str = "agent-1"
     """A valid event payload: a fresh UUID unless `id` is given, stamped `age` (seconds or a timedelta) before
     `now` (the moment of the call unless given). Other fields (body, category, progress, actions, reply_to,
     unknown ones) are added as given; a field given as None is left out."""
+    if "seconds_ago" in fields:  # the name an older factory used: it would become a payload field here
+        raise TypeError("event(): give the age with age=, not seconds_ago=")
     moment = (now or datetime.now(timezone.utc)) - (age if isinstance(age, timedelta) else timedelta(seconds=age))
     payload = {"id": id or str(uuid.uuid4()), "agent_id": agent, "task_id": task, "title": title,
                "status": status, "timestamp": timestamp(moment)}

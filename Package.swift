@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "timeline",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],  // Synchronization (Mutex, Atomic)
     products: [
         .executable(name: "timeline", targets: ["timeline"]),
     ],
@@ -27,15 +27,19 @@ let package = Package(
 
         // The one strict JSON reader and JSON string writer (event payloads, SQS requests and answers).
         .target(name: "StrictJSON"),
-        .target(name: "TimelineCore", dependencies: ["StrictJSON"]),
+        // Rules below the event model, which re-exports them: what is safe to show on a terminal (DisplayText,
+        // TerminalSafety, column widths) and to connect to (NetworkAddress, PeerPolicy), strict timestamps,
+        // command-line words.
+        .target(name: "SharedRules"),
+        .target(name: "TimelineCore", dependencies: ["StrictJSON", "SharedRules"]),
         .target(name: "SigV4", dependencies: ["COpenSSL"]),
-        .target(name: "SQSClient", dependencies: ["SigV4", "CCurl", "CProcessSpawn", "StrictJSON", "TimelineCore"]),  // TimelineCore: DisplayText
+        .target(name: "SQSClient", dependencies: ["SigV4", "CCurl", "CProcessSpawn", "StrictJSON", "SharedRules"]),
         .target(name: "TimelineStore", dependencies: ["TimelineCore", "StrictJSON", "CSQLite"]),
         .target(name: "Ingest", dependencies: ["TimelineCore", "TimelineStore", "SQSClient"]),
         .target(name: "TimelineUI", dependencies: ["TimelineCore"]),
         // Runs TimelineUI's effects on background lanes against the store and feeds the results back.
         .target(name: "TimelineRuntime", dependencies: ["TimelineUI", "TimelineCore", "CMalloc"]),
-        .target(name: "Terminal", dependencies: ["TimelineUI", "TimelineRuntime", "CNCursesW"]),
+        .target(name: "Terminal", dependencies: ["TimelineUI", "CNCursesW"]),
         // Human in the loop: sends replies (SQS or webhook) and keeps their outcome.
         .target(name: "ReplyDelivery", dependencies: ["TimelineCore", "SQSClient", "StrictJSON"]),
         // Notifications (decisions and channels), read state watching, the fleet line.
@@ -74,7 +78,7 @@ let package = Package(
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "StrictJSON", "TestSupport"]),
         .testTarget(name: "TimelineConfigTests", dependencies: ["TimelineConfig", "TimelineCore", "TestSupport"]),
         .testTarget(name: "SigV4Tests", dependencies: ["SigV4", "TestSupport"]),
-        .testTarget(name: "SQSClientTests", dependencies: ["SQSClient", "TestSupport"]),
+        .testTarget(name: "SQSClientTests", dependencies: ["SQSClient", "SharedRules", "TestSupport"]),
         .testTarget(name: "TimelineStoreTests", dependencies: ["TimelineStore", "TimelineCore", "TestSupport"]),
         // The built `timeline` binary run as a subprocess (its commands, flags, output and exit codes).
         .testTarget(name: "CLITests", dependencies: ["TimelineStore", "TimelineCore", "TestSupport"]),

@@ -1,5 +1,5 @@
 """Where an address points: what is loopback, private, link-local or metadata. Mirrors Swift's
-`NetworkAddress` (`Sources/TimelineCore/NetworkAddress.swift`); both run
+`NetworkAddress` (`Sources/SharedRules/NetworkAddress.swift`); both run
 `schema/examples/network-addresses.json`."""
 
 from __future__ import annotations

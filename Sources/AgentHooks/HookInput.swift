@@ -2,6 +2,7 @@ import StrictJSON
 
 /// One hook payload (a JSON object) with typed, forgiving accessors: agents add and rename fields between
 /// versions, so a missing or mistyped field reads as absent rather than failing the hook.
+// @unchecked: `fields` holds JSONReader's immutable values (strings, numbers, arrays, objects) typed as Any.
 public struct HookInput: @unchecked Sendable {
     /// The object's members (`JSONReader.object`: strings, numbers, booleans, arrays, objects).
     public let fields: [String: Any]

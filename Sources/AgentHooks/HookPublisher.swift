@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Sends spooled events in order within a total time budget, so a hook never holds its agent up: the
 /// work runs on its own thread and the caller gets an answer by the deadline whatever the network does
@@ -67,9 +68,8 @@ public struct HookPublisher: Sendable {
 }
 
 /// The worker thread's result, read by the caller after the semaphore (or not at all when time ran out).
-private final class OutcomeBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: (Int, String?)?
-    func set(_ value: (Int, String?)) { lock.withLock { self.value = value } }
-    func get() -> (Int, String?)? { lock.withLock { value } }
+private final class OutcomeBox: Sendable {
+    private let value = Mutex<(Int, String?)?>(nil)
+    func set(_ value: (Int, String?)) { self.value.withLock { $0 = value } }
+    func get() -> (Int, String?)? { value.withLock { $0 } }
 }

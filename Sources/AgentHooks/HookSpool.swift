@@ -3,7 +3,7 @@ import Foundation
 /// Events a hook could not send yet: one file per event (mode 0600) in a directory only the user can
 /// read (0700), named so that their order is the order they were made. `HookPublisher` sends them, oldest
 /// first, under an exclusive lock, and removes each once SQS has it.
-public final class HookSpool: @unchecked Sendable {
+public final class HookSpool: Sendable {
     /// The most events kept; when full, the oldest is dropped for the newest.
     public static let capacity = 5_000
 

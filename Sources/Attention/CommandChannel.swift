@@ -151,7 +151,7 @@ public struct CommandError: Error, Equatable, CustomStringConvertible {
 
 /// `notify-send` for a desktop session ($DISPLAY or $WAYLAND_DISPLAY set and notify-send installed).
 /// Title and body are sanitized and passed after `--`, so no text can become an option.
-public final class DesktopChannel: @unchecked Sendable {
+public final class DesktopChannel: Sendable {
     private let executable: URL
     private let queue = DispatchQueue(label: "timeline.notify.desktop")
 

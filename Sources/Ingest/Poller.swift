@@ -15,6 +15,7 @@ import TimelineStore
 /// to a minute, extending the batch's visibility each time, and no worker receives more until the commit
 /// works: messages that cannot be stored are not taken, so receive counts do not climb toward a
 /// dead-letter queue (DESIGN.md invariant 1).
+// @unchecked: its state is guarded by `condition`, an NSCondition because workers wait on it (Mutex cannot).
 public final class Poller: @unchecked Sendable {
     public typealias StoreFactory = @Sendable () throws -> TimelineStore
 

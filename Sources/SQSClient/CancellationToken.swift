@@ -1,26 +1,30 @@
 import Foundation
+import Synchronization
 
 /// A flag that any thread may raise to abort the work that watches it (e.g. an in-flight long poll).
 /// Handlers registered with `onCancel` run once, on the cancelling thread.
-public final class CancellationToken: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelled = false
-    private var handlers: [Int: @Sendable () -> Void] = [:]
-    private var nextHandlerID = 0
+public final class CancellationToken: Sendable {
+    private struct State {
+        var cancelled = false
+        var handlers: [Int: @Sendable () -> Void] = [:]
+        var nextHandlerID = 0
+    }
+
+    private let state = Mutex(State())
 
     public init() {}
 
     /// True once `cancel()` has been called.
-    public var isCancelled: Bool { lock.withLock { cancelled } }
+    public var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     /// Raises the flag and runs the registered handlers. Later calls do nothing.
     public func cancel() {
         // Handlers run under the lock so that `removeHandler` returning means the handler is not running.
-        lock.withLock {
-            guard !cancelled else { return }
-            cancelled = true
-            for handler in handlers.values { handler() }
-            handlers.removeAll()
+        state.withLock { state in
+            guard !state.cancelled else { return }
+            state.cancelled = true
+            for handler in state.handlers.values { handler() }
+            state.handlers.removeAll()
         }
     }
 
@@ -28,19 +32,19 @@ public final class CancellationToken: @unchecked Sendable {
     /// for `removeHandler`. Handlers must be quick and must not touch this token.
     @discardableResult
     public func onCancel(_ handler: @escaping @Sendable () -> Void) -> Int {
-        lock.withLock {
-            if cancelled {
+        state.withLock { state in
+            if state.cancelled {
                 handler()
                 return -1
             }
-            nextHandlerID += 1
-            handlers[nextHandlerID] = handler
-            return nextHandlerID
+            state.nextHandlerID += 1
+            state.handlers[state.nextHandlerID] = handler
+            return state.nextHandlerID
         }
     }
 
     /// Unregisters a handler; after it returns the handler will not run.
     public func removeHandler(_ id: Int) {
-        _ = lock.withLock { handlers.removeValue(forKey: id) }
+        _ = state.withLock { $0.handlers.removeValue(forKey: id) }
     }
 }

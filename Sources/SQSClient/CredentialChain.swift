@@ -1,5 +1,6 @@
 import Foundation
 import SigV4
+import Synchronization
 
 /// The AWS SDKs' credential chain, in their order:
 /// 1. environment keys (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`);
@@ -12,7 +13,7 @@ import SigV4
 /// Results are cached. Temporary credentials are refreshed `refreshMargin` before they expire by
 /// one caller while the others keep using the still-valid ones (no gap); only when they are within
 /// `mandatoryMargin` of expiry (or gone) do callers wait for the refresh. Thread-safe.
-public final class CredentialChain: CredentialsProvider, @unchecked Sendable {
+public final class CredentialChain: CredentialsProvider, Sendable {
     /// Start refreshing temporary credentials this long before `expiration`.
     public static let refreshMargin: TimeInterval = 5 * 60
     /// Never sign with credentials this close to expiry: wait for new ones.
@@ -28,11 +29,14 @@ public final class CredentialChain: CredentialsProvider, @unchecked Sendable {
     private let transport: any HTTPTransport
     private let now: @Sendable () -> Date
     private let mfaCode: @Sendable (String, String) throws(CredentialsError) -> String
-    private let stateLock = NSLock()
-    private let refreshLock = NSLock()
-    private var cached: AWSCredentials?
-    /// After a failed early refresh, the next one waits until then (the keys still work meanwhile).
-    private var nextEarlyRefresh = Date.distantPast
+    private struct Cache {
+        var credentials: AWSCredentials?
+        /// After a failed early refresh, the next one waits until then (the keys still work meanwhile).
+        var nextEarlyRefresh = Date.distantPast
+    }
+    private let cache = Mutex(Cache())
+    /// Held by the one caller that is resolving new credentials.
+    private let refreshing = Mutex(())
     static let earlyRefreshRetry: TimeInterval = 30
 
     /// `profile` overrides `AWS_PROFILE`, which overrides `fileProfile` (a config file's setting, named by
@@ -75,29 +79,31 @@ public final class CredentialChain: CredentialsProvider, @unchecked Sendable {
     }
 
     public func credentials() throws(CredentialsError) -> AWSCredentials {
-        let current = stateLock.withLock { cached }
+        let current = cache.withLock { $0.credentials }
         if let current, !needsRefresh(current) { return current }
         if let current, !mustRefresh(current) {
             // Advisory window: one caller refreshes, the others keep signing with what they have.
-            guard now() >= stateLock.withLock({ nextEarlyRefresh }), refreshLock.try() else { return current }
-            defer { refreshLock.unlock() }
-            guard let fresh = try? resolve() else {
-                stateLock.withLock { nextEarlyRefresh = now().addingTimeInterval(Self.earlyRefreshRetry) }
-                return current
+            guard now() >= cache.withLock({ $0.nextEarlyRefresh }) else { return current }
+            let refreshed = refreshing.withLockIfAvailable { _ -> AWSCredentials? in
+                guard let fresh = try? resolve() else {
+                    cache.withLock { $0.nextEarlyRefresh = now().addingTimeInterval(Self.earlyRefreshRetry) }
+                    return nil
+                }
+                cache.withLock { $0.credentials = fresh }
+                return fresh
             }
-            stateLock.withLock { cached = fresh }
+            return (refreshed ?? nil) ?? current
+        }
+        return try refreshing.withLock { _ throws(CredentialsError) -> AWSCredentials in
+            if let latest = cache.withLock({ $0.credentials }), !needsRefresh(latest) { return latest }
+            let fresh = try resolve()
+            cache.withLock { $0.credentials = fresh }
             return fresh
         }
-        refreshLock.lock()
-        defer { refreshLock.unlock() }
-        if let latest = stateLock.withLock({ cached }), !needsRefresh(latest) { return latest }
-        let fresh = try resolve()
-        stateLock.withLock { cached = fresh }
-        return fresh
     }
 
     public func invalidate() {
-        stateLock.withLock { cached = nil }
+        cache.withLock { $0.credentials = nil }
     }
 
     func needsRefresh(_ credentials: AWSCredentials) -> Bool {

@@ -1,6 +1,5 @@
 import Foundation
 import SigV4
-import TimelineCore
 
 /// Everything the providers of one chain share: the environment, the AWS files, where STS and the
 /// SSO services are, the HTTP transport, the clock and how to ask for an MFA code.

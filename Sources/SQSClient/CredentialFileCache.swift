@@ -7,7 +7,7 @@ import StrictJSON
 /// every time. Used until `CredentialChain.refreshMargin` before they expire; the file is 0600 in a 0700
 /// directory. Keys without an expiry (static keys) are never written, and environment keys bypass the
 /// cache altogether (they always win, as in the chain).
-public final class CredentialFileCache: CredentialsProvider, @unchecked Sendable {
+public final class CredentialFileCache: CredentialsProvider, Sendable {
     private let wrapped: any CredentialsProvider
     private let file: URL
     private let bypass: Bool

@@ -1,6 +1,6 @@
 import Foundation
+import SharedRules
 import StrictJSON
-import TimelineCore
 
 /// Runs a profile's `credential_process` command (split like botocore, exec'd without a shell) and
 /// parses its JSON (Version 1).

@@ -1,5 +1,5 @@
 import Foundation
-import TimelineCore
+import SharedRules
 
 /// Supplies credentials for each request; implementations cache and refresh as needed.
 public protocol CredentialsProvider: Sendable {

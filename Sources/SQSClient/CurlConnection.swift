@@ -1,11 +1,12 @@
 import CCurl
 import Foundation
-import TimelineCore
+import SharedRules
 
 /// One libcurl easy handle inside its own multi handle. The multi handle keeps the connection
 /// cache (keep-alive) and lets a transfer be polled in short slices so cancellation is quick.
 /// Used by one thread at a time; `CurlTransport` pools them.
-final class CurlConnection {
+// @unchecked: it owns CURL* handles, which libcurl lets move between threads but not be shared.
+final class CurlConnection: @unchecked Sendable {
     let easy: UnsafeMutableRawPointer
     let multi: UnsafeMutableRawPointer
     /// CURLOPT_ERRORBUFFER needs memory that stays put for the handle's lifetime.
@@ -181,6 +182,7 @@ final class CurlConnection {
 
 /// Lets the cancellation handler (another thread) wake the multi handle's poll.
 /// curl_multi_wakeup is documented as safe to call from any thread.
+// @unchecked: a raw CURLM* pointer, used here only for curl_multi_wakeup.
 struct MultiHandleRef: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer
 }

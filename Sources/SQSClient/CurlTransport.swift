@@ -1,11 +1,11 @@
 import Foundation
+import Synchronization
 
 /// `HTTPTransport` over libcurl. Thread-safe: each call borrows a connection (easy + multi handle)
 /// from a small pool and returns it afterwards, so connections are kept alive between calls and
 /// several threads can have requests in flight at once.
-public final class CurlTransport: HTTPTransport, @unchecked Sendable {
-    private let lock = NSLock()
-    private var idle: [CurlConnection] = []
+public final class CurlTransport: HTTPTransport, Sendable {
+    private let idle = Mutex<[CurlConnection]>([])
     private let maximumIdle: Int
 
     /// `maximumIdleConnections`: how many connections are kept for reuse.
@@ -16,7 +16,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
 
     public func send(_ request: HTTPRequest, timeout: TimeInterval, cancel: CancellationToken?) throws(TransportError) -> HTTPResponse {
         let connection: CurlConnection
-        if let pooled = lock.withLock({ idle.popLast() }) { connection = pooled } else { connection = try CurlConnection() }
+        if let pooled = idle.withLock({ $0.popLast() }) { connection = pooled } else { connection = try CurlConnection() }
         do {
             let response = try connection.perform(request, timeout: timeout, cancel: cancel)
             giveBack(connection)
@@ -30,7 +30,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     }
 
     private func giveBack(_ connection: CurlConnection) {
-        lock.withLock {
+        idle.withLock { idle in
             if idle.count < maximumIdle { idle.append(connection) }
         }
     }

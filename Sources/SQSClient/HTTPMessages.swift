@@ -1,5 +1,5 @@
 import Foundation
-import TimelineCore
+import SharedRules
 
 /// A request for an `HTTPTransport`.
 public struct HTTPRequest: Sendable {

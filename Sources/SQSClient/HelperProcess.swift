@@ -1,5 +1,6 @@
 import CProcessSpawn
 import Foundation
+import Synchronization
 
 /// Runs a credential helper without a shell: its own process group (killed whole on timeout, on
 /// cancellation, when timeline exits while it runs, and when something it started still holds its
@@ -162,40 +163,42 @@ enum HelperProcess {
 
 /// Every running helper's process group, so shutdown (a signal, `q`, exit) can kill them all at once,
 /// and the token that aborts credential requests in flight (STS, SSO, container, IMDS) at that moment.
-public final class HelperRegistry: @unchecked Sendable {
+public final class HelperRegistry: Sendable {
     public static let shared = HelperRegistry()
     /// Cancelled by `terminateAll`: credential requests pass it to the transport.
     public let shutdown = CancellationToken()
-    private let lock = NSLock()
-    private var groups: Set<pid_t> = []
-    private var shuttingDown = false
+    private struct Running {
+        var groups: Set<pid_t> = []
+        var shuttingDown = false
+    }
+    private let running = Mutex(Running())
 
     private init() {
         atexit { HelperRegistry.shared.terminateAll() }
         HelperSignalFallback.install()
     }
 
-    var isShuttingDown: Bool { lock.withLock { shuttingDown } }
+    var isShuttingDown: Bool { running.withLock { $0.shuttingDown } }
 
     /// Kills every running helper's process group and refuses new ones: call when the program is ending.
     /// Threads waiting for a helper return at once with an "interrupted" error. Safe from any thread.
     public func terminateAll() {
-        let running = lock.withLock { () -> Set<pid_t> in
-            shuttingDown = true
-            return groups
+        let groups = running.withLock { running -> Set<pid_t> in
+            running.shuttingDown = true
+            return running.groups
         }
-        for group in running { kill(-group, SIGKILL) }
+        for group in groups { kill(-group, SIGKILL) }
         shutdown.cancel()
     }
 
     /// Spawns and records the group under the lock, so `terminateAll` cannot miss a helper just starting.
     func spawn(_ body: (inout pid_t) -> Int32) -> (Int32, pid_t) {
-        lock.withLock {
-            if shuttingDown { return (ECANCELED, 0) }
+        running.withLock { running in
+            if running.shuttingDown { return (ECANCELED, 0) }
             var pid: pid_t = 0
             let result = body(&pid)
             if result == 0 {
-                groups.insert(pid)
+                running.groups.insert(pid)
                 HelperSignalFallback.record(pid)
             }
             return (result, pid)
@@ -203,8 +206,8 @@ public final class HelperRegistry: @unchecked Sendable {
     }
 
     func finished(_ pid: pid_t) {
-        lock.withLock {
-            groups.remove(pid)
+        running.withLock { running in
+            running.groups.remove(pid)
             HelperSignalFallback.forget(pid)
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
-import StrictJSON
+import SharedRules
 import SigV4
-import TimelineCore
+import StrictJSON
 
 /// Credentials from the container's credential endpoint (ECS task role, EKS Pod Identity):
 /// `AWS_CONTAINER_CREDENTIALS_RELATIVE_URI` (on `http://169.254.170.2`) or `..._FULL_URI`, with the

@@ -1,6 +1,6 @@
 import Foundation
+import SharedRules
 import SigV4
-import TimelineCore
 
 /// The credentials a profile describes, in the order botocore tries them: `role_arn` (with
 /// `source_profile`, `credential_source` or `web_identity_token_file`), IAM Identity Center,

@@ -1,5 +1,5 @@
 import CCurl
-import TimelineCore
+import SharedRules
 
 /// Collects one response's headers and body from libcurl's callbacks, stops reading past the request's
 /// `ResponseLimit`, and checks the connected address against its `PeerPolicy` before anything is sent.

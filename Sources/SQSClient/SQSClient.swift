@@ -1,7 +1,7 @@
 import Foundation
+import SharedRules
 import SigV4
 import StrictJSON
-import TimelineCore
 
 /// SQS over the AWS JSON 1.0 protocol: every call is a signed `POST /` to the endpoint with
 /// `X-Amz-Target: AmazonSQS.<Action>` and the queue URL in the body. Thread-safe; calls block,

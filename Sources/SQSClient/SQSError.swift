@@ -1,5 +1,5 @@
 import Foundation
-import TimelineCore
+import SharedRules
 
 /// A failed SQS call, classified so the poller knows whether to retry, stop, or report.
 public struct SQSError: Error, Sendable, Equatable, CustomStringConvertible {

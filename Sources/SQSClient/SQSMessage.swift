@@ -1,5 +1,5 @@
+import SharedRules
 import StrictJSON
-import TimelineCore
 /// One message received from SQS.
 public struct SQSMessage: Sendable, Equatable {
     public var messageID: String

@@ -1,7 +1,7 @@
 import Foundation
-import StrictJSON
+import SharedRules
 import SigV4
-import TimelineCore
+import StrictJSON
 
 /// IAM Identity Center (SSO) credentials for a profile, as the AWS CLI does: read the token that
 /// `aws sso login` cached in `~/.aws/sso/cache/<sha1>.json`, refresh it through SSO-OIDC

@@ -1,6 +1,6 @@
 import Foundation
+import SharedRules
 import SigV4
-import TimelineCore
 
 /// AWS STS over the query protocol (form-encoded `POST /`, XML answers), signed by our SigV4 for
 /// service `sts` in `region` (`AssumeRoleWithWebIdentity` is unsigned, as in the SDKs).

@@ -1,5 +1,5 @@
 import Foundation
-import TimelineCore
+import SharedRules
 
 /// An AWS service timeline calls, with its endpoint override name, signing name and default host.
 public enum AWSService: String, Sendable, CaseIterable {

@@ -1,16 +1,17 @@
 import Foundation
-import TimelineCore
+import SharedRules
+import Synchronization
 
 /// Asks for an MFA code on the controlling terminal (`/dev/tty`), never on stdin/stdout.
 public enum TerminalMFAPrompt {
-    private static let blocked = Locked<String?>(nil)
+    private static let blocked = Mutex<String?>(nil)
 
     /// While set (e.g. while a full-screen UI owns the terminal), asking fails with `reason` instead.
-    public static func block(_ reason: String?) { blocked.withValue { $0 = reason } }
+    public static func block(_ reason: String?) { blocked.withLock { $0 = reason } }
 
     /// Prompts on `terminal` and reads one line: six digits.
     public static func ask(profile: String, serial: String, terminal: String = "/dev/tty") throws(CredentialsError) -> String {
-        if let reason = blocked.current {
+        if let reason = blocked.withLock({ $0 }) {
             throw CredentialsError("Profile \"\(profile)\" needs a new MFA code (mfa_serial \(serial)), which cannot be asked now: \(reason)")
         }
         let descriptor = open(terminal, O_RDWR | O_CLOEXEC | O_NOCTTY)

@@ -1,4 +1,4 @@
-import TimelineCore
+import SharedRules
 /// A failure below HTTP: the request got no complete response.
 public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable {

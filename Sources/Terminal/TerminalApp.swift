@@ -1,6 +1,5 @@
 import CNCursesW
 import Foundation
-import TimelineRuntime
 import TimelineUI
 
 /// The interactive loop, event-driven: it sleeps in `poll(2)` (`EventWait`) until terminal input, a
@@ -19,9 +18,11 @@ public enum TerminalApp {
     /// `databasePath`: watched for other processes' writes. Commits in this process (the in-process
     /// poller) are reported with `controller.checkForChangesNow()`. `light`: colours for a light background.
     /// `sideChannel`: notifications and the terminal title, written between frames.
-    public static func run(controller: TimelineController, color: Bool, light: Bool = false,
-                           databasePath: String? = nil, sideChannel: TerminalSideChannel? = nil,
-                           clock: @escaping () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000) }) {
+    public static func run<Driver: TimelineDriver>(
+        controller: Driver, color: Bool, light: Bool = false, databasePath: String? = nil,
+        sideChannel: (any TerminalSideChannel<Driver>)? = nil,
+        clock: @escaping () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000) }
+    ) {
         let curses = CursesScreen(color: color, light: light)
         curses.setMouse(controller.state.mouse)
         let keyboard = TerminalInput()

@@ -1,12 +1,14 @@
 import Foundation
-import TimelineRuntime
+import TimelineUI
 
 /// Output beside the drawn screen (notifications, the window title), handed to the terminal by the loop.
-public protocol TerminalSideChannel: AnyObject {
+/// `Controller`: what the loop drives (a `TimelineDriver`), handed to `step`.
+public protocol TerminalSideChannel<Controller>: AnyObject {
+    associatedtype Controller
     /// Bytes written once before the first frame (e.g. save the title).
     func startBytes() -> [UInt8]
     /// Called every loop iteration before drawing; may send inputs (true: redraw).
-    func step(controller: TimelineController, nowMicros: Int64) -> Bool
+    func step(controller: Controller, nowMicros: Int64) -> Bool
     /// Bytes to write between frames (sequences that do not move the cursor).
     func pendingBytes() -> [UInt8]
     /// Bytes written after the terminal is restored (e.g. restore the title).
@@ -15,7 +17,7 @@ public protocol TerminalSideChannel: AnyObject {
 
 extension TerminalSideChannel {
     /// The loop's one call per iteration: `step`, then its bytes (ncurses flushed the last frame; true: redraw).
-    func service(controller: TimelineController, nowMicros: Int64) -> Bool {
+    func service(controller: Controller, nowMicros: Int64) -> Bool {
         let changed = step(controller: controller, nowMicros: nowMicros)
         TerminalSideOutput.write(pendingBytes())
         return changed

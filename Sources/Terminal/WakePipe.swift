@@ -3,7 +3,7 @@ import Foundation
 /// A non-blocking pipe that any thread signals so the terminal loop's `poll(2)` returns: results from
 /// the runtime's lanes and commits by the in-process poller wake the loop at once instead of at its
 /// next timeout. Signals coalesce (a full pipe already means "wake up").
-final class WakePipe: @unchecked Sendable {
+final class WakePipe: Sendable {
     let readFD: Int32
     private let writeFD: Int32
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,10 +9,9 @@ import Glibc
 /// Foundation's `Process.waitUntilExit` can hang forever in a test process whose children may be reaped
 /// by someone else (Swift Testing's exit-test monitor waits on any child): here a child that was reaped
 /// elsewhere simply counts as exited.
-public final class ChildProcess: @unchecked Sendable {
+public final class ChildProcess: Sendable {
     public let pid: pid_t
-    private let lock = NSLock()
-    private var exited = false
+    private let exited = Mutex(false)
 
     /// Starts `arguments[0]` (looked up in PATH) with stdout and stderr sent to /dev/null (or `logPath`).
     public init(_ arguments: [String], environment: [String: String]? = nil, logPath: String = "/dev/null") throws {
@@ -54,7 +54,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// True until the child has exited (or was reaped elsewhere).
     public var isRunning: Bool {
-        lock.withLock {
+        exited.withLock { exited in
             if exited { return false }
             var status: Int32 = 0
             let r = waitpid(pid, &status, WNOHANG)

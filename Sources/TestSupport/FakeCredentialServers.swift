@@ -1,31 +1,34 @@
 import Foundation
+import Synchronization
 
 /// Credentials a fake endpoint hands out; each call to `next()` numbers the key (`ASIAFAKE0001`, …)
 /// so tests can tell fetches apart.
-public final class FakeKeyIssuer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var issued = 0
+public final class FakeKeyIssuer: Sendable {
+    private struct Issuing {
+        var issued = 0
+        var lifetime: TimeInterval
+    }
+    private let issuing: Mutex<Issuing>
     /// How long the keys handed out from now on live.
     public var lifetime: TimeInterval {
-        get { lock.withLock { storedLifetime } }
-        set { lock.withLock { storedLifetime = newValue } }
+        get { issuing.withLock { $0.lifetime } }
+        set { issuing.withLock { $0.lifetime = newValue } }
     }
-    private var storedLifetime: TimeInterval
     public let prefix: String
 
     public init(prefix: String, lifetime: TimeInterval = 3600) {
         self.prefix = prefix
-        storedLifetime = lifetime
+        issuing = Mutex(Issuing(lifetime: lifetime))
     }
 
     /// How many keys were handed out.
-    public var count: Int { lock.withLock { issued } }
+    public var count: Int { issuing.withLock { $0.issued } }
 
     /// The next key id and its expiry.
     public func next() -> (keyID: String, expiration: Date) {
-        lock.withLock {
-            issued += 1
-            return (prefix + String(format: "%04d", issued), Date().addingTimeInterval(storedLifetime))
+        issuing.withLock { issuing in
+            issuing.issued += 1
+            return (prefix + String(format: "%04d", issuing.issued), Date().addingTimeInterval(issuing.lifetime))
         }
     }
 
@@ -41,20 +44,21 @@ public final class FakeKeyIssuer: @unchecked Sendable {
 /// `x-amz-sso_bearer_token`, answering `{"roleCredentials": {…, "expiration": epoch ms}}`) and
 /// SSO-OIDC `CreateToken` (`POST /token`, JSON, `grantType` `refresh_token`). Point
 /// `AWS_ENDPOINT_URL_SSO` and `AWS_ENDPOINT_URL_SSO_OIDC` at `url`.
-public final class FakeSSOServer: @unchecked Sendable {
+public final class FakeSSOServer: Sendable {
     public let server: LoopbackHTTPServer
     public let keys = FakeKeyIssuer(prefix: "ASIASSO")
-    private let lock = NSLock()
-    private var validTokens: Set<String>
-    private var refreshTokens: Set<String>
-    private var issuedTokens = 0
+    private struct Tokens {
+        var valid: Set<String>
+        var refresh: Set<String>
+        var issued = 0
+    }
+    private let tokens: Mutex<Tokens>
     public let clientID: String
     public let clientSecret: String
 
     /// `accessToken` is accepted by the portal; `refreshToken` + the client id/secret by CreateToken.
     public init(accessToken: String, refreshToken: String, clientID: String = "fake-client", clientSecret: String = "fake-client-secret") throws {
-        validTokens = [accessToken]
-        refreshTokens = [refreshToken]
+        tokens = Mutex(Tokens(valid: [accessToken], refresh: [refreshToken]))
         self.clientID = clientID
         self.clientSecret = clientSecret
         let holder = WeakBox()
@@ -64,18 +68,26 @@ public final class FakeSSOServer: @unchecked Sendable {
 
     public var url: URL { server.url }
     /// How many CreateToken calls succeeded.
-    public var tokensIssued: Int { lock.withLock { issuedTokens } }
+    public var tokensIssued: Int { tokens.withLock { $0.issued } }
     /// Stops accepting an access token (as when it expires or is revoked).
-    public func revoke(_ token: String) { _ = lock.withLock { validTokens.remove(token) } }
+    public func revoke(_ token: String) { _ = tokens.withLock { $0.valid.remove(token) } }
     public func stop() { server.stop() }
 
-    private final class WeakBox: @unchecked Sendable { weak var value: FakeSSOServer? }
+    /// Lets the server's handler reach this object without keeping it alive.
+    private final class WeakBox: Sendable {
+        private struct Reference { weak var value: FakeSSOServer? }
+        private let reference = Mutex(Reference())
+        var value: FakeSSOServer? {
+            get { reference.withLock { $0.value } }
+            set { reference.withLock { $0.value = newValue } }
+        }
+    }
 
     private func answer(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Action {
         let json = [("Content-Type", "application/json")]
         switch (request.method, request.path) {
         case ("GET", "/federation/credentials"):
-            guard let token = request.header("x-amz-sso_bearer_token"), lock.withLock({ validTokens.contains(token) }) else {
+            guard let token = request.header("x-amz-sso_bearer_token"), tokens.withLock({ $0.valid.contains(token) }) else {
                 return .respond(status: 401, headers: json + [("x-amzn-ErrorType", "UnauthorizedException")],
                                 body: #"{"message":"Session token not found or invalid"}"#)
             }
@@ -91,17 +103,17 @@ public final class FakeSSOServer: @unchecked Sendable {
             guard let body = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any],
                   body["grantType"] as? String == "refresh_token",
                   body["clientId"] as? String == clientID, body["clientSecret"] as? String == clientSecret,
-                  let refresh = body["refreshToken"] as? String, lock.withLock({ refreshTokens.contains(refresh) })
+                  let refresh = body["refreshToken"] as? String, tokens.withLock({ $0.refresh.contains(refresh) })
             else {
                 return .respond(status: 400, headers: json, body: #"{"error":"invalid_grant","error_description":"Invalid refresh token provided"}"#)
             }
-            let (access, newRefresh) = lock.withLock { () -> (String, String) in
-                issuedTokens += 1
-                let access = "refreshed-access-token-\(issuedTokens)"
-                let newRefresh = "refreshed-refresh-token-\(issuedTokens)"
-                validTokens.insert(access)
-                refreshTokens.remove(refresh)
-                refreshTokens.insert(newRefresh)
+            let (access, newRefresh) = tokens.withLock { tokens -> (String, String) in
+                tokens.issued += 1
+                let access = "refreshed-access-token-\(tokens.issued)"
+                let newRefresh = "refreshed-refresh-token-\(tokens.issued)"
+                tokens.valid.insert(access)
+                tokens.refresh.remove(refresh)
+                tokens.refresh.insert(newRefresh)
                 return (access, newRefresh)
             }
             return .respond(status: 200, headers: json, body: """
@@ -116,7 +128,7 @@ public final class FakeSSOServer: @unchecked Sendable {
 /// The ECS / EKS Pod Identity container credential endpoint on loopback: `GET <path>` with the
 /// `Authorization` header equal to `authorization` (when set), answering
 /// `{"AccessKeyId", "SecretAccessKey", "Token", "Expiration", "RoleArn"}`.
-public final class FakeContainerCredentialsServer: @unchecked Sendable {
+public final class FakeContainerCredentialsServer: Sendable {
     public let server: LoopbackHTTPServer
     public let keys: FakeKeyIssuer
 
@@ -146,7 +158,7 @@ public final class FakeContainerCredentialsServer: @unchecked Sendable {
 /// `X-aws-ec2-metadata-token-ttl-seconds` gives a token; metadata requests without a valid
 /// `X-aws-ec2-metadata-token` get 401 (so an IMDSv1 client fails); the role name at
 /// `/latest/meta-data/iam/security-credentials/` and its JSON credentials below it.
-public final class FakeInstanceMetadataServer: @unchecked Sendable {
+public final class FakeInstanceMetadataServer: Sendable {
     public let server: LoopbackHTTPServer
     public let keys = FakeKeyIssuer(prefix: "ASIAIMDS")
     public let role: String

@@ -1,17 +1,18 @@
 import Foundation
+import Synchronization
 import SQSClient
 
 /// `Tests/support/fault_proxy.py` on 127.0.0.1: forwards to an upstream SQS endpoint and, when armed,
 /// answers with throttling, 5xx, HTML errors or dropped connections instead. Can be killed and
 /// restarted on the same port to simulate the endpoint going away and coming back.
-public final class FaultProxy: @unchecked Sendable {
+public final class FaultProxy: Sendable {
     public enum Fault: String, Sendable {
         case throttle, serverError = "server_error", htmlError = "html_error", drop, pass
     }
 
     public let port: Int
     public let upstream: URL
-    private var process: ChildProcess?
+    private let process = Mutex<ChildProcess?>(nil)
 
     /// The URL clients should use as their endpoint.
     public var endpoint: URL { URL(string: "http://127.0.0.1:\(port)")! }
@@ -54,8 +55,11 @@ public final class FaultProxy: @unchecked Sendable {
 
     /// Kills the proxy: the endpoint refuses connections until `restart()`.
     public func kill() {
-        process?.terminate()
-        process = nil
+        let running = process.withLock { process in
+            defer { process = nil }
+            return process
+        }
+        running?.terminate()
     }
 
     /// Starts the proxy again on the same port.
@@ -67,7 +71,7 @@ public final class FaultProxy: @unchecked Sendable {
     private func launch() throws {
         let script = RepositoryPaths.root.appendingPathComponent("Tests/support/fault_proxy.py").path
         let process = try ChildProcess(["python3", script, String(port), upstream.absoluteString])
-        self.process = process
+        self.process.withLock { $0 = process }
         // Ready once it answers; the port may still be in TIME_WAIT for a moment after a kill.
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {

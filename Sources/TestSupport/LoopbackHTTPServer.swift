@@ -3,7 +3,7 @@ import Foundation
 /// A tiny HTTP/1.1 server on 127.0.0.1 for transport tests and the fake AWS endpoints: counts
 /// connections, records request heads, and answers each request as the handler says (respond,
 /// hang, drop the connection, or never stop answering).
-public final class LoopbackHTTPServer: @unchecked Sendable {
+public final class LoopbackHTTPServer: Sendable {
     public enum Action {
         case respond(status: Int, headers: [(String, String)], body: String)
         case hang(seconds: Double)
@@ -54,10 +54,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     public let port: Int
     private let listener: Int32
     private let handler: @Sendable (Request) -> Action
-    private let state = StateBox()
+    private let state = Locked(ServerState())
 
-    private final class StateBox: @unchecked Sendable {
-        let lock = NSLock()
+    private struct ServerState: Sendable {
         var connections = 0
         var requests: [Request] = []
         var sockets: [Int32] = []
@@ -91,12 +90,12 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     public var url: URL { URL(string: "http://127.0.0.1:\(port)/")! }
-    public var connectionCount: Int { state.lock.withLock { state.connections } }
-    public var requests: [Request] { state.lock.withLock { state.requests } }
+    public var connectionCount: Int { state.withValue { $0.connections } }
+    public var requests: [Request] { state.withValue { $0.requests } }
 
     /// Stops accepting and cuts open connections. Safe to call more than once (`deinit` calls it too).
     public func stop() {
-        state.lock.withLock {
+        state.withValue { state in
             guard !state.stopped else { return }
             state.stopped = true
             // shutdown wakes the accept loop, which closes the listener itself (under this lock): closing it
@@ -108,9 +107,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    private static func acceptLoop(_ listener: Int32, state: StateBox, handler: @escaping @Sendable (Request) -> Action) {
+    private static func acceptLoop(_ listener: Int32, state: Locked<ServerState>, handler: @escaping @Sendable (Request) -> Action) {
         func closeListener() {
-            state.lock.withLock {
+            state.withValue { state in
                 state.listenerOpen = false
                 close(listener)
             }
@@ -118,17 +117,17 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         while true {
             let client = accept(listener, nil, nil)
             if client < 0 {
-                if (errno == EINTR || errno == ECONNABORTED) && !state.lock.withLock({ state.stopped }) { continue }
+                if (errno == EINTR || errno == ECONNABORTED) && !state.withValue({ $0.stopped }) { continue }
                 closeListener()
                 return
             }
-            let stopped = state.lock.withLock { () -> Bool in
+            let stopped = state.withValue { state -> Bool in
                 state.connections += 1
                 state.sockets.append(client)
                 return state.stopped
             }
             if stopped {
-                state.lock.withLock {
+                state.withValue { state in
                     state.sockets.removeAll { $0 == client }
                     close(client)
                 }
@@ -139,10 +138,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         }
     }
 
-    private static func serve(_ socket: Int32, state: StateBox, handler: @Sendable (Request) -> Action) {
+    private static func serve(_ socket: Int32, state: Locked<ServerState>, handler: @Sendable (Request) -> Action) {
         // Forgotten and closed under the lock, so `stop()` never shuts down a number reused elsewhere.
         defer {
-            state.lock.withLock {
+            state.withValue { state in
                 state.sockets.removeAll { $0 == socket }
                 close(socket)
             }
@@ -150,7 +149,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         var buffer = Data()
         while true {
             guard let request = readRequest(socket, buffer: &buffer) else { return }
-            state.lock.withLock { state.requests.append(request) }
+            state.withValue { $0.requests.append(request) }
             switch handler(request) {
             case .drop:
                 var linger = linger(l_onoff: 1, l_linger: 0)  // RST instead of FIN

@@ -1,9 +1,10 @@
 // A real moto SQS server for tests, shared by every test target through TestSupport.
 import Foundation
+import Synchronization
 import SQSClient
 
 /// A `moto_server` process on 127.0.0.1, or the server named by `TIMELINE_TEST_SQS_ENDPOINT`.
-public final class MotoServer: @unchecked Sendable {
+public final class MotoServer: Sendable {
     public let endpoint: URL
     private let process: ChildProcess?
 
@@ -95,8 +96,7 @@ public enum FreePort {
 
 /// Stops the shared server when the test process exits.
 public enum ServersToStopAtExit {
-    nonisolated(unsafe) private static var servers: [MotoServer] = []
-    private static let lock = NSLock()
+    private static let servers = Mutex<[MotoServer]>([])
     private static let registered: Bool = {
         atexit { ServersToStopAtExit.stopAll() }
         return true
@@ -104,11 +104,11 @@ public enum ServersToStopAtExit {
 
     public static func add(_ server: MotoServer) {
         _ = registered
-        lock.withLock { servers.append(server) }
+        servers.withLock { $0.append(server) }
     }
 
     public static func stopAll() {
-        let all = lock.withLock { servers }
+        let all = servers.withLock { $0 }
         for server in all { server.stop() }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SQSClient
 
 /// An `HTTPTransport` that answers from a script instead of the network, and records every request:
@@ -7,7 +8,7 @@ import SQSClient
 /// `respond` is called for each request (from any thread) with the request, its action
 /// (`X-Amz-Target` without `AmazonSQS.`) and the decoded JSON body; it returns a response or throws a
 /// `TransportError`. Helpers build the common answers.
-public final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
+public final class ScriptedTransport: HTTPTransport, Sendable {
     /// One recorded call.
     public struct Call: Sendable {
         public var action: String
@@ -21,8 +22,7 @@ public final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
 
     public typealias Responder = @Sendable (Call) throws(TransportError) -> HTTPResponse
 
-    private let lock = NSLock()
-    private var recorded: [Call] = []
+    private let recorded = Mutex<[Call]>([])
     private let respond: Responder
 
     public init(_ respond: @escaping Responder) {
@@ -30,7 +30,7 @@ public final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
     }
 
     /// Every request so far, in order.
-    public var calls: [Call] { lock.withLock { recorded } }
+    public var calls: [Call] { recorded.withLock { $0 } }
 
     /// The recorded calls of one action.
     public func calls(_ action: String) -> [Call] { calls.filter { $0.action == action } }
@@ -39,7 +39,7 @@ public final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
         if cancel?.isCancelled == true { throw TransportError(kind: .cancelled, message: "cancelled") }
         let target = request.headers.value(for: "X-Amz-Target") ?? ""
         let call = Call(action: target.replacingOccurrences(of: "AmazonSQS.", with: ""), timeout: timeout, request: request)
-        lock.withLock { recorded.append(call) }
+        recorded.withLock { $0.append(call) }
         return try respond(call)
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// A new private (0700) temporary directory, removed with everything in it when the value is released.
 /// The one temporary-directory helper of the Swift tests.
-public final class TemporaryDirectory: @unchecked Sendable {
+public final class TemporaryDirectory: Sendable {
     /// The directory.
     public let url: URL
     /// The directory as a path.

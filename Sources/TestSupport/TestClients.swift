@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SQSClient
 
 /// Clients and queues for tests against moto.
@@ -22,17 +23,17 @@ public enum TestClients {
     }
 }
 
-/// A value shared between test threads, guarded by a lock.
-public final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    public init(_ value: Value) { self.value = value }
-    public func withValue<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
-    public var current: Value { lock.withLock { value } }
+/// A value shared between test threads: a `Mutex` that closures can capture (a `Mutex` itself cannot be
+/// captured by an escaping closure).
+public final class Locked<Value>: Sendable {
+    private let mutex: Mutex<Value>
+    public init(_ value: sending Value) { mutex = Mutex(value) }
+    public func withValue<R>(_ body: (inout sending Value) -> sending R) -> sending R { mutex.withLock { body(&$0) } }
+    public var current: Value { mutex.withLock { $0 } }
 }
 
 /// An `HTTPTransport` that records every request (method, URL, headers, body) and passes it on.
-public final class RecordingTransport: HTTPTransport, @unchecked Sendable {
+public final class RecordingTransport: HTTPTransport, Sendable {
     private let inner: any HTTPTransport
     private let recorded = Locked<[HTTPRequest]>([])
 

@@ -1,3 +1,5 @@
+import SharedRules
+
 /// One CSV cell (RFC 4180) that a spreadsheet will not run and a terminal will not obey.
 ///
 /// Formula injection, as OWASP recommends: a cell beginning with `=`, `+`, `-`, `@`, tab or carriage
@@ -16,7 +18,7 @@ public enum CSVCell {
             if scalar == "\n" || scalar == "\t" || !TerminalSafety.isUnsafe(scalar) {
                 text.unicodeScalars.append(scalar)
             } else {
-                text += "\\u" + ReasonText.hex4(scalar.value)
+                text += "\\u" + TerminalSafety.hex4(scalar.value)
             }
         }
         guard formula || text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }

@@ -1,3 +1,4 @@
+import SharedRules
 import StrictJSON
 /// How a human can answer an event: its buttons (`actions`) and where replies go (`reply_to`).
 /// Validated by `EventParser` (`InteractionRules`); read back from an event's raw JSON with `interaction`.

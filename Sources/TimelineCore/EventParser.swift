@@ -1,3 +1,4 @@
+import SharedRules
 import StrictJSON
 
 /// Why a message was refused, in one human-readable sentence.

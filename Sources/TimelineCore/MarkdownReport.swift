@@ -1,3 +1,5 @@
+import SharedRules
+
 /// A readable Markdown report of tasks' histories (`timeline export --format markdown`, the TUI's `x`).
 ///
 /// One section per task (its current title as the heading, then status, agent, category and event count),

@@ -1,3 +1,5 @@
+import SharedRules
+
 /// Small text helpers for rejection reasons. `agent-tool/timeline_event.py` mirrors them exactly.
 enum ReasonText {
     /// How many Unicode scalars of a value a reason quotes before cutting it with `…`.
@@ -15,7 +17,7 @@ enum ReasonText {
             case 0x5C: out += "\\\\"
             case 0x22: out += "\\\""
             default:
-                if TerminalSafety.isControl(scalar) { out += "\\u" + hex4(scalar.value) } else { out.unicodeScalars.append(scalar) }
+                if TerminalSafety.isControl(scalar) { out += "\\u" + TerminalSafety.hex4(scalar.value) } else { out.unicodeScalars.append(scalar) }
             }
         }
         return out + "\""
@@ -29,18 +31,12 @@ enum ReasonText {
     }
 
     /// `U+000A` style name of a scalar value (at least four upper-case hex digits).
-    static func scalarName(_ value: UInt32) -> String { "U+" + hex4(value) }
+    static func scalarName(_ value: UInt32) -> String { "U+" + TerminalSafety.hex4(value) }
 
     /// Two upper-case hex digits of a byte.
     static func hex2(_ byte: UInt8) -> String {
         let digits = String(byte, radix: 16, uppercase: true)
         return digits.count == 1 ? "0" + digits : digits
-    }
-
-    /// Upper-case hex, zero-padded to at least four digits.
-    static func hex4(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// True when `text` is empty or holds only Unicode White_Space characters.

@@ -1,4 +1,5 @@
 import Foundation
+import SharedRules
 import StrictJSON
 
 /// A human's answer to an event (`schema/reply.schema.json`): an action id or a line of text, sent to the

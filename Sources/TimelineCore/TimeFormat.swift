@@ -1,4 +1,5 @@
 import Foundation
+import SharedRules
 
 /// Times as the UI and the CLI show them. All inputs are microseconds since the Unix epoch (UTC).
 public enum TimeFormat {

@@ -1,4 +1,5 @@
 import Foundation
+import SharedRules
 
 /// A point in time in a query: relative to the moment the query runs (`since:15m`) or absolute.
 public enum TimeBound: Sendable, Equatable, Hashable {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TimelineUI
 
 /// Effects of one kind supersede each other.
@@ -23,45 +24,59 @@ enum EffectKind: Hashable {
 }
 
 /// Results waiting for the input thread.
-final class Inbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [Input] = []
-    /// Called after each `put` (outside the lock), so an event-driven loop wakes for the result.
-    private var wake: (@Sendable () -> Void)?
-    func setWake(_ handler: (@Sendable () -> Void)?) { lock.lock(); wake = handler; lock.unlock() }
+final class Inbox: Sendable {
+    private struct Content {
+        var items: [Input] = []
+        /// Called after each `put` (outside the lock), so an event-driven loop wakes for the result.
+        var wake: (@Sendable () -> Void)?
+    }
+    private let content = Mutex(Content())
+    func setWake(_ handler: (@Sendable () -> Void)?) { content.withLock { $0.wake = handler } }
     func put(_ input: Input) {
-        lock.lock(); items.append(input); let wake = self.wake; lock.unlock()
+        let wake = content.withLock { content in
+            content.items.append(input)
+            return content.wake
+        }
         wake?()
     }
-    func takeAll() -> [Input] { lock.lock(); defer { lock.unlock() }; let out = items; items = []; return out }
-    var isEmpty: Bool { lock.lock(); defer { lock.unlock() }; return items.isEmpty }
+    func takeAll() -> [Input] {
+        content.withLock { content in
+            defer { content.items = [] }
+            return content.items
+        }
+    }
+    var isEmpty: Bool { content.withLock { $0.items.isEmpty } }
 }
 
 /// Latest ticket per effect kind (a newer request supersedes an older one), and how much work is in
 /// flight: every `issue` or `begin` is matched by one `finish`.
-final class Tickets: @unchecked Sendable {
-    private let lock = NSLock()
-    private var latest: [EffectKind: Int] = [:]
-    private var inFlight = 0
+final class Tickets: Sendable {
+    private struct Counts {
+        var latest: [EffectKind: Int] = [:]
+        var inFlight = 0
+    }
+    private let counts = Mutex(Counts())
     /// Starts work that a newer request of the same kind supersedes; its ticket tells which is latest.
     func issue(_ kind: EffectKind) -> Int {
-        lock.lock(); defer { lock.unlock() }
-        inFlight += 1
-        let next = (latest[kind] ?? 0) + 1
-        latest[kind] = next
-        return next
+        counts.withLock { counts in
+            counts.inFlight += 1
+            let next = (counts.latest[kind] ?? 0) + 1
+            counts.latest[kind] = next
+            return next
+        }
     }
     /// Starts work that is never superseded (a confirmed reply is sent once).
-    func begin() { lock.lock(); inFlight += 1; lock.unlock() }
-    func isLatest(_ ticket: Int, _ kind: EffectKind) -> Bool { lock.lock(); defer { lock.unlock() }; return latest[kind] == ticket }
-    func finish() { lock.lock(); inFlight -= 1; lock.unlock() }
-    var idle: Bool { lock.lock(); defer { lock.unlock() }; return inFlight == 0 }
+    func begin() { counts.withLock { $0.inFlight += 1 } }
+    func isLatest(_ ticket: Int, _ kind: EffectKind) -> Bool { counts.withLock { $0.latest[kind] == ticket } }
+    func finish() { counts.withLock { $0.inFlight -= 1 } }
+    var idle: Bool { counts.withLock { $0.inFlight == 0 } }
 }
 
-/// A flag set by one thread and cleared by another.
-final class Atomic: @unchecked Sendable {
-    private let lock = NSLock()
-    private var set = false
-    func setIfClear() -> Bool { lock.lock(); defer { lock.unlock() }; if set { return false }; set = true; return true }
-    func clear() { lock.lock(); set = false; lock.unlock() }
+extension Atomic<Bool> {
+    /// Sets a clear flag; false when it was set already (someone else has the work it stands for).
+    func setIfClear() -> Bool {
+        compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    func clear() { store(false, ordering: .releasing) }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import TimelineCore
 import TimelineUI
 
@@ -16,19 +17,26 @@ import TimelineUI
 ///
 /// The terminal loop feeds inputs with `send`, calls `pollBackground` and `drain` each iteration and
 /// redraws; tests and benches wait with `settle` / `settleFrame`.
-public final class TimelineController: @unchecked Sendable {
-    public private(set) var state: AppState
+public final class TimelineController: Sendable {
+    /// What the input thread works on (the lock is uncontended: it lets the compiler check the sharing).
+    private struct Loop {
+        var state: AppState
+        var lastChangeCheck: Int64 = 0
+        var changeCheckInterval = TimelineController.changeCheckMicros
+    }
+    private let loop: Mutex<Loop>
+    /// The current state (what the next frame draws).
+    public var state: AppState { loop.withLock { $0.state } }
     private let fast: Lane
     private let slow: Lane
     private let inbox = Inbox()
     private let tickets = Tickets()
     /// Touched only on the slow lane.
     private let countThrottle: CountThrottle
-    /// Touched only on the fast lane.
-    nonisolated(unsafe) private var lastToken: Int64?
-    private var lastChangeCheck: Int64 = 0
-    private var checkPending = Atomic()
-    private let immediateCheckQueued = Atomic()
+    /// The store's change token last seen (on the fast lane).
+    private let lastToken = Mutex<Int64?>(nil)
+    private let checkPending = Atomic(false)
+    private let immediateCheckQueued = Atomic(false)
     private let pollerStatus: (@Sendable () -> PollerStatusView)?
     /// Sends a confirmed reply (records it, delivers it, keeps the outcome); runs on its own serial lane so
     /// a slow webhook never delays a frame, and every confirmed reply is sent exactly once, in order.
@@ -42,7 +50,10 @@ public final class TimelineController: @unchecked Sendable {
     public static let changeCheckMicros: Int64 = 200_000
     /// How often `pollBackground` looks for other connections' writes. An event-driven loop that is told
     /// of commits (`checkForChangesNow`) raises it: the check is then only a slow fallback.
-    public var changeCheckInterval: Int64 = TimelineController.changeCheckMicros
+    public var changeCheckInterval: Int64 {
+        get { loop.withLock { $0.changeCheckInterval } }
+        set { loop.withLock { $0.changeCheckInterval = newValue } }
+    }
 
     /// `countDebounce`: how long counts for a new query wait, so a burst of keystrokes is counted once (a
     /// count already running when the next key arrives stops anyway: this only spares starting it).
@@ -50,7 +61,9 @@ public final class TimelineController: @unchecked Sendable {
                 pollerStatus: (@Sendable () -> PollerStatusView)? = nil,
                 pollerRestart: (@Sendable () -> Void)? = nil, countDebounce: Double = 0.03,
                 actions: TimelineActions? = nil, sendReply: (@Sendable (ReplyRecord) -> ReplyRecord)? = nil) {
-        self.state = state
+        var state = state
+        if let pollerStatus { state.poller = pollerStatus() }
+        loop = Mutex(Loop(state: state))
         self.actions = actions
         self.sendReply = sendReply
         countThrottle = CountThrottle(debounceSeconds: countDebounce)
@@ -58,7 +71,6 @@ public final class TimelineController: @unchecked Sendable {
         slow = Lane(label: "timeline.ui.slow", makeReader: makeReader)
         self.pollerStatus = pollerStatus
         self.pollerRestart = pollerRestart
-        if let pollerStatus { self.state.poller = pollerStatus() }
     }
 
     /// `handler` runs (on any thread) each time a background result is queued for `drain`, so an
@@ -79,15 +91,19 @@ public final class TimelineController: @unchecked Sendable {
 
     /// Starts the first loads.
     public func start() {
-        run(startEffects(&state), countsAfterWindow: true)
+        run(loop.withLock { startEffects(&$0.state) }, countsAfterWindow: true)
     }
 
     /// Applies an input from the terminal; returns false once the user asked to quit.
     @discardableResult
     public func send(_ input: Input) -> Bool {
         if case .tick(let now) = input { pollBackground(nowMicros: now) }
-        run(reduce(&state, input))
-        return !state.quitRequested
+        let (effects, quit) = loop.withLock { loop in
+            let effects = reduce(&loop.state, input)
+            return (effects, loop.state.quitRequested)
+        }
+        run(effects)
+        return !quit
     }
 
     /// Applies results that arrived from the background queue. True when the state changed.
@@ -98,7 +114,7 @@ public final class TimelineController: @unchecked Sendable {
         for input in inputs {
             // Several store changes in one drain are one reload.
             if input == .storeChanged { if coalesced { continue }; coalesced = true }
-            run(reduce(&state, input))
+            run(loop.withLock { reduce(&$0.state, input) })
         }
         return true
     }
@@ -143,8 +159,12 @@ public final class TimelineController: @unchecked Sendable {
             let p = pollerStatus()
             if p != state.poller { inbox.put(.pollerStatus(p)) }
         }
-        guard now - lastChangeCheck >= changeCheckInterval, checkPending.setIfClear() else { return }
-        lastChangeCheck = now
+        let due = loop.withLock { loop in
+            guard now - loop.lastChangeCheck >= loop.changeCheckInterval, checkPending.setIfClear() else { return false }
+            loop.lastChangeCheck = now
+            return true
+        }
+        guard due else { return }
         fast.queue.async { [self] in
             defer { checkPending.clear() }
             checkToken()
@@ -153,9 +173,12 @@ public final class TimelineController: @unchecked Sendable {
 
     /// Call only on the fast lane: compares the store's change token with the last one seen.
     private func checkToken() {
-        guard let reader = try? fast.reader(), let token = try? reader.changeToken() else { return }
-        if let last = lastToken, last != token { inbox.put(.storeChanged) }
-        lastToken = token
+        guard let token = try? fast.withReader({ try $0.changeToken() }) else { return }
+        let last = lastToken.withLock { last in
+            defer { last = token }
+            return last
+        }
+        if let last, last != token { inbox.put(.storeChanged) }
     }
 
     /// `countsAfterWindow`: counts start only once the fast lane has answered the effects before them (the
@@ -195,15 +218,20 @@ public final class TimelineController: @unchecked Sendable {
                     guard tickets.isLatest(ticket, kind) else { return }
                 }
                 do {
-                    let reader = try lane.reader()
-                    if lane === fast, lastToken == nil { lastToken = try? reader.changeToken() }
                     let started = DispatchTime.now().uptimeNanoseconds
                     // A read that a newer one of its kind made stale stops part-way (a search or count
                     // typed over by the next keystroke); writes always finish.
                     let tickets = self.tickets
                     let isStale: @Sendable () -> Bool = { !tickets.isLatest(ticket, kind) }
                     let stale = kind == .write ? nil : isStale
-                    if let result = EffectExecutor.run(effect, on: reader, cancelledWhen: stale) { inbox.put(result) }
+                    let result = try lane.withReader { reader -> Input? in
+                        if lane === fast, lastToken.withLock({ $0 == nil }) {
+                            let token = try? reader.changeToken()
+                            lastToken.withLock { $0 = token }
+                        }
+                        return EffectExecutor.run(effect, on: reader, cancelledWhen: stale)
+                    }
+                    if let result { inbox.put(result) }
                     if case .loadCounts(let request) = effect {
                         countThrottle.finished(generation: request.generation, startedNanos: started, capped: request.cap != nil)
                     }
@@ -226,3 +254,5 @@ public struct SettleTimeout: Error, CustomStringConvertible {
     public let seconds: TimeInterval
     public var description: String { "the controller did not settle within \(seconds) s: effects still in flight" }
 }
+
+extension TimelineController: TimelineDriver {}

@@ -1,10 +1,11 @@
 import Foundation
+import Synchronization
 
 /// Upkeep of one database file that must stay off the ingest path (WAL checkpoints, full-text merges):
 /// `request()` only wakes a thread, which runs the job on its own connection until the job says it is done.
 /// One per job and file per process; the thread ends (closing its connection) after a few idle seconds
 /// and starts again on the next request.
-final class BackgroundJob: @unchecked Sendable {
+final class BackgroundJob: Sendable {
     /// How long the thread waits for another request before it ends.
     static let idleSeconds: TimeInterval = 5
     /// How much nicer than the process the jobs' threads run.
@@ -21,13 +22,12 @@ final class BackgroundJob: @unchecked Sendable {
         _ = setpriority(which, 0, min(19, current + niceIncrement))
     }
 
-    private static let registryLock = NSLock()
-    nonisolated(unsafe) private static var registry: [String: BackgroundJob] = [:]
+    private static let registry = Mutex<[String: BackgroundJob]>([:])
 
     /// The job called `name` for the file at `path` (made on first use with `work`). `work` runs on the
     /// job's thread with its connection, and returns whether more work is left (then it runs again).
     static func shared(name: String, path: String, work: @escaping @Sendable (Database) throws -> Bool) -> BackgroundJob {
-        registryLock.withLock {
+        registry.withLock { registry in
             let key = name + "\u{0}" + path
             if let existing = registry[key] { return existing }
             let made = BackgroundJob(name: name, path: path, work: work)
@@ -39,11 +39,15 @@ final class BackgroundJob: @unchecked Sendable {
     private let name: String
     private let path: String
     private let work: @Sendable (Database) throws -> Bool
-    private let condition = NSCondition()
-    private var requested = false
-    private var threadRunning = false
-    /// Runs of the job so far (for tests).
-    private var completed = 0
+    private struct State {
+        var requested = false
+        var threadRunning = false
+        /// Runs of the job so far (for tests).
+        var completed = 0
+    }
+    private let state = Mutex(State())
+    /// Signalled after a request while the thread runs (extra signals only make it look again).
+    private let wake = DispatchSemaphore(value: 0)
 
     private init(name: String, path: String, work: @escaping @Sendable (Database) throws -> Bool) {
         self.name = name
@@ -53,34 +57,28 @@ final class BackgroundJob: @unchecked Sendable {
 
     /// Asks for a run soon (coalesces; never blocks on I/O).
     func request() {
-        condition.lock()
-        defer { condition.unlock() }
-        requested = true
-        if threadRunning {
-            condition.signal()
+        let startThread = state.withLock { state -> Bool in
+            state.requested = true
+            if state.threadRunning { return false }
+            state.threadRunning = true
+            return true
+        }
+        guard startThread else {
+            wake.signal()
             return
         }
-        threadRunning = true
         let thread = Thread { [self] in run() }
         thread.name = "timeline-\(name)"
         thread.start()
     }
 
-    /// Runs completed so far, read under the lock.
-    var completedCount: Int { condition.withLock { completed } }
+    /// Runs completed so far.
+    var completedCount: Int { state.withLock { $0.completed } }
 
     private func run() {
         Self.lowerThisThreadsPriority()
         var db: Database?
-        condition.lock()
-        while true {
-            if !requested {
-                let deadline = Date().addingTimeInterval(Self.idleSeconds)
-                while !requested && condition.wait(until: deadline) {}
-                if !requested { break }
-            }
-            requested = false
-            condition.unlock()
+        while takeRequest() {
             if db == nil {
                 db = try? Database(path: path, mode: .readWrite)
                 if let db {
@@ -91,25 +89,45 @@ final class BackgroundJob: @unchecked Sendable {
             }
             // Busy (e.g. another process) or failing: the next request retries.
             if let db { while (try? work(db)) == true {} }
-            condition.lock()
-            completed += 1
+            state.withLock { $0.completed += 1 }
         }
-        threadRunning = false
-        condition.unlock()
         db = nil
+    }
+
+    /// Takes the waiting request, else waits up to `idleSeconds` for one; false when none came (the thread
+    /// is then marked as ended, under the lock, so the next request starts a new one).
+    private func takeRequest() -> Bool {
+        let deadline = DispatchTime.now() + Self.idleSeconds
+        while true {
+            let taken = state.withLock { state -> Bool in
+                guard state.requested else { return false }
+                state.requested = false
+                return true
+            }
+            if taken { return true }
+            if wake.wait(timeout: deadline) == .timedOut {
+                return state.withLock { state -> Bool in
+                    if state.requested {
+                        state.requested = false
+                        return true
+                    }
+                    state.threadRunning = false
+                    return false
+                }
+            }
+        }
     }
 }
 
 /// Serializes the writes of one file within this process (ingest and the background jobs), so a
 /// background job never makes an ingest wait in SQLite's busy handler (which sleeps 1, 2, 5… ms), and
 /// tells the background jobs how long the file has been idle.
-final class WriteGate: @unchecked Sendable {
-    private static let registryLock = NSLock()
-    nonisolated(unsafe) private static var registry: [String: WriteGate] = [:]
+final class WriteGate: Sendable {
+    private static let registry = Mutex<[String: WriteGate]>([:])
 
     /// The gate of the file at `path`.
     static func shared(path: String) -> WriteGate {
-        registryLock.withLock {
+        registry.withLock { registry in
             if let existing = registry[path] { return existing }
             let made = WriteGate()
             registry[path] = made
@@ -117,28 +135,25 @@ final class WriteGate: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
     private let clock = ContinuousClock()
-    /// When the last `withWriteLock` body ended (read and written under `lock`).
-    private var lastWrite: ContinuousClock.Instant
+    /// When the last `withWriteLock` body ended; held while a body runs.
+    private let lastWrite: Mutex<ContinuousClock.Instant>
 
-    private init() { lastWrite = clock.now }
+    private init() { lastWrite = Mutex(clock.now) }
 
     /// Runs `body` (a write transaction) alone among this process's writers of the file.
     func withWriteLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer {
-            lastWrite = clock.now
-            lock.unlock()
+        try lastWrite.withLock { lastWrite in
+            defer { lastWrite = clock.now }
+            return try body()
         }
-        return try body()
     }
 
     /// Runs `body` under the lock if no write ended within `quiet`; returns nil (without waiting) otherwise.
     func whenIdle<T>(for quiet: Duration, _ body: () throws -> T) rethrows -> T? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard clock.now - lastWrite >= quiet else { return nil }
-        return try body()
+        try lastWrite.withLock { lastWrite in
+            guard clock.now - lastWrite >= quiet else { return nil }
+            return try body()
+        }
     }
 }

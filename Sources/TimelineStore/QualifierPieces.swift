@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Picks the piece of a qualifier's needle (`agent:agent-7`) that its full-text clause looks for.
 ///
@@ -8,14 +9,13 @@ import Foundation
 /// `agent-N`), which cost as much as the whole timeline. How often a trigram occurs in a column is probed
 /// once (counting at most `probeLimit` rows) and remembered: which piece is picked never changes a result,
 /// so a stale figure only costs speed.
-final class QualifierPieces: @unchecked Sendable {
+final class QualifierPieces: Sendable {
     /// Rows counted per trigram probe: enough to tell a selective trigram from a common one.
     static let probeLimit = 20_000
     /// Remembered probes; forgotten all at once when full.
     static let capacity = 512
 
-    private let lock = NSLock()
-    private var occurrences: [String: Int] = [:]
+    private let occurrences = Mutex<[String: Int]>([:])
 
     /// The needle's rarest trigram in `column` (the needle itself when it is one trigram, or when a probe
     /// fails). `probe(column, trigram)` counts rows holding the trigram, at most `probeLimit`.
@@ -37,15 +37,12 @@ final class QualifierPieces: @unchecked Sendable {
 
     private func occurrences(column: String, trigram: String, probe: (String, String) throws -> Int) -> Int? {
         let key = column + "\u{0}" + trigram
-        lock.lock()
-        let known = occurrences[key]
-        lock.unlock()
-        if let known { return known }
+        if let known = occurrences.withLock({ $0[key] }) { return known }
         guard let count = try? probe(column, trigram) else { return nil }
-        lock.lock()
-        if occurrences.count >= Self.capacity { occurrences.removeAll(keepingCapacity: true) }
-        occurrences[key] = count
-        lock.unlock()
+        occurrences.withLock { occurrences in
+            if occurrences.count >= Self.capacity { occurrences.removeAll(keepingCapacity: true) }
+            occurrences[key] = count
+        }
         return count
     }
 }

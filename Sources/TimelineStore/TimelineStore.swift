@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Synchronization
 import TimelineCore
 
 /// Why the store refused to open a file.
@@ -36,9 +37,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
 /// One connection per instance; every call is serialized by a lock, so an instance may be shared across
 /// threads. Several instances (in this or other processes) may open the same file: WAL mode plus a busy
 /// timeout let them read while one writes, and `changeToken()` notices the others' commits.
+// @unchecked: it owns an sqlite3 connection (`db`), which every call reaches only through `locked`.
 public final class TimelineStore: @unchecked Sendable {
     let db: Database
-    private let lock = NSLock()
+    private let lock = Mutex(())
     /// The tokenizer of the full-text index (trigram unless the SQLite library lacks it).
     public let searchTokenizer: SearchTokenizer
     /// Which piece of a qualifier's needle its full-text clause looks for (reads only).
@@ -135,9 +137,7 @@ public final class TimelineStore: @unchecked Sendable {
 
     /// Runs `body` while holding the connection lock.
     func locked<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+        try lock.withLock { _ in try body() }
     }
 
     /// Counts of events, tasks and rejected messages, and the bytes on disk.

@@ -12,10 +12,12 @@ import TimelineStore
         // Keys that live 5 min + 1 s: each enters the refresh window a second after it is issued.
         let container = try FakeContainerCredentialsServer(path: "/creds", authorization: nil, lifetime: CredentialChain.refreshMargin + 1)
         defer { container.stop() }
+        // The chain's clock, moved on by the test: keys enter their refresh window without waiting for it.
+        let clock = Locked(Date())
         let chain = CredentialChain(environment: [
             "HOME": kit.directory.path, "AWS_EC2_METADATA_DISABLED": "true",
             "AWS_CONTAINER_CREDENTIALS_FULL_URI": container.fullURI(path: "/creds"),
-        ])
+        ], now: { clock.current })
         let transport = RecordingTransport()
         let client = SQSClient(endpoint: kit.server.endpoint, region: TestClients.region, credentials: chain, transport: transport)
         let path = kit.dbPath
@@ -29,7 +31,7 @@ import TimelineStore
             try kit.send((0..<10).map { PollerTestKit.eventJSON(id: "r\(round)-\($0)", task: "t\(round)-\($0)", title: "x", second: $0) })
             sent += 10
             _ = PollerTestKit.eventually(timeout: 30) { poller.status.deleted == sent }
-            Thread.sleep(forTimeInterval: 1.1)  // let the keys enter their refresh window
+            clock.withValue { $0 += 1.1 }  // the keys enter their refresh window
         }
         let status = poller.status
         #expect(poller.stop())

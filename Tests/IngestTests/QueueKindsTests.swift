@@ -7,10 +7,11 @@ import TimelineCore
 import TimelineStore
 
 /// Forwards to moto; the first `lose` ReceiveMessage answers are thrown away after the server sent them
-/// (a connection lost mid-answer), and every ReceiveMessage request body is recorded.
+/// (a connection lost mid-answer), and every ReceiveMessage request's attempt id is recorded.
 private final class LosingTransport: HTTPTransport, @unchecked Sendable {
     let inner = CurlTransport()
-    let receives = Locked<[[String: Any]]>([])
+    /// Each ReceiveMessage request's ReceiveRequestAttemptId (nil when it had none).
+    let attemptIDs = Locked<[String?]>([])
     let toLose = Locked(0)
     init(lose: Int) { toLose.withValue { $0 = lose } }
 
@@ -18,7 +19,8 @@ private final class LosingTransport: HTTPTransport, @unchecked Sendable {
         let response = try inner.send(request, timeout: timeout, cancel: cancel)
         guard request.headers.contains(where: { $0.value == "AmazonSQS.ReceiveMessage" }) else { return response }
         let body = (try? JSONSerialization.jsonObject(with: Data(request.body))) as? [String: Any] ?? [:]
-        receives.withValue { $0.append(body) }
+        let attemptID = body["ReceiveRequestAttemptId"] as? String
+        attemptIDs.withValue { $0.append(attemptID) }
         let lose = toLose.withValue { count -> Bool in
             guard count > 0 else { return false }
             count -= 1
@@ -54,7 +56,7 @@ private final class LosingTransport: HTTPTransport, @unchecked Sendable {
         let stored = PollerTestKit.eventually { poller.status.stored == 4 }
         #expect(poller.stop())
         #expect(stored, "status: \(poller.status.summary)")
-        let ids = transport.receives.current.map { $0["ReceiveRequestAttemptId"] as? String }
+        let ids = transport.attemptIDs.current
         #expect(ids.count >= 3)
         #expect(ids.allSatisfy { $0 != nil })
         #expect(ids[0] == ids[1], "the retry after the lost answer reuses the attempt id")
@@ -76,7 +78,7 @@ private final class LosingTransport: HTTPTransport, @unchecked Sendable {
         let stored = PollerTestKit.eventually { poller.status.stored == 1 }
         #expect(poller.stop())
         #expect(stored)
-        #expect(transport.receives.current.allSatisfy { $0["ReceiveRequestAttemptId"] == nil })
+        #expect(transport.attemptIDs.current.allSatisfy { $0 == nil })
     }
 
     /// A message already received twice (never deleted) is counted when the poller receives it a third time.

@@ -6,27 +6,35 @@ import Testing
 /// Long polls against moto: early return, cancellation from another thread.
 @Suite struct LongPollTests {
     @Test func longPollReturnsWhenAMessageArrives() throws {
-        let client = TestClients.client(try MotoServer.shared)
+        let server = try MotoServer.shared
+        let client = TestClients.client(server)
         let queue = try TestClients.freshQueue(client)
+        // Through a proxy that tells when the receive is held by the server: the message is sent only then.
+        let proxy = try FaultProxy(upstream: server.endpoint)
+        let polling = TestClients.client(endpoint: proxy.endpoint)
         let sender = Thread {
-            Thread.sleep(forTimeInterval: 1)
+            guard Self.waitUntilHeld(proxy) else { return }
             _ = try? client.sendMessage(queueURL: queue, body: "arrived")
         }
         let started = Date()
         sender.start()
-        let messages = try client.receiveMessage(queueURL: queue, waitSeconds: 10)
+        let messages = try polling.receiveMessage(queueURL: queue, waitSeconds: 10)
         let elapsed = Date().timeIntervalSince(started)
-        // Structural: a 10 s wait that came back with the message sent after 1 s did not wait it out.
+        // Structural: a 10 s wait that came back with the message sent while it waited did not wait it out.
         #expect(messages.map(\.body) == ["arrived"])
         #expect(elapsed < 10, "the long poll waited the full 10 s instead of returning on arrival")
     }
 
     @Test func cancellingAnInFlightLongPollAbortsIt() throws {
-        let client = TestClients.client(try MotoServer.shared)
-        let queue = try TestClients.freshQueue(client)
+        let server = try MotoServer.shared
+        let setup = TestClients.client(server)
+        let queue = try TestClients.freshQueue(setup)
+        // Through a proxy that tells when the receive is held by the server: it is cancelled only then.
+        let proxy = try FaultProxy(upstream: server.endpoint)
+        let client = TestClients.client(endpoint: proxy.endpoint)
         let token = CancellationToken()
         let canceller = Thread {
-            Thread.sleep(forTimeInterval: 1)
+            _ = Self.waitUntilHeld(proxy)
             token.cancel()
         }
         let started = Date()
@@ -49,6 +57,16 @@ import Testing
         let other = try TestClients.freshQueue(client)
         _ = try client.sendMessage(queueURL: other, body: "after")
         #expect(try client.receiveMessage(queueURL: other, waitSeconds: 2).map(\.body) == ["after"])
+    }
+
+    /// Waits (up to 10 s) until the proxy holds a ReceiveMessage at the server: a long poll in flight.
+    static func waitUntilHeld(_ proxy: FaultProxy) -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if ((try? proxy.receivesInFlight()) ?? 0) > 0 { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
     }
 
     @Test func alreadyCancelledTokenSendsNothing() throws {

@@ -1,8 +1,8 @@
 import Foundation
+import SharedRules
 @testable import SQSClient
 import TestSupport
 import Testing
-import TimelineCore
 
 /// Endpoints that never stop answering, and connected addresses a request may not go to.
 @Suite struct ResponseLimitTests {

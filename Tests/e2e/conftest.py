@@ -36,6 +36,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "Tests" / "support"))
 
 from timeline_testing.sqs_fixtures import make_queue, queue, sqs, sqs_endpoint  # noqa: E402,F401
+from timeline_testing.events import reset_base_time  # noqa: E402
 from timeline_testing.tmux import tmux  # noqa: E402,F401
 from timeline_testing.waiting import process_alive, wait_until  # noqa: E402
 
@@ -44,9 +45,8 @@ import sqs_server  # noqa: E402  (scripts/, put on sys.path by timeline_testing)
 
 @pytest.fixture(autouse=True)
 def fresh_event_base_time():
-    """Events made with `sqs_helpers.make_event` are dated from five minutes before this test started."""
-    import sqs_helpers
-    sqs_helpers.reset_base_time()
+    """Events made with `make_event` are dated from five minutes before this test started."""
+    reset_base_time()
 
 
 @pytest.fixture(name="wait_until")
@@ -192,7 +192,8 @@ class FaultProxy:
         self._control({"mode": mode, **({"count": count} if count is not None else {})})
 
     def stats(self) -> dict[str, Any]:
-        """{"mode", "remaining", "faults_served", "forwarded"} since this proxy process started."""
+        """{"mode", "remaining", "faults_served", "forwarded"} since this proxy process started, and the
+        ReceiveMessage calls held upstream now: "receives_in_flight", "long_polls_in_flight" (those that wait)."""
         return self._control()
 
 

@@ -1,44 +1,16 @@
-"""Helpers shared by the end-to-end tests that go through a real local SQS server: events with known ids,
-a steady background publisher, and read-only views of the timeline database file."""
+"""Helpers shared by the end-to-end tests that go through a real local SQS server: sending events (made by the
+shared factories, re-exported here), a steady background publisher, and read-only views of the timeline
+database file."""
 
 from __future__ import annotations
 
 import sqlite3
 import threading
 import time
-import uuid
-from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from publish_event import publish_dict
-
-_BASE = datetime.now(timezone.utc) - timedelta(minutes=5)
-
-
-def reset_base_time() -> None:
-    """Moves the fixed base of `make_event` to five minutes before now. Called before each test (conftest):
-    a base taken once at import would age past the TUI's 10-minute stale mark during a long session."""
-    global _BASE
-    _BASE = datetime.now(timezone.utc) - timedelta(minutes=5)
-
-
-def make_event(title: str, status: str = "info", *, task_id: str | None = None, agent_id: str = "e2e-agent",
-               offset: float = 0.0, **fields: Any) -> dict[str, Any]:
-    """A valid event with a fresh UUID; `offset` seconds after a fixed base time (so order is deterministic)."""
-    event_id = str(uuid.uuid4())
-    timestamp = (_BASE + timedelta(seconds=offset)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    event = {"id": event_id, "agent_id": agent_id, "task_id": task_id or event_id, "title": title,
-             "status": status, "timestamp": timestamp}
-    event.update({key: value for key, value in fields.items() if value is not None})
-    return event
-
-
-def now_event(title: str, status: str = "info", **fields: Any) -> dict[str, Any]:
-    """A valid event stamped now (for the TUI: newer than anything published before it)."""
-    event = make_event(title, status, **fields)
-    event["timestamp"] = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    return event
-
+from timeline_testing.events import make_event, now_event  # noqa: F401  (the e2e suites import them from here)
 
 def send(queue: Any, event: dict[str, Any]) -> str:
     """Validate with agent-tool and send to `queue` (a LocalQueue); returns the SQS message id."""

@@ -19,23 +19,14 @@ import sys
 import termios
 import threading
 import time
-import uuid
-from datetime import datetime, timedelta, timezone
 
 import pytest
+from timeline_testing.events import event
+from timeline_testing.waiting import wait_until
 
 ESC = b"\x1b"
 ST = ESC + b"\\"
 BEL = b"\x07"
-
-
-def event(task, title, status="info", agent="agent-1", seconds_ago=0, progress=None):
-    ts = datetime.now(timezone.utc) - timedelta(seconds=seconds_ago)
-    payload = {"id": str(uuid.uuid4()), "agent_id": agent, "task_id": task, "title": title, "status": status,
-               "timestamp": ts.strftime("%Y-%m-%dT%H:%M:%S.%fZ")}
-    if progress is not None:
-        payload["progress"] = progress
-    return payload
 
 
 class PtyTUI:
@@ -144,9 +135,13 @@ def osc9(text: str) -> bytes:
     return ESC + b"]9;" + text.encode() + ST
 
 
-def settle(seconds=3.0):
-    """Longer than the 2 s burst window, so anything due has been written."""
-    time.sleep(seconds)
+SENTINEL_OSC9 = osc9("timeline: sentinel error: sentinel broke") + BEL
+
+
+def sentinel():
+    """A later error of a task of its own: once its notification (SENTINEL_OSC9) is out, alone, everything fed
+    before it was observed and nothing else was due (a transition still waiting would have joined its burst)."""
+    return event("SENTINEL", "sentinel broke", "error", agent="sentinel")
 
 
 def test_one_osc9_and_one_bel_per_transition(tui, feed):
@@ -158,34 +153,33 @@ def test_one_osc9_and_one_bel_per_transition(tui, feed):
     out = program.wait_for(lambda o: expected in o, message="the OSC 9 notification")
     assert out.count(BEL) == 1
     # The same status again is no new transition; a success is not notified at the default level.
-    feed(event("T-1", "Still failing", "error", agent="ci"), event("T-2", "Done", "success", agent="ci"))
-    settle()
-    out = program.bytes()
-    assert out.count(BEL) == 1
-    assert out.count(ESC + b"]9;") == 1
+    feed(event("T-1", "Still failing", "error", agent="ci"), event("T-2", "Done", "success", agent="ci"), sentinel())
+    out = program.wait_for(lambda o: SENTINEL_OSC9 in o, message="the sentinel's notification, alone")
+    assert out.count(BEL) == 2
+    assert out.count(ESC + b"]9;") == 2
     assert program.quit() == 0
 
 
 def test_a_burst_is_one_notification(tui, feed):
     program = tui("--notify-terminal", "osc9")
     feed(event("A", "a broke", "error"), event("B", "b broke", "error"), event("C", "c broke", "error"))
-    out = program.wait_for(lambda o: BEL in o, message="the burst notification")
-    settle()
-    out = program.bytes()
+    program.wait_for(lambda o: BEL in o, message="the burst notification")
+    feed(sentinel())
+    out = program.wait_for(lambda o: SENTINEL_OSC9 in o, message="the sentinel's notification, alone")
     assert osc9("timeline: 3 errors") + BEL in out
-    assert out.count(BEL) == 1
+    assert out.count(BEL) == 2
 
 
 def test_backlog_gives_one_summary(tui, feed):
     program = tui("--notify-terminal", "osc9")
     # Events stamped before the viewer started, arriving now (as a queue's backlog would).
-    feed(event("A", "a", "error", seconds_ago=300), event("B", "b", "error", seconds_ago=200),
-         event("C", "c", "warning", seconds_ago=100), event("D", "d", "in_progress", seconds_ago=50))
+    feed(event("A", "a", "error", age=300), event("B", "b", "error", age=200),
+         event("C", "c", "warning", age=100), event("D", "d", "in_progress", age=50))
     program.wait_for(lambda o: BEL in o, message="the backlog summary")
-    settle()
-    out = program.bytes()
+    feed(sentinel())
+    out = program.wait_for(lambda o: SENTINEL_OSC9 in o, message="the sentinel's notification, alone")
     assert osc9("timeline: while you were away: 2 errors") + BEL in out
-    assert out.count(BEL) == 1
+    assert out.count(BEL) == 2
 
 
 def test_all_level_notifies_warnings_and_successes(tui, feed):
@@ -211,7 +205,8 @@ def test_notify_off_is_silent(tui, feed):
     program = tui("--notify-terminal", "osc9", "--notify", "off")
     feed(event("A", "a broke", "error"))
     program.wait_for(lambda o: "]2;timeline · 1 error".encode() in o, message="the title counting the error")
-    settle()
+    # Silence has no event to wait for: wait past the burst window (2 s), when a notification would be due.
+    time.sleep(2.5)
     assert BEL not in program.bytes()
 
 
@@ -221,10 +216,9 @@ def test_silence_for_the_task_whose_detail_is_open(tui, feed):
     program.wait_for(lambda o: b"watched task" in o)
     program.send(b"\r")  # open the selected (only) task's detail
     program.wait_for(lambda o: b"OPEN" in o, message="the detail view")
-    time.sleep(0.5)
     feed(event("OPEN", "watched task broke", "error"))
     program.wait_for(lambda o: "]2;timeline · 1 error".encode() in o, message="the title counting the error")
-    settle()
+    # Notified alone: the open task's error did not wait in the same burst.
     feed(event("OTHER", "other task broke", "error"))
     program.wait_for(lambda o: osc9("timeline: agent-1 error: other task broke") + BEL in o)
     out = program.bytes()
@@ -241,9 +235,8 @@ def test_silence_for_the_task_whose_detail_is_open(tui, feed):
 def test_other_sequences(tui, feed, flag, expected):
     program = tui("--notify-terminal", flag)
     feed(event("T", "Deploy failed", "error", agent="ci"))
+    # One BEL per notification, after its sequence (the sequences end with ST, never BEL).
     out = program.wait_for(lambda o: BEL in o)
-    settle(2.5)
-    out = program.bytes()
     if expected:
         assert expected in out
     else:
@@ -254,9 +247,7 @@ def test_other_sequences(tui, feed, flag, expected):
 def test_auto_detects_kitty_and_wraps_for_tmux(tui, feed):
     program = tui(extra_env={"KITTY_WINDOW_ID": "1", "TMUX": "/tmp/tmux-0/default,1,0"})
     feed(event("T", "Deploy failed", "error", agent="ci"))
-    program.wait_for(lambda o: BEL in o)
-    settle(2.5)
-    out = program.bytes()
+    out = program.wait_for(lambda o: BEL in o)
     inner = (ESC + b"]99;i=timeline:d=0:p=title;timeline: ci error" + ST,
              ESC + b"]99;i=timeline:d=1:p=body;Deploy failed" + ST)
     wrapped = b"".join(ESC + b"Ptmux;" + part.replace(ESC, ESC + ESC) + ST for part in inner)
@@ -269,9 +260,7 @@ def test_hostile_titles_cannot_end_or_extend_the_sequence(tui, feed):
     hostile_agent = "ev;il\x1b\\\x07agent"
     hostile_title = "x\x1b\\\x07\x1b]2;pwned\x07\u009c\u009d;\x1b[2J\ny"
     feed(event("T", hostile_title, "error", agent=hostile_agent))
-    program.wait_for(lambda o: BEL in o)
-    settle(2.5)
-    out = program.bytes()
+    out = program.wait_for(lambda o: BEL in o)
     start = out.index(ESC + b"]777;notify;")
     end = out.index(ST, start)
     sequence = out[start:end + 2]
@@ -316,10 +305,7 @@ def test_notify_command_gets_the_event_json_on_stdin(tui, feed, tmp_path):
     hostile = "$(touch /tmp/pwned-by-timeline) `id` ; rm -rf x"
     e = event("T", hostile, "error", agent="ci")
     feed(e)
-    deadline = time.monotonic() + 20
-    while not recorded(log) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    calls = recorded(log)
+    calls = wait_until(lambda: recorded(log), timeout=20, message="the notify command's record")
     assert len(calls) == 1
     assert calls[0]["argv"] == [str(log)]
     doc = json.loads(calls[0]["stdin"])
@@ -334,17 +320,20 @@ def test_poll_runs_the_notify_command_headless(timeline_bin, e2e_env, db_path, c
     script.write_text(RECORDER)
     log = tmp_path / "log.jsonl"
     command = f"{sys.executable} {script} {log}"
-    poll = subprocess.Popen([timeline_bin, "poll", "--db", db_path, *connection_args, "--notify-command", command],
-                            env=e2e_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    stderr = tmp_path / "poll.stderr"
+    with open(stderr, "w") as err_file:
+        poll = subprocess.Popen([timeline_bin, "poll", "-v", "--db", db_path, *connection_args,
+                                 "--notify-command", command], env=e2e_env, stdout=subprocess.DEVNULL, stderr=err_file)
     try:
-        time.sleep(1.0)
+        # Receiving: its notifier started before the first receive, so the event is live, not backlog.
+        wait_until(lambda: "connected: receiving" in stderr.read_text(), timeout=30,
+                   message=lambda: f"poll did not start receiving: {stderr.read_text()}")
         publish("nightly build broke", "error", agent_id="builder")
-        deadline = time.monotonic() + 30
-        while not recorded(log) and time.monotonic() < deadline:
-            time.sleep(0.1)
+        wait_until(lambda: recorded(log), timeout=30, message="the notify command's record")
     finally:
         poll.send_signal(signal.SIGINT)
-        _, err = poll.communicate(timeout=30)
+        poll.wait(timeout=30)
+    err = stderr.read_text()
     calls = recorded(log)
     assert len(calls) == 1, err
     doc = json.loads(calls[0]["stdin"])
@@ -385,7 +374,7 @@ def test_unread_marks_survive_a_restart(tmux, timeline_bin, e2e_env, db_path, fe
         program.keys("q")
         program.wait_for(lambda s: TerminalProgram.EXITED_MARK in s)
 
-    feed(event("A", "alpha broke", "error", seconds_ago=20), event("B", "beta says hi", "info", seconds_ago=10))
+    feed(event("A", "alpha broke", "error", age=20), event("B", "beta says hi", "info", age=10))
     program = start()
     screen = program.wait_for(lambda s: "• 1 unread error" in s)
     assert "✗•" in row(screen, "alpha broke") and "●•" in row(screen, "beta says hi")
@@ -417,11 +406,11 @@ def test_unread_marks_survive_a_restart(tmux, timeline_bin, e2e_env, db_path, fe
 
 def test_running_rows_show_elapsed_eta_and_timed_out(tmux, timeline_bin, e2e_env, db_path, feed, tmp_path):
     from timeline_testing.tmux import TerminalProgram
-    feed(event("LONG", "long haul starts", "in_progress", seconds_ago=2 * 3600 + 60),
-         event("LONG", "long haul still going", "in_progress", seconds_ago=30),
-         event("ETA", "render", "in_progress", seconds_ago=300, progress=10),
-         event("ETA", "render", "in_progress", seconds_ago=200, progress=30),
-         event("ETA", "render frames", "in_progress", seconds_ago=100, progress=50))
+    feed(event("LONG", "long haul starts", "in_progress", age=2 * 3600 + 60),
+         event("LONG", "long haul still going", "in_progress", age=30),
+         event("ETA", "render", "in_progress", age=300, progress=10),
+         event("ETA", "render", "in_progress", age=200, progress=30),
+         event("ETA", "render frames", "in_progress", age=100, progress=50))
     program = TerminalProgram(tmux, [timeline_bin, "tui", "--no-poll", "--db", db_path, "--timeout-after", "1h"],
                               e2e_env, tmp_path, 110, 12)
     screen = program.wait_for(lambda s: "long haul still going" in s and "render frames" in s)

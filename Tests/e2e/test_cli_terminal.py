@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from test_tui import Feeder, event
+from test_tui import Feeder
+from timeline_testing.events import event
 
 REPO = Path(__file__).resolve().parents[2]
 STATUSES = ["info", "in_progress", "success", "warning", "error", "needs_input"]

@@ -13,9 +13,11 @@ import sqlite3
 import subprocess
 import time
 from datetime import datetime, timedelta, timezone
+from functools import partial
 from pathlib import Path
 
 import pytest
+from timeline_testing.events import event as shared_event
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDENS = Path(__file__).resolve().parent / "goldens"
@@ -26,13 +28,8 @@ def iso(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def event(i: int, task: str, title: str, status: str = "info", agent: str = "builder", category: str | None = None,
-          age: timedelta = timedelta(minutes=5), body: str = "", **extra) -> dict:
-    payload = {"id": f"ev-{i}", "agent_id": agent, "task_id": task, "title": title, "status": status,
-               "timestamp": iso(NOW - age), "body": body, **extra}
-    if category:
-        payload["category"] = category
-    return payload
+# This file's events: by "builder", five minutes before NOW, with an empty body, unless a call says otherwise.
+event = partial(shared_event, agent="builder", now=NOW, age=timedelta(minutes=5), body="")
 
 
 def write_jsonl(path: Path, events: list[dict]) -> Path:
@@ -121,7 +118,7 @@ def test_attention_settings_in_the_config_file_are_checked(run_timeline, config_
 def test_the_file_setting_is_used_not_just_shown(run_timeline, e2e_env, config_file, tmp_path):
     """`db` from the file is where import writes and list reads; the environment still wins."""
     config_file.write_text(f'db = "{tmp_path / "filed.db"}"\n')
-    source = write_jsonl(tmp_path / "in.jsonl", [event(1, "T-1", "stored where the file says")])
+    source = write_jsonl(tmp_path / "in.jsonl", [event("T-1", "stored where the file says", id="ev-1")])
     assert run_timeline("import", str(source)).returncode == 0
     assert (tmp_path / "filed.db").exists()
     assert "stored where the file says" in run_timeline("list").stdout
@@ -171,13 +168,13 @@ def test_bad_environment_values_are_errors_too(run_timeline, e2e_env):
 
 
 QUERY_EVENTS = [
-    event(1, "T-01", "T-01 deploy web", "error", agent="builder", category="deploy", age=timedelta(minutes=3)),
-    event(2, "T-02", "T-02 dry run of deploy", "error", agent="builder", category="deploy", age=timedelta(minutes=20)),
-    event(3, "T-03", "T-03 ping", "info", agent="heartbeat", age=timedelta(minutes=1)),
-    event(4, "T-04", "T-04 review docs", "success", agent="reviewer", category="code review", age=timedelta(hours=3)),
-    event(5, "T-05", "T-05 migrate db", "in_progress", agent="builder", category="deploy", age=timedelta(days=3)),
-    event(6, "T-06", "T-06 flaky test", "warning", agent="tester", body="a dry run of the suite", age=timedelta(days=10)),
-    event(7, "T-07", "T-07 Straße bauen", "info", agent="tester", age=timedelta(minutes=50)),
+    event("T-01", "T-01 deploy web", "error", agent="builder", category="deploy", age=timedelta(minutes=3), id="ev-1"),
+    event("T-02", "T-02 dry run of deploy", "error", agent="builder", category="deploy", age=timedelta(minutes=20), id="ev-2"),
+    event("T-03", "T-03 ping", "info", agent="heartbeat", age=timedelta(minutes=1), id="ev-3"),
+    event("T-04", "T-04 review docs", "success", agent="reviewer", category="code review", age=timedelta(hours=3), id="ev-4"),
+    event("T-05", "T-05 migrate db", "in_progress", agent="builder", category="deploy", age=timedelta(days=3), id="ev-5"),
+    event("T-06", "T-06 flaky test", "warning", agent="tester", body="a dry run of the suite", age=timedelta(days=10), id="ev-6"),
+    event("T-07", "T-07 Straße bauen", "info", agent="tester", age=timedelta(minutes=50), id="ev-7"),
 ]
 QUERY_FORMS = {
     "deploy": {"T-01", "T-02", "T-05"},
@@ -266,12 +263,12 @@ def history_of(run_timeline, db: str, task: str) -> list[dict]:
 
 def test_jsonl_export_round_trips_through_import(run_timeline, tmp_path):
     events = [
-        event(1, "A", "start", "in_progress", progress=10, age=timedelta(minutes=9), extra_field={"kept": [1, 2]}),
-        event(2, "A", "half", "in_progress", progress=50.5, age=timedelta(minutes=5)),
-        event(3, "A", "late but older", "info", age=timedelta(minutes=30)),  # kept in history, not the row
-        event(4, "B", "ünïcode ✓ 日本 \u202e bidi", "warning", body="line 1\n\tline 2 \"quoted\", comma", category="x,y"),
-        event(5, "C", "same second", "info", age=timedelta(minutes=1)),
-        event(6, "C", "same second, arrived later", "success", age=timedelta(minutes=1)),
+        event("A", "start", "in_progress", progress=10, age=timedelta(minutes=9), extra_field={"kept": [1, 2]}, id="ev-1"),
+        event("A", "half", "in_progress", progress=50.5, age=timedelta(minutes=5), id="ev-2"),
+        event("A", "late but older", "info", age=timedelta(minutes=30), id="ev-3"),  # kept in history, not the row
+        event("B", "ünïcode ✓ 日本 \u202e bidi", "warning", body="line 1\n\tline 2 \"quoted\", comma", category="x,y", id="ev-4"),
+        event("C", "same second", "info", age=timedelta(minutes=1), id="ev-5"),
+        event("C", "same second, arrived later", "success", age=timedelta(minutes=1), id="ev-6"),
     ]
     source = tmp_path / "source.db"
     assert run_timeline("import", "--db", str(source), str(write_jsonl(tmp_path / "in.jsonl", events))).returncode == 0
@@ -318,7 +315,7 @@ def test_export_selects_by_query_task_and_marks(run_timeline, query_db):
 
 def test_csv_export_quotes_fields(run_timeline, tmp_path):
     db = str(tmp_path / "csv.db")
-    events = [event(1, "B", 'say "hi", then leave', body="two\nlines", progress=40, category="a,b")]
+    events = [event("B", 'say "hi", then leave', body="two\nlines", progress=40, category="a,b", id="ev-1")]
     assert run_timeline("import", "--db", db, str(write_jsonl(tmp_path / "c.jsonl", events))).returncode == 0
     import csv
     import io
@@ -330,7 +327,7 @@ def test_csv_export_quotes_fields(run_timeline, tmp_path):
 
 def test_csv_export_neutralizes_formulas_and_escapes(run_timeline, tmp_path):
     db = str(tmp_path / "formula.db")
-    events = [event(1, "F", '=HYPERLINK("http://attacker.example","open")', body="@SUM(A1)\x1b[2J", category="-1+2")]
+    events = [event("F", '=HYPERLINK("http://attacker.example","open")', body="@SUM(A1)\x1b[2J", category="-1+2", id="ev-1")]
     assert run_timeline("import", "--db", db, str(write_jsonl(tmp_path / "f.jsonl", events))).returncode == 0
     import csv
     import io
@@ -377,16 +374,16 @@ def test_prune_keeps_what_it_must(run_timeline, tmp_path):
     old, older = timedelta(days=40), timedelta(days=50)
     events = [
         # A: entirely old -> removed whole (with its mark).
-        event(1, "A", "a1", age=older), event(2, "A", "a2", age=old),
+        event("A", "a1", age=older, id="ev-1"), event("A", "a2", age=old, id="ev-2"),
         # B: old history, recent newest event -> only the old events go.
-        event(3, "B", "b1", age=older), event(4, "B", "b2", age=old), event(5, "B", "b3 recent", age=timedelta(days=1)),
+        event("B", "b1", age=older, id="ev-3"), event("B", "b2", age=old, id="ev-4"), event("B", "b3 recent", age=timedelta(days=1), id="ev-5"),
         # C: newest event old but the task still running -> kept whole with --keep-running.
-        event(6, "C", "c1", "in_progress", age=older), event(7, "C", "c2 still running", "in_progress", age=old),
+        event("C", "c1", "in_progress", age=older, id="ev-6"), event("C", "c2 still running", "in_progress", age=old, id="ev-7"),
         # D: recent -> untouched.
-        event(8, "D", "d1", age=timedelta(hours=1)),
+        event("D", "d1", age=timedelta(hours=1), id="ev-8"),
     ]
     # Bulk filler so reclaiming space is visible: old events of many tasks.
-    filler = [event(100 + i, f"F-{i}", "filler", body="x" * 2000, age=old) for i in range(400)]
+    filler = [event(f"F-{i}", "filler", body="x" * 2000, age=old, id=f"ev-{100 + i}") for i in range(400)]
     assert run_timeline("import", "--db", str(db), str(write_jsonl(tmp_path / "p.jsonl", events + filler))).returncode == 0
     assert run_timeline("import", "--db", str(db), "--quiet", str(write_jsonl(tmp_path / "bad.jsonl", [{"nope": 1}]))).returncode == 0
     assert run_timeline("mark", "--db", str(db), "A", "B").returncode == 0
@@ -416,7 +413,7 @@ def test_prune_keeps_what_it_must(run_timeline, tmp_path):
 
 def test_poll_prunes_once_a_day_with_retention(run_timeline, timeline_bin, e2e_env, queue, connection_args, tmp_path):
     db = tmp_path / "retention.db"
-    events = [event(1, "OLD", "old", age=timedelta(days=10)), event(2, "NEW", "new", age=timedelta(minutes=1))]
+    events = [event("OLD", "old", age=timedelta(days=10), id="ev-1"), event("NEW", "new", age=timedelta(minutes=1), id="ev-2")]
     assert run_timeline("import", "--db", str(db), str(write_jsonl(tmp_path / "r.jsonl", events))).returncode == 0
     process = subprocess.Popen([timeline_bin, "poll", *connection_args, "--db", str(db), "--retention", "7d"],
                                env=e2e_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -433,7 +430,7 @@ def test_poll_prunes_once_a_day_with_retention(run_timeline, timeline_bin, e2e_e
         (last,) = connection.execute("SELECT value FROM meta WHERE key = 'app.retention.last_prune_us'").fetchone()
     assert abs(int(last) / 1e6 - time.time()) < 120
     # Within the day: a restart does not prune again (an old event imported now stays).
-    assert run_timeline("import", "--db", str(db), str(write_jsonl(tmp_path / "r2.jsonl", [event(3, "OLD2", "old", age=timedelta(days=10))]))).returncode == 0
+    assert run_timeline("import", "--db", str(db), str(write_jsonl(tmp_path / "r2.jsonl", [event("OLD2", "old", age=timedelta(days=10), id="ev-3")]))).returncode == 0
     log = tmp_path / "poll2.log"
     with log.open("w") as sink:
         process = subprocess.Popen([timeline_bin, "poll", *connection_args, "--db", str(db), "--retention", "7d"],
@@ -453,7 +450,7 @@ def test_poll_prunes_once_a_day_with_retention(run_timeline, timeline_bin, e2e_e
 def test_doctor_shows_database_size_events_and_oldest_event(run_timeline, tmp_path, config_file):
     db = str(tmp_path / "doc.db")
     config_file.write_text('retention = "90d"\n')
-    events = [event(1, "A", "a", age=timedelta(days=3)), event(2, "B", "b", age=timedelta(hours=1))]
+    events = [event("A", "a", age=timedelta(days=3), id="ev-1"), event("B", "b", age=timedelta(hours=1), id="ev-2")]
     assert run_timeline("import", "--db", db, str(write_jsonl(tmp_path / "d.jsonl", events))).returncode == 0
     out = run_timeline("doctor", "--db", db, "--queue-url", "http://127.0.0.1:9/000000000000/q").stdout
     assert f"database       {db}" in out and "KiB, 2 events, 2 tasks, 0 rejected" in out
@@ -614,8 +611,9 @@ def test_views_save_apply_pick_and_come_back_at_start(timeline_bin, query_db, tm
     again = type(tmux)()
     try:
         start_tui(again, timeline_bin, query_db, e2e_env, tmp_path)
-        screen = again.wait_for("[builders] filter: agent:build")
-        assert "T-05 migrate" in screen and "T-03 ping" not in screen and "T-04" not in screen
+        # The header comes with the first frame; the rows once the window is loaded.
+        screen = again.wait_for(lambda s: "[builders] filter: agent:build" in s and "T-05 migrate" in s)
+        assert "T-03 ping" not in screen and "T-04" not in screen
         again.send_keys(":")
         again.type("view errs")
         again.send_keys("Enter")
@@ -659,7 +657,7 @@ def test_a_fifo_or_a_link_as_the_database_is_refused_at_once(run_timeline, tmp_p
     target.write_text("")
     link = tmp_path / "link.db"
     link.symlink_to(target)
-    result = run_timeline("import", "--db", str(link), str(write_jsonl(tmp_path / "e.jsonl", [event(1, "L", "x")])))
+    result = run_timeline("import", "--db", str(link), str(write_jsonl(tmp_path / "e.jsonl", [event("L", "x", id="ev-1")])))
     assert result.returncode != 0 and "is a symbolic link" in result.stderr, result.stderr
     assert target.read_text() == ""
 
@@ -681,8 +679,8 @@ def test_a_config_file_others_can_write_is_flagged_and_a_huge_one_refused(run_ti
 
 def test_history_finds_a_task_by_the_cut_id_list_prints_or_a_unique_beginning(run_timeline, tmp_path):
     db = str(tmp_path / "ids.db")
-    events = [event(1, "deploy-billing-service-v1.3-canary", "canary"), event(2, "deploy-billing-service-v1.3-prod", "prod"),
-              event(3, "nightly-backup-of-the-warehouse", "backup")]
+    events = [event("deploy-billing-service-v1.3-canary", "canary", id="ev-1"), event("deploy-billing-service-v1.3-prod", "prod", id="ev-2"),
+              event("nightly-backup-of-the-warehouse", "backup", id="ev-3")]
     assert run_timeline("import", "--db", db, str(write_jsonl(tmp_path / "ids.jsonl", events))).returncode == 0
     listed = run_timeline("list", "--db", db, "--no-color").stdout
     cut = next(word for line in listed.splitlines() for word in line.split() if word.startswith("nightly-") and word.endswith("…"))

@@ -103,11 +103,11 @@ def test_publish_poll_store_delete(queue, publish, spawn_timeline, run_timeline,
     assert rejected.returncode == 0 and "no status" in rejected.stdout and "status" in rejected.stdout
 
 
-def test_long_poll_returns_as_soon_as_a_message_arrives(queue, spawn_timeline, db_path, wait_until):
+def test_long_poll_returns_as_soon_as_a_message_arrives(queue, fault_proxy, spawn_timeline, db_path, wait_until):
     store = StoreView(db_path)
-    poller = spawn_timeline("poll", "-v", *args_for(queue, db=db_path))
-    wait_until(lambda: "polling" in poller.output(), timeout=10, message=lambda: poller.output())
-    time.sleep(2)  # both 20 s long polls are now waiting on an empty queue
+    poller = spawn_timeline("poll", "-v", *args_for(queue, endpoint=fault_proxy.endpoint, db=db_path))
+    wait_until(lambda: fault_proxy.stats()["long_polls_in_flight"] == 2, timeout=10,
+               message=lambda: f"both 20 s long polls never waited on the empty queue:\n{poller.output()}")
     event = make_event("wakes the long poll")
     send(queue, event)
     # Generous: a long poll that did not return early would answer only after its remaining ~18 s.
@@ -160,12 +160,14 @@ def test_endpoint_down_and_back_mid_stream_recovers_without_loss(make_queue, fau
     events = many_events(150, tasks=10, prefix="down")
     store = StoreView(db_path)
     publisher = SteadyPublisher(queue, events, pause=0.01)  # straight to the server: agents keep publishing
-    poller = spawn_timeline("poll", *args_for(queue, endpoint=fault_proxy.endpoint, db=db_path))
+    poller = spawn_timeline("poll", "-v", *args_for(queue, endpoint=fault_proxy.endpoint, db=db_path))
     publisher.start()
     wait_until(lambda: store.event_count() >= 30, timeout=30, message=lambda: poller.output())
 
+    said_before = len(poller.output())
     fault_proxy.kill()  # the endpoint is down: connections refused
-    time.sleep(2)
+    wait_until(lambda: "backing off" in poller.output()[said_before:], timeout=30,
+               message=lambda: f"-v never said it backs off from the endpoint that is down:\n{poller.output()}")
     assert poller.poll() is None, f"poll gave up while the endpoint was down:\n{poller.output()}"
     fault_proxy.start()  # back on the same port: polling must recover by itself
 
@@ -224,12 +226,13 @@ def test_throttling_and_server_errors_cause_backoff_not_loss(make_queue, fault_p
 
 # ------------------------------------------------------------------------------------------- signals and errors
 
-def test_sigterm_exits_promptly_during_a_long_poll(queue, spawn_timeline, db_path, wait_until):
+def test_sigterm_exits_promptly_during_a_long_poll(queue, fault_proxy, spawn_timeline, db_path, wait_until):
     send(queue, make_event("before the long poll"))
     store = StoreView(db_path)
-    poller = spawn_timeline("poll", *args_for(queue, db=db_path))
+    poller = spawn_timeline("poll", *args_for(queue, endpoint=fault_proxy.endpoint, db=db_path))
     wait_until(lambda: store.event_count() == 1, timeout=20, message=lambda: poller.output())
-    time.sleep(1)  # the queue is empty now: the next receive is a 20 s long poll in flight
+    wait_until(lambda: fault_proxy.stats()["long_polls_in_flight"] > 0, timeout=10,
+               message=lambda: f"no 20 s long poll in flight on the empty queue:\n{poller.output()}")
     started = time.monotonic()
     poller.send_signal(signal.SIGTERM)
     try:

@@ -9,27 +9,17 @@ import os
 import shutil
 import subprocess
 import time
-import uuid
 from pathlib import Path
-from datetime import datetime, timedelta, timezone
 
 import pytest
+from timeline_testing.events import event
 from timeline_testing.tmux import TerminalProgram
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (make deps installs it)")
 
 
-def event(task, title, status="info", agent="agent-1", category=None, seconds_ago=0, progress=None, body=""):
-    ts = datetime.now(timezone.utc) - timedelta(seconds=seconds_ago)
-    payload = {
-        "id": str(uuid.uuid4()), "agent_id": agent, "task_id": task, "title": title, "status": status,
-        "timestamp": ts.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "body": body,
-    }
-    if category:
-        payload["category"] = category
-    if progress is not None:
-        payload["progress"] = progress
-    return payload
+STATUS_COLOURS = {"info": ("39", "●"), "in_progress": ("220", ""), "success": ("78", "✓"),
+                  "warning": ("208", "▲"), "error": ("203", "✗")}
 
 
 class Feeder:
@@ -74,7 +64,7 @@ def test_empty_state_then_rows_appear_while_running(env):
     assert "python agent-tool/publish_event.py" in screen
     assert '--title "Hello" --status info --agent-id me' in screen
     feed(event("T-1", "First task started", "in_progress", agent="alpha", category="deploy", progress=40),
-         event("T-2", "Second task done", "success", agent="beta", seconds_ago=30))
+         event("T-2", "Second task done", "success", agent="beta", age=30))
     screen = tui.wait_for(lambda s: "First task started" in s and "Second task done" in s)
     lines = screen.split("\n")
     assert row_index(lines, "First task started") < row_index(lines, "Second task done")
@@ -109,7 +99,7 @@ def test_writes_by_another_process_appear_without_keys_while_the_loop_sleeps(env
 
 def test_upsert_moves_task_to_top(env):
     feed, start = env
-    feed(*[event(f"T-{i}", f"task {i} begins", seconds_ago=100 - i) for i in range(1, 6)])
+    feed(*[event(f"T-{i}", f"task {i} begins", age=100 - i) for i in range(1, 6)])
     tui = start()
     tui.wait_for(lambda s: "task 5 begins" in s)
     lines = tui.lines()
@@ -124,9 +114,9 @@ def test_upsert_moves_task_to_top(env):
 
 def test_slash_filters_incrementally_and_esc_clears(env):
     feed, start = env
-    feed(event("D-1", "Deploy api", category="deploy", seconds_ago=30),
-         event("D-2", "Review PR 12", agent="reviewer", seconds_ago=20),
-         event("D-3", "Fix flaky test", "error", seconds_ago=10, body="the deploy pipeline broke"))
+    feed(event("D-1", "Deploy api", category="deploy", age=30),
+         event("D-2", "Review PR 12", agent="reviewer", age=20),
+         event("D-3", "Fix flaky test", "error", age=10, body="the deploy pipeline broke"))
     tui = start()
     tui.wait_for(lambda s: "Fix flaky test" in s)
     tui.keys("/")
@@ -139,28 +129,41 @@ def test_slash_filters_incrementally_and_esc_clears(env):
     assert "Fix flaky test" in screen
     tui.keys("Escape")
     tui.wait_for(lambda s: "Review PR 12" in s and "Deploy api" in s)
+    # A filter kept with Enter applies to events that arrive afterwards too.
+    tui.keys("/")
+    tui.type("deploy")
+    tui.keys("Enter")
+    tui.wait_for(lambda s: "Review PR 12" not in s and "deploy" in s.split("\n")[0])
+    feed(event("D-4", "Deploy cron", category="deploy"), event("D-5", "Unrelated chore"))
+    screen = tui.wait_for(lambda s: "Deploy cron" in s)
+    assert row_index(screen.split("\n"), "Deploy cron") == 1 and "Unrelated chore" not in screen
+    tui.keys("Escape")
+    # Rows come first; the counts (header, row N of M) follow on their own, debounced lane.
+    screen = tui.wait_for(lambda s: "Review PR 12" in s and "Unrelated chore" in s and "row 1 of 5" in s)
 
 
 def test_browse_holds_its_place_while_events_arrive(env):
     feed, start = env
-    feed(*[event(f"T-{i:02}", f"event number {i:02}", seconds_ago=1000 - i) for i in range(1, 41)])
+    feed(*[event(f"T-{i:02}", f"event number {i:02}", age=1000 - i) for i in range(1, 41)])
     tui = start()
     tui.wait_for(lambda s: "event number 40" in s)
     tui.keys("j", "j", "j", "j", "j")
     before = tui.wait_for(lambda s: "BROWSE" in s and "row 6 of 40" in s)
-    feed(*[event(f"N-{i}", f"brand new {i}", seconds_ago=0) for i in range(3)])
-    after = tui.wait_for(lambda s: "↑ 3 new" in s)
-    assert "brand new" not in after
+    # Three new tasks, and an upsert of a task below the selection (it moves to the top): counted, not shown.
+    feed(event("T-01", "event number 01 updated", age=1), *[event(f"N-{i}", f"brand new {i}") for i in range(3)])
+    after = tui.wait_for(lambda s: "↑ 4 new" in s)
+    assert "brand new" not in after and "updated" not in after
     assert before.split("\n")[1:-2] == after.split("\n")[1:-2], "the rows moved while browsing"
-    assert "row 9 of 43" in after
+    assert "row 10 of 43" in after
     tui.keys("f")
     screen = tui.wait_for(lambda s: "FOLLOW" in s and "brand new" in s)
-    assert row_index(screen.split("\n"), "brand new") == 1
+    assert row_index(screen.split("\n"), "brand new 2") == 1
+    assert row_index(screen.split("\n"), "event number 01 updated") == 4
 
 
 def test_resize_redraws_at_once(env):
     feed, start = env
-    feed(*[event(f"T-{i}", f"resizable row {i} " + "x" * 60, category="cat", seconds_ago=100 - i) for i in range(30)])
+    feed(*[event(f"T-{i}", f"resizable row {i} " + "x" * 60, category="cat", age=100 - i) for i in range(30)])
     tui = start(width=100, height=30)
     tui.wait_for(lambda s: "resizable row 29" in s)
     tui.resize(60, 12)
@@ -174,15 +177,21 @@ def test_resize_redraws_at_once(env):
     tui.resize(140, 40)
     screen = tui.wait_for(lambda s: sum("resizable row" in line for line in s.split("\n")) == 30)
     assert "row 1 of 30" in screen.rstrip("\n").split("\n")[-1]
+    feed(event("T-new", "arrived after resizing"))
+    screen = tui.wait_for(lambda s: "arrived after resizing" in s)
+    assert row_index(screen.split("\n"), "arrived after resizing") == 1
 
 
 def test_colours_and_no_color(env, tmp_path):
     feed, start = env
-    feed(event("W", "a warning row", "warning"), event("E", "an error row", "error", seconds_ago=5))
+    feed(*[event(status, f"a {status} row", status, age=index) for index, status in enumerate(STATUS_COLOURS)],
+         event("E", "an error row", "error", age=10))
     tui = start()
     tui.wait_for(lambda s: "an error row" in s)
-    coloured = tui.screen(colours=True)
-    assert "38;5;208" in coloured, "warning is orange from the 256-colour palette"
+    coloured = tui.screen(colours=True).split("\n")
+    for status, (code, glyph) in STATUS_COLOURS.items():
+        line = next(line for line in coloured if f"a {status} row" in line)
+        assert f"38;5;{code}m{glyph}" in line, f"{status} is not drawn in colour {code} (256-colour palette): {line!r}"
     tui.keys("q")
     assert tui.exit_code() == 0
     plain = start(extra_env={"NO_COLOR": "1"})

@@ -6,9 +6,8 @@ import shutil
 import subprocess
 
 import pytest
+from timeline_testing.events import event
 from timeline_testing.tmux import TerminalProgram
-
-from test_tui import event
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (make deps installs it)")
 
@@ -60,8 +59,8 @@ def test_rejected_messages_are_counted_in_the_header_and_shown_escaped_by_x(tui_
 
 def test_tasks_waiting_for_the_user_are_counted_once_with_the_key_that_goes_to_them(tui_env):
     feed_lines, start = tui_env
-    feed_lines(json.dumps(event("Q-1", "Deploy to prod?", "needs_input", seconds_ago=20)),
-               json.dumps(event("Q-2", "Approve the migration?", "needs_input", seconds_ago=10)),
+    feed_lines(json.dumps(event("Q-1", "Deploy to prod?", "needs_input", age=20)),
+               json.dumps(event("Q-2", "Approve the migration?", "needs_input", age=10)),
                json.dumps(event("T-3", "building", "in_progress")))
     for width in (120, 80):
         tui = start(width=width, height=24)
@@ -100,7 +99,7 @@ def test_a_malformed_query_keeps_its_text_says_why_and_the_header_marks_the_filt
 
 def test_space_pages_when_every_row_is_unread(tui_env):
     feed_lines, start = tui_env
-    feed_lines(*[json.dumps(event(f"T-{i:02d}", f"task {i:02d}", seconds_ago=100 - i)) for i in range(60)])
+    feed_lines(*[json.dumps(event(f"T-{i:02d}", f"task {i:02d}", age=100 - i)) for i in range(60)])
     tui = start(width=80, height=24)
     screen = tui.wait_for(lambda s: "row 1 of 60" in s)
     assert "•" in screen, "fresh tasks are unread"
@@ -125,7 +124,7 @@ def test_quitting_leaves_no_status_line_under_the_shell_prompt(tui_env, term):
 def test_less_keys_g_G_F_previous_error_and_the_quit_keys(tui_env):
     feed_lines, start = tui_env
     feed_lines(*[json.dumps(event(f"T-{i:02d}", f"task {i:02d}", "error" if i in (10, 50) else "info",
-                                  seconds_ago=100 - i)) for i in range(60)])
+                                  age=100 - i)) for i in range(60)])
     tui = start(width=80, height=24)
     tui.wait_for(lambda s: "row 1 of 60" in s)
     tui.keys("G")
@@ -197,7 +196,7 @@ def test_up_and_down_recall_earlier_searches_after_a_restart(tui_env):
 
 def test_a_pinned_task_is_drawn_first_and_stays_pinned_after_a_restart(tui_env):
     feed_lines, start = tui_env
-    feed_lines(*[json.dumps(event(f"T-{i:02d}", f"task {i:02d}", seconds_ago=100 - i)) for i in range(30)])
+    feed_lines(*[json.dumps(event(f"T-{i:02d}", f"task {i:02d}", age=100 - i)) for i in range(30)])
     tui = start(width=80, height=24)
     tui.wait_for(lambda s: "row 1 of 30" in s)
     tui.keys("G")

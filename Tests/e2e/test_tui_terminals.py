@@ -12,7 +12,8 @@ import subprocess
 import pytest
 from timeline_testing.tmux import TerminalProgram
 
-from test_tui import Feeder, event
+from test_tui import Feeder
+from timeline_testing.events import event
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (make deps installs it)")
 
@@ -42,7 +43,7 @@ def send_bytes(tui: TerminalProgram, data: bytes) -> None:
 
 
 def infos(n):
-    return [event(f"T-{i:03d}", f"task number {i:03d}", "info", seconds_ago=n - i) for i in range(n)]
+    return [event(f"T-{i:03d}", f"task number {i:03d}", "info", age=n - i) for i in range(n)]
 
 
 @pytest.mark.parametrize("term", TERMS)
@@ -129,8 +130,8 @@ def test_ctrl_z_suspends_and_fg_restores(tmux, timeline_bin, e2e_env, tmp_path, 
 @pytest.mark.parametrize("locale", [{"LANG": "C", "LC_ALL": "C"}, {"LC_ALL": "C"}, {"LANG": "", "LC_ALL": ""}])
 def test_c_locale_draws_ascii_glyphs(tui_env, locale):
     feed, start = tui_env
-    feed(event("T-1", "erreur 部署 déployé 👍🏽 " + "x" * 120, "error"), event("T-2", "fine", "success", seconds_ago=5),
-         event("T-3", "warned", "warning", seconds_ago=9))
+    feed(event("T-1", "erreur 部署 déployé 👍🏽 " + "x" * 120, "error"), event("T-2", "fine", "success", age=5),
+         event("T-3", "warned", "warning", age=9))
     tui = start(extra_env={**locale, "NO_COLOR": "1"})
     screen = tui.wait_for("fine")
     assert "locale is not UTF-8" in screen
@@ -204,7 +205,7 @@ def test_r_restarts_a_stopped_poller_and_bang_shows_the_message(tmux, timeline_b
 def test_emoji_sequences_leave_no_stray_cells_after_resize(tui_env):
     feed, start = tui_env
     feed(event("T-1", "family 👨‍👩‍👧‍👦 thumbs 👍🏽 flag 🇯🇵 END-MARK", "info", agent="emoji"),
-         event("T-2", "plain row below", "success", seconds_ago=3))
+         event("T-2", "plain row below", "success", age=3))
     tui = start(width=100, height=12)
     first = tui.wait_for("END-MARK")
     for width, height in [(70, 10), (100, 12), (64, 9), (100, 12)]:

@@ -4,17 +4,21 @@ drawn whole, and no character of an earlier frame is left behind in their cells.
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
+
+from timeline_testing.events import event
 
 
-def event(i: int, title: str) -> str:
-    return json.dumps({"id": f"w{i}", "agent_id": "doc-writer", "task_id": f"task-{i}", "title": title,
-                       "status": "info", "timestamp": f"2026-11-22T04:00:{i:02d}Z"}, ensure_ascii=False)
+def jsonl(i: int, title: str) -> str:
+    """One JSON line of `timeline import`: event `w<i>`, stamped `i` seconds after a fixed minute."""
+    made = event(f"task-{i}", title, id=f"w{i}", agent="doc-writer", now=datetime(2026, 11, 22, 4, 0, i, tzinfo=timezone.utc))
+    return json.dumps(made, ensure_ascii=False)
 
 
 def test_flag_and_cjk_rows_have_no_stale_characters(tmux, timeline_bin, e2e_env, db_path, run_timeline):
     long_ascii = "x" * 60
     # The flag row is newest: once the ASCII row above it is pushed down, its cells are redrawn.
-    lines = [event(1, long_ascii), event(2, "ドキュメント翻訳 🇯🇵 end")]
+    lines = [jsonl(1, long_ascii), jsonl(2, "ドキュメント翻訳 🇯🇵 end")]
     assert run_timeline("import", "--db", db_path, "-", input=lines[0] + "\n").returncode == 0
     tmux.start([timeline_bin, "tui", "--no-poll", "--db", db_path], env=e2e_env, width=100, height=10)
     tmux.wait_for(lambda screen: long_ascii in screen, timeout=20)

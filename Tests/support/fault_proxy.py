@@ -6,7 +6,9 @@ Forwards every request to an upstream SQS endpoint (moto) unchanged, except whil
     POST /__fault__  {"mode": "throttle" | "server_error" | "html_error" | "drop", "count": N}
     POST /__fault__  {"mode": "pass"}      # disarm
     GET  /__fault__                        # {"mode": ..., "remaining": N, "faults_served": M, "forwarded": K,
-                                           #  "receives_in_flight": R}  (ReceiveMessage calls held upstream now)
+                                           #  "receives_in_flight": R, "long_polls_in_flight": L}
+                                           # (ReceiveMessage calls held upstream now; L: those with
+                                           #  WaitTimeSeconds > 0)
 
 `throttle` answers 400 ThrottlingException (AWS JSON 1.0 shape), `server_error` 500 InternalError,
 `html_error` a 502 with an HTML body, `drop` closes the connection without an answer, `blackhole` reads the
@@ -24,7 +26,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlparse
 
 state_lock = threading.Lock()
-state = {"mode": "pass", "remaining": None, "faults_served": 0, "forwarded": 0, "receives_in_flight": 0}
+state = {"mode": "pass", "remaining": None, "faults_served": 0, "forwarded": 0, "receives_in_flight": 0,
+         "long_polls_in_flight": 0}
 
 
 def current_mode():
@@ -44,6 +47,14 @@ def take_fault():
                 state["mode"], state["remaining"] = "pass", None
         state["faults_served"] += 1
         return mode
+
+
+def waits(body):
+    """True for a ReceiveMessage body (JSON 1.0) that asks for a long poll (WaitTimeSeconds > 0)."""
+    try:
+        return int(json.loads(body or b"{}").get("WaitTimeSeconds", 0)) > 0
+    except (ValueError, TypeError, AttributeError):
+        return False
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -108,9 +119,11 @@ class Handler(BaseHTTPRequestHandler):
         conn = http.client.HTTPConnection(up.hostname, up.port, timeout=60)
         headers = {k: v for k, v in self.headers.items() if k.lower() not in ("connection", "keep-alive")}
         receive = self.headers.get("X-Amz-Target", "").endswith(".ReceiveMessage")
+        long_poll = receive and waits(body)
         if receive:
             with state_lock:
                 state["receives_in_flight"] += 1
+                state["long_polls_in_flight"] += long_poll
         try:
             conn.request(self.command, self.path, body=body, headers=headers)
             resp = conn.getresponse()
@@ -123,6 +136,7 @@ class Handler(BaseHTTPRequestHandler):
             if receive:
                 with state_lock:
                     state["receives_in_flight"] -= 1
+                    state["long_polls_in_flight"] -= long_poll
         with state_lock:
             state["forwarded"] += 1
         self.send_response(resp.status)

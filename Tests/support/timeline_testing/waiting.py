@@ -1,4 +1,8 @@
-"""Bounded polling (no durations are asserted) and process liveness."""
+"""Bounded polling (no durations are asserted) and process liveness.
+
+    wait_until(predicate)   until `predicate()` is truthy (returned)
+    eventually(check)       until `check()` stops failing an assertion (its result returned)
+"""
 
 from __future__ import annotations
 
@@ -19,6 +23,19 @@ def wait_until(predicate: Callable[[], Any], timeout: float = 10.0, interval: fl
         if time.monotonic() > deadline:
             text = message() if callable(message) else message
             pytest.fail(f"timed out after {timeout}s: {text}")
+        time.sleep(interval)
+
+
+def eventually(check: Callable[[], Any], timeout: float = 10.0, interval: float = 0.05) -> Any:
+    """Run `check` (which asserts) until it passes, and return what it returned; after `timeout` seconds its
+    last AssertionError is raised, so the failure says what was still wrong."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return check()
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
         time.sleep(interval)
 
 

@@ -16,7 +16,7 @@ public enum Timestamp {
     }
 
     /// The UTC microseconds, or what is wrong (a phrase like `has month 13, must be 01-12`).
-    static func parse(_ text: String) -> Result<Int64, TimestampProblem> {
+    public static func parse(_ text: String) -> Result<Int64, TimestampProblem> {
         let b = Array(text.utf8)
         func digit(_ i: Int) -> Bool { i < b.count && b[i] >= 0x30 && b[i] <= 0x39 }
         func number(_ range: Range<Int>) -> Int { range.reduce(0) { $0 * 10 + Int(b[$1] - 0x30) } }
@@ -99,7 +99,7 @@ public enum Timestamp {
 }
 
 /// What is wrong with a timestamp, phrased to follow `field "timestamp" `.
-enum TimestampProblem: Error, Equatable {
+public enum TimestampProblem: Error, Equatable, Sendable {
     case notISO8601
     case noTimeZone
     /// `has <detail>`, e.g. `has month 13, must be 01-12`.
@@ -107,7 +107,7 @@ enum TimestampProblem: Error, Equatable {
     case beforeRange
     case afterRange
 
-    var phrase: String {
+    public var phrase: String {
         switch self {
         case .notISO8601: return "is not an ISO 8601 date-time like 2026-11-22T03:04:05Z"
         case .noTimeZone: return "has no time zone (add Z or an offset like +02:00)"

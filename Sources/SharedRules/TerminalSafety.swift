@@ -15,4 +15,10 @@ public enum TerminalSafety {
     public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
+
+    /// Upper-case hex, zero-padded to at least four digits: the digits of an escape (`\u001B`, `U+202E`).
+    public static func hex4(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
 }

@@ -49,7 +49,7 @@ public enum DisplayText {
             case 0x09: out += "\\t"
             default:
                 if TerminalSafety.isUnsafe(scalar) {
-                    out += "\\u" + ReasonText.hex4(scalar.value)
+                    out += "\\u" + TerminalSafety.hex4(scalar.value)
                 } else {
                     out.unicodeScalars.append(scalar)
                 }

@@ -1,0 +1,21 @@
+/// What the terminal loop drives: the state it draws, the inputs it sends, and the background work it starts,
+/// polls and drains. `TimelineRuntime`'s `TimelineController` is the one implementation; the loop (`Terminal`)
+/// needs nothing else from it, so it depends on this module alone.
+public protocol TimelineDriver: AnyObject {
+    /// The state the next frame draws.
+    var state: AppState { get }
+    /// How often `pollBackground` looks for other connections' writes (microseconds).
+    var changeCheckInterval: Int64 { get set }
+    /// `handler` runs (on any thread) each time a background result waits for `drain`.
+    func setWakeHandler(_ handler: (@Sendable () -> Void)?)
+    /// Starts the first loads.
+    func start()
+    /// Applies an input; false once the user asked to quit.
+    @discardableResult func send(_ input: Input) -> Bool
+    /// Applies the background results that arrived; true when the state changed.
+    func drain() -> Bool
+    /// Looks for other connections' writes and the poller's status (throttled).
+    func pollBackground(nowMicros: Int64)
+    /// Looks for other connections' writes now (a commit hook or a file watcher saw one).
+    func checkForChangesNow()
+}

@@ -64,8 +64,8 @@ test-localstack: deps build localstack-venv
 ## bench: prints figures (asserts nothing): store and TUI (1,000 and 1,000,000 events), then on a local
 ## LocalStack SQS: drain 10,000 messages (timeline vs boto3) and publish -> stored latency, then the real
 ## binary in a terminal: publish -> on screen, idle CPU and wake-ups (60 s), cold start, CJK search, then a
-## reporting hook's whole process (hooks); last, the table of figures, each beside its target.
-## TIMELINE_BENCH_ONLY picks parts: tui,store,json,drain,latency,onscreen,idle,coldstart,cjk,hooks
+## reporting hook's whole process (hooks); the store at 10,000,000 events of a realistic mix (scale); last, the table of figures, each beside its target.
+## TIMELINE_BENCH_ONLY picks parts: tui,store,json,drain,latency,onscreen,idle,coldstart,cjk,hooks,scale
 ## (json: 10,000 SQS ReceiveMessage answers parsed).
 BENCH_LOG := .build/bench.log
 bench: deps build localstack-venv
@@ -73,7 +73,8 @@ bench: deps build localstack-venv
 	set -o pipefail; { .build/release/TimelineBench && \
 	  $(PY) bench/sqs_benches.py --timeline $(RELEASE_BIN) --localstack-python $(LOCALSTACK_VENV)/bin/python && \
 	  $(PY) bench/terminal_benches.py --timeline $(RELEASE_BIN) && \
-	  $(PY) bench/hook_bench.py --timeline $(RELEASE_BIN); } 2>&1 | tee $(BENCH_LOG)
+	  $(PY) bench/hook_bench.py --timeline $(RELEASE_BIN) && \
+	  $(PY) bench/scale_bench.py --timeline $(RELEASE_BIN); } 2>&1 | tee $(BENCH_LOG)
 	$(PY) bench/bench_table.py $(BENCH_LOG)
 
 ## chaos: 10,000 events through `timeline poll` on LocalStack while it is SIGKILLed 5 times, the endpoint

@@ -30,6 +30,7 @@ enum Schema {
         Migration(version: 8, apply: mergeSearchIndexInBackground),
         Migration(version: 9, apply: endIndexedValues),
         Migration(version: 10, apply: storePayloadOnce),
+        Migration(version: 11, apply: keepTaskCounts),
     ]
 
     static var latestVersion: Int64 { migrations.last?.version ?? 0 }
@@ -295,5 +296,10 @@ enum Schema {
             CREATE INDEX events_id_key ON events (id_key);
             CREATE INDEX events_task_order ON events (task_row, ts_us);
             """)
+    }
+
+    /// Version 11 (counts at scale): timeline rows per status, kept by triggers (`TaskCounts`).
+    private static func keepTaskCounts(_ db: Database) throws {
+        try db.execute(TaskCounts.createSQL)
     }
 }

@@ -37,6 +37,11 @@ enum TaskCounts {
 }
 
 extension TimelineStore {
+    /// Whether `count(matching:)` of `query` reads kept counts (cheap at any history size).
+    public func keepsCount(of query: TimelineQuery) -> Bool {
+        TaskCounts.statusesOnly(query) != nil
+    }
+
     /// Timeline rows per status, from `task_counts` (caller holds the lock).
     func keptTaskCounts() throws -> [Status: Int] {
         let statement = try db.cached("SELECT status, tasks FROM task_counts WHERE tasks > 0")

@@ -88,8 +88,9 @@ struct ListCommand: ParsableCommand {
             }
             return
         }
-        // A bounded count: the cost of the line below must not grow with the history.
-        let total = try timeline.count(matching: query, upTo: Self.countCap + 1)
+        // Exact when the store keeps it, else bounded: the cost must not grow with the history.
+        let exact = timeline.keepsCount(of: query)
+        let total = try exact ? timeline.count(matching: query) : timeline.count(matching: query, upTo: Self.countCap + 1)
         if rows.isEmpty {
             standardError(query.isEmpty ? "The timeline is empty." : "No task matches.")
             return
@@ -101,7 +102,7 @@ struct ListCommand: ParsableCommand {
             print(table.row(row.event, suffix: row.eventCount > 1 ? " (\(row.eventCount) events)" : ""))
         }
         if total > rows.count {
-            let of = total > Self.countCap ? "more than \(Self.countCap)" : "\(total)"
+            let of = !exact && total > Self.countCap ? "more than \(Self.countCap)" : "\(total)"
             standardError("\(rows.count) of \(of) tasks shown (--limit to see more).")
         }
     }

@@ -16,7 +16,7 @@ NOT_A_TTY := 2>&1 | cat
 .SHELLFLAGS := -o pipefail -c
 export TIMELINE_SHARED ?= $(abspath ../shared)
 
-.PHONY: all deps apt-deps venv build debug test swift-test python-test e2e-test test-localstack bench chaos localstack-venv demo install clean
+.PHONY: all deps apt-deps venv build debug test swift-test python-test e2e-test test-localstack bench chaos localstack-venv demo docs install clean
 
 all: build
 
@@ -105,6 +105,11 @@ $(LOCALSTACK_VENV)/.installed:
 ## demo: local SQS server, a simulated fleet of agents, and the TUI on that queue
 demo: deps build
 	scripts/demo.sh
+
+## docs: docs/keys.md from the TUI's key bindings (TimelineUITests fail while the two differ)
+docs:
+	swift build --product timeline $(NOT_A_TTY)
+	.build/debug/timeline help-keys --markdown > docs/keys.md
 
 ## install: the binary, the man page timeline.1 (generated from the command definitions by
 ## swift-argument-parser's generate-manual) and bash, zsh and fish completions, under $(DESTDIR)$(PREFIX)

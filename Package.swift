@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["TimelineUI", "TimelineRuntime", "CNCursesW"]),
         // Human in the loop: sends replies (SQS or webhook) and keeps their outcome.
         .target(name: "ReplyDelivery", dependencies: ["TimelineCore", "SQSClient", "StrictJSON"]),
-        // Issue 14: notifications (decisions and channels), read state watching, the fleet line.
+        // Notifications (decisions and channels), read state watching, the fleet line.
         .target(name: "Attention", dependencies: ["TimelineCore", "TimelineStore"]),
         // The config file: settings with provenance (flag > environment > file > default) and named views.
         .target(name: "TimelineConfig", dependencies: ["TimelineCore", .product(name: "TOMLKit", package: "TOMLKit")]),

@@ -9,7 +9,7 @@ import os
 import re
 
 
-_IAM_POINTER = "see the send-only IAM policy in the README (docs/agents.md)"
+_IAM_POINTER = "see the send-only IAM policy in docs/agents.md"
 
 CREDENTIALS_HINT = (
     "set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (plus AWS_SESSION_TOKEN for temporary keys), "

@@ -80,7 +80,14 @@ def hooks(log: str) -> str | None:
                  lambda m: f"p50 {m[1]} ms wall, {m[3]} ms CPU (p90 {m[2]} / {m[4]})")
     python = found(r"^python3 -c pass \(same run\): " + figure, log,
                    lambda m: f"python3 -c pass: p50 {m[1]} ms wall, {m[3]} ms CPU")
-    return f"{hook}; {python}" if hook and python else None
+    server = found(r"^SendMessage alone, open boto3 client \(same server\): p50 ([\d.]+) ms", log,
+                   lambda m: f"the server alone: {m[1]} ms")
+    return "; ".join(p for p in (hook, python, server) if p) if hook and python else None
+
+
+def prompt_on_screen(log: str) -> str | None:
+    return found(r"^hook start -> prompt on screen: p50 ([\d.]+) ms, p90 ([\d.]+) ms", log,
+                 lambda m: f"p50 {m[1]} ms (p90 {m[2]} ms)")
 
 
 def cjk(log: str) -> str | None:
@@ -118,6 +125,7 @@ ROWS = [
     Row("CJK search keystroke, 100,000 events", "same budget as ASCII", "cjk", cjk),
     Row("reporting hook, whole process (timeline hook claude, PostToolUse)", "p50 ≤ 15 ms wall, ≤ 10 ms CPU", "hooks",
         hooks),
+    Row("permission prompt: hook start → shown in the TUI (tmux, moto)", "p50 ≤ 100 ms", "hooks", prompt_on_screen),
     Row("database bytes per byte of the events' JSON", "≤ 1.2×", "scale",
         scale(r"^scale database bytes per JSON byte: ([\d.]+)x at ([\d,]+).*?, ([\d.]+)x at",
               lambda m: f"{m[1]}× at {m[2]} events ({m[3]}× at 50k)")),

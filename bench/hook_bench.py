@@ -1,11 +1,17 @@
-"""`make bench`'s hooks part: what an agent pays for each reporting hook, the whole process measured.
+"""`make bench`'s hooks part: what an agent pays for each reporting hook, and how soon a prompt shows.
 
-`timeline hook claude` with a PostToolUse payload on stdin, run TIMELINE_BENCH_HOOK_RUNS (50) times as Claude
-Code runs it (fork+exec, stdin a file, output discarded), sending to a local SQS server (moto, one message at a
-time). Credentials come from a profile's `credential_process`, cached by the hook between runs (one warm-up run
-fills the cache; the figures say how often the process ran). Wall time and CPU (user+system of the child, from
-wait4) as p50 and p90, beside `python3 -c pass` started the same way in the same run. Asserts nothing; every
-process started here is stopped here.
+Reporting hook: `timeline hook claude` with a PostToolUse payload on stdin, run TIMELINE_BENCH_HOOK_RUNS (50)
+times as Claude Code runs it (fork+exec, stdin a file, output discarded), sending to a local SQS server (moto,
+one message at a time). Credentials come from a profile's `credential_process`, cached by the hook between runs
+(one warm-up run fills the cache; the figures say how often the process ran). Wall time and CPU (user+system
+of the child, from wait4) as p50 and p90, beside `python3 -c pass` started the same way in the same run, and
+beside one SendMessage to the same server from an open boto3 client (what the server alone takes).
+
+Prompt on screen: `timeline tui` polls the same server in tmux; `timeline hook claude` starts with a
+PermissionRequest payload (a fresh command each time, a reply queue and a sender allowlist: it asks on the
+timeline), and the clock stops when the TUI's screen first shows that command. The hook is then stopped with
+SIGTERM (as Claude stops it when its own dialog is answered), which withdraws the question.
+TIMELINE_BENCH_PROMPT_RUNS (20). Asserts nothing; every process started here is stopped here.
 
     python bench/hook_bench.py --timeline .build/release/timeline
 """
@@ -17,6 +23,7 @@ import json
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -25,10 +32,17 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT / "scripts"))
 
-import sqs_server  # noqa: E402
-from sqs_bench_support import REGION, create_queue, percentile, sqs_client  # noqa: E402
+sys.path.insert(0, str(REPO_ROOT / "Tests" / "support"))
 
-PAYLOAD = REPO_ROOT / "agent-tool" / "demo" / "claude-session" / "4-PostToolUse-Bash.json"
+import sqs_server  # noqa: E402
+from sqs_bench_support import REGION, child_environment, create_queue, percentile, sqs_client  # noqa: E402
+from timeline_testing.tmux import Tmux  # noqa: E402
+
+SESSION = REPO_ROOT / "agent-tool" / "demo" / "claude-session"
+PAYLOAD = SESSION / "4-PostToolUse-Bash.json"
+PERMISSION = SESSION / "6-PermissionRequest.json"
+# moto gives every message this SenderId: the allowlist that lets the hook ask.
+MOTO_SENDER = "AIDAIT2UOQQY3AUEKVGXU"
 
 
 def run_once(command: list[str], stdin: Path, env: dict[str, str]) -> tuple[float, float]:
@@ -64,9 +78,8 @@ def received(client, queue_url: str) -> int:
             {"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(batch)])
 
 
-def run_hooks(timeline: str, endpoint: str, folder: Path, runs: int) -> None:
-    client = sqs_client(endpoint)
-    queue_url = create_queue(client, "hook-bench")
+def hook_environment(folder: Path, endpoint: str, queue_url: str) -> dict[str, str]:
+    """A hook's environment: a profile whose `credential_process` counts its runs, a private state directory."""
     calls = folder / "credential-process-calls"
     helper = folder / "credential-process"
     helper.write_text("#!/bin/sh\necho run >>" + json.dumps(str(calls)) + "\n"
@@ -75,14 +88,37 @@ def run_hooks(timeline: str, endpoint: str, folder: Path, runs: int) -> None:
     helper.chmod(0o700)
     config = folder / "aws-config"
     config.write_text(f"[profile bench]\ncredential_process = {helper}\nregion = {REGION}\n")
+    return {**base_environment(), "AWS_PROFILE": "bench", "AWS_CONFIG_FILE": str(config),
+            "AWS_SHARED_CREDENTIALS_FILE": os.devnull, "AWS_EC2_METADATA_DISABLED": "true",
+            "AWS_ENDPOINT_URL_SQS": endpoint, "TIMELINE_QUEUE_URL": queue_url,
+            "XDG_STATE_HOME": str(folder / "state"), "TIMELINE_CONFIG": str(folder / "config.toml"),
+            "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"}
+
+
+def base_environment() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items()
+            if not k.startswith(("AWS_", "TIMELINE_")) and k.lower() not in ("http_proxy", "https_proxy", "all_proxy")}
+
+
+def send_alone(client, queue_url: str, runs: int) -> list[float]:
+    """Wall seconds of one SendMessage from an open boto3 client: the server's own share of a hook run."""
+    body = PAYLOAD.read_text()
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        client.send_message(QueueUrl=queue_url, MessageBody=body)
+        times.append(time.perf_counter() - started)
+    return sorted(times)
+
+
+def run_hooks(timeline: str, endpoint: str, folder: Path, runs: int) -> None:
+    client = sqs_client(endpoint)
+    queue_url = create_queue(client, "hook-bench")
+    calls = folder / "credential-process-calls"
+    env = hook_environment(folder, endpoint, queue_url)
+    base = base_environment()
     payload = folder / "PostToolUse.json"
     payload.write_text(json.dumps({**json.loads(PAYLOAD.read_text()), "cwd": str(REPO_ROOT)}))
-    base = {k: v for k, v in os.environ.items()
-            if not k.startswith(("AWS_", "TIMELINE_")) and k.lower() not in ("http_proxy", "https_proxy", "all_proxy")}
-    env = {**base, "AWS_PROFILE": "bench", "AWS_CONFIG_FILE": str(config), "AWS_SHARED_CREDENTIALS_FILE": os.devnull,
-           "AWS_EC2_METADATA_DISABLED": "true", "AWS_ENDPOINT_URL_SQS": endpoint, "TIMELINE_QUEUE_URL": queue_url,
-           "XDG_STATE_HOME": str(folder / "state"), "TIMELINE_CONFIG": str(folder / "config.toml"),
-           "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"}
     hook = [timeline, "hook", "claude"]
     python = [shutil.which("python3") or sys.executable, "-c", "pass"]
     run_once(hook, payload, env)  # warm-up: fills the credential cache
@@ -90,14 +126,71 @@ def run_hooks(timeline: str, endpoint: str, folder: Path, runs: int) -> None:
     for _ in range(runs):  # interleaved, so both see the same machine
         hooks.append(run_once(hook, payload, env))
         pythons.append(run_once(python, payload, base))
-    delivered = received(client, queue_url)
+    server_alone = send_alone(client, queue_url, runs)
+    delivered = received(client, queue_url) - runs
     spooled = len(list((folder / "state" / "timeline" / "spool").glob("*.json")))
     process_runs = len(calls.read_text().splitlines()) if calls.exists() else 0
     print(f"== hooks: {runs} runs of `timeline hook claude` (PostToolUse on stdin, moto {endpoint})")
     print(f"hook run (whole process): {figures(hooks)}")
     print(f"python3 -c pass (same run): {figures(pythons)}")
+    print(f"SendMessage alone, open boto3 client (same server): p50 {percentile(server_alone, 0.5) * 1000:.1f} ms, "
+          f"p90 {percentile(server_alone, 0.9) * 1000:.1f} ms")
     print(f"events on the queue {delivered} of {runs + 1}, left in the spool {spooled}, "
           f"credential_process ran {process_runs} time(s)")
+
+
+def run_prompts(timeline: str, endpoint: str, folder: Path, runs: int) -> None:
+    """Hook start -> the prompt on the TUI's screen, `runs` times."""
+    client = sqs_client(endpoint)
+    queue_url = create_queue(client, "hook-prompt-bench")
+    reply_url = create_queue(client, "hook-prompt-replies")
+    env = {**hook_environment(folder, endpoint, queue_url), "TIMELINE_REPLY_QUEUE_URL": reply_url,
+           "TIMELINE_REPLY_SENDERS": MOTO_SENDER}
+    tui = [timeline, "tui", "--queue-url", queue_url, "--endpoint-url", endpoint, "--region", REGION,
+           "--db", str(folder / "prompt.db")]
+    tmux = Tmux()
+    shown: list[float] = []
+    try:
+        tmux.start(tui, env={**child_environment(), "TIMELINE_CONFIG": str(folder / "config.toml")},
+                   width=160, height=40)
+        if wait_screen(tmux, "No events yet", 30) is None:
+            print(f"  the TUI did not start; screen:\n{tmux.capture()}")
+            return
+        for n in range(runs + 2):  # two warm-up prompts
+            token = f"probe-{n:03d}-{os.urandom(4).hex()}"
+            payload = folder / f"permission-{n}.json"
+            payload.write_text(json.dumps({**json.loads(PERMISSION.read_text()), "cwd": str(REPO_ROOT),
+                                           "session_id": f"bench-{n}", "tool_input": {"command": f"echo {token}"}}))
+            with open(payload, "rb") as source, open(os.devnull, "wb") as sink:
+                started = time.perf_counter()
+                hook = subprocess.Popen([timeline, "hook", "claude", "--wait", "60s"], stdin=source, stdout=sink,
+                                        stderr=sink, env=env)
+            try:
+                seen = wait_screen(tmux, token, 30)
+            finally:
+                hook.send_signal(signal.SIGTERM)  # answered elsewhere: the hook withdraws its question
+                hook.wait(timeout=30)
+            if n >= 2 and seen is not None:
+                shown.append(seen - started)
+    finally:
+        tmux.kill()
+    print(f"== hooks: prompt on screen, {runs} PermissionRequest hooks while `timeline tui` polls moto in tmux")
+    if shown:
+        shown.sort()
+        print(f"hook start -> prompt on screen: p50 {percentile(shown, 0.5) * 1000:.1f} ms, "
+              f"p90 {percentile(shown, 0.9) * 1000:.1f} ms over {len(shown)} prompts"
+              + (f" ({runs - len(shown)} not shown within 30 s)" if len(shown) < runs else ""))
+    else:
+        print("hook start -> prompt on screen: none shown within 30 s")
+
+
+def wait_screen(tmux: Tmux, text: str, timeout: float) -> float | None:
+    """perf_counter() when the screen first shows `text`, else None."""
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        if text in tmux.capture():
+            return time.perf_counter()
+    return None
 
 
 def main() -> None:
@@ -114,6 +207,10 @@ def main() -> None:
     try:
         with sqs_server.MotoServer() as server:
             run_hooks(timeline, server.endpoint, folder, int(os.environ.get("TIMELINE_BENCH_HOOK_RUNS", "50")))
+            if shutil.which("tmux"):
+                run_prompts(timeline, server.endpoint, folder, int(os.environ.get("TIMELINE_BENCH_PROMPT_RUNS", "20")))
+            else:
+                print("hook start -> prompt on screen: needs tmux (make deps installs it)")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -35,7 +35,7 @@ public final class HookSpool: @unchecked Sendable {
         if existing.count >= Self.capacity {
             for old in existing.prefix(existing.count - Self.capacity + 1) { try? FileManager.default.removeItem(at: old) }
         }
-        let name = String(format: "%019lld-%010d-%@.json", micros, getpid(), UUID().uuidString.lowercased())
+        let name = "\(Self.zeroPadded(micros, width: 19))-\(Self.zeroPadded(Int64(getpid()), width: 10))-\(UUID().uuidString.lowercased()).json"
         let file = directory.appendingPathComponent(name)
         let temporary = directory.appendingPathComponent(".tmp-" + name)
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -49,6 +49,12 @@ public final class HookSpool: @unchecked Sendable {
             throw HookSpoolError(path: file.path, errno: code)
         }
         return file
+    }
+
+    /// `value` (not negative) in decimal, zeros before it up to `width` digits: names sort as numbers.
+    static func zeroPadded(_ value: Int64, width: Int) -> String {
+        let digits = String(max(value, 0))
+        return String(repeating: "0", count: max(width - digits.count, 0)) + digits
     }
 
     /// The waiting events' files, oldest first.

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 // libcurl is opened at the first request (dlopen), not when the program starts: commands and views that
@@ -36,6 +37,13 @@ static inline tl_curl_api *tl_curl_table(void) { static tl_curl_api api; return 
 static inline char *tl_curl_problem(void) { static char problem[512]; return problem; }
 #define tl_curl (*tl_curl_table())
 
+// OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT) through `library`'s dependencies (libcurl's libcrypto, or
+// libcrypto itself). 0x00080000 is OPENSSL_INIT_NO_ATEXIT (OpenSSL 1.1.1 and later).
+static inline void tl_openssl_without_atexit(void *library) {
+    int (*init)(uint64_t, const void *) = (int (*)(uint64_t, const void *))dlsym(library, "OPENSSL_init_crypto");
+    if (init) init(0x00080000L, NULL);
+}
+
 static inline void tl_curl_load(void) {
     void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
     if (!library) {
@@ -66,6 +74,10 @@ static inline void tl_curl_load(void) {
             return;
         }
     }
+    // OpenSSL must not free its state at exit while another thread may still be in a transfer: its atexit
+    // cleanup would pull the state from under it (a crash after the program's last line). Asked before
+    // curl_global_init, which would otherwise initialise OpenSSL with the cleanup registered.
+    tl_openssl_without_atexit(library);
     if (tl_curl.global_init(CURL_GLOBAL_ALL) != CURLE_OK) {
         snprintf(tl_curl_problem(), 512, "curl_global_init failed");
     }

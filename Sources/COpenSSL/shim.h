@@ -1,6 +1,7 @@
 #ifndef TL_COPENSSL_SHIM_H
 #define TL_COPENSSL_SHIM_H
 #include <dlfcn.h>
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <pthread.h>
@@ -28,6 +29,9 @@ static inline void tl_crypto_load(void) {
         snprintf(tl_crypto_problem(), 512, "cannot load libcrypto.so.3 (%s): install libssl3", why ? why : "not found");
         return;
     }
+    // No cleanup at exit: a thread may still be signing while the program ends (see CCurl's shim).
+    int (*init)(uint64_t, const void *) = (int (*)(uint64_t, const void *))dlsym(library, "OPENSSL_init_crypto");
+    if (init) init(OPENSSL_INIT_NO_ATEXIT, NULL);
     tl_crypto_api *api = tl_crypto_table();
     api->digest = (int (*)(const void *, size_t, unsigned char *, unsigned int *, const EVP_MD *, ENGINE *))dlsym(library, "EVP_Digest");
     api->sha256 = (const EVP_MD *(*)(void))dlsym(library, "EVP_sha256");

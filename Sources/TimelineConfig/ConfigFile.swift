@@ -93,10 +93,10 @@ public struct ConfigFile: Sendable, Equatable {
         } catch let error as TOMLParseError {
             throw ConfigFileError(path: path, line: error.source.begin.line, key: nil,
                                   problem: "not valid TOML: " + DisplayText.sanitize(error.description),
-                                  fix: "write settings as key = \"value\" lines (see the commented example in the README)")
+                                  fix: "write settings as key = \"value\" lines (see the commented example in docs/configuration.md)")
         } catch {
             throw ConfigFileError(path: path, line: nil, key: nil, problem: "not valid TOML",
-                                  fix: "write settings as key = \"value\" lines (see the commented example in the README)")
+                                  fix: "write settings as key = \"value\" lines (see the commented example in docs/configuration.md)")
         }
         let lines = KeyLines(text)
         var file = ConfigFile(path: path)

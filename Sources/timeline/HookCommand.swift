@@ -10,6 +10,7 @@ import TimelineCore
 struct HookCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hook",
+        _superCommandName: "timeline",  // its usage says `timeline hook` when main parses it alone
         abstract: "Report an agent's hook event to the timeline (run by the agent's hooks).",
         discussion: """
             Agents: \(HookAgent.allCases.map(\.rawValue).joined(separator: ", ")). Always exits 0; what cannot \
@@ -186,7 +187,7 @@ private final class StdinBox: @unchecked Sendable {
 /// `timeline publish`.
 enum HookDelivery {
     static func publisher(spool: HookSpool, environment: [String: String]) -> HookPublisher {
-        let configuration = Result { try QueueOptions.parse([]).configuration(environment: environment) }
+        let configuration = Result { try QueueOptions.configuration(flags: .init(), environment: environment) }
         return HookPublisher(spool: spool) {
             let configuration = try configuration.get()
             // Temporary credentials outlive the hook run in a 0600 file: each run does not call STS or SSO.

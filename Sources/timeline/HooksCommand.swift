@@ -137,7 +137,7 @@ struct HooksStatusCommand: ParsableCommand {
                 }
             }
         }
-        let queue = (try? QueueOptions.parse([]).configuration(environment: environment)).map {
+        let queue = (try? QueueOptions.configuration(flags: .init(), environment: environment)).map {
             "\(DisplayText.sanitize(String(describing: $0.queue.value))) (from \($0.queue.source))"
         } ?? "no queue configured (set TIMELINE_QUEUE_URL or queue_url in the config file)"
         print("publishes to: \(queue)")

@@ -29,11 +29,19 @@ struct QueueOptions: ParsableArguments {
 
     /// Resolves every setting from flags, environment, the config file and the AWS files; one clear error otherwise.
     func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SQSConfiguration {
+        try Self.configuration(
+            flags: .init(region: region, queueURL: queueURLs.first, queueName: queueName, endpointURL: endpointURL,
+                         profile: profile),
+            environment: environment)
+    }
+
+    /// The configuration `flags` give with the environment and the config file under them (what `hook`
+    /// uses with no flags, without parsing any).
+    static func configuration(flags: SQSConfiguration.Flags, environment: [String: String]) throws -> SQSConfiguration {
         let file = try UserConfig.file()
         do {
             return try SQSConfiguration.resolve(
-                flags: .init(region: region, queueURL: queueURLs.first, queueName: queueName,
-                             endpointURL: endpointURL, profile: profile),
+                flags: flags,
                 environment: environment,
                 file: .init(region: file.string("region"), queueURL: (file.values["queue_urls"] ?? file.values["queue_url"])?.first,
                             queueName: file.string("queue"), endpointURL: file.string("endpoint_url"),

@@ -13,6 +13,7 @@ struct TimelineCommand: ParsableCommand {
             ImportCommand.self, ListCommand.self, HistoryCommand.self, RejectedCommand.self, ReplyCommand.self,
             AskCommand.self, SetupCommand.self, ConfigCommand.self, ExportCommand.self, PruneCommand.self, MarkCommand.self,
             StatusCommand.self, HookCommand.self, HooksCommand.self,
+            HelpKeysCommand.self,
         ]
     )
 
@@ -21,16 +22,19 @@ struct TimelineCommand: ParsableCommand {
         ProcessMemory.configure()
         let given = Array(CommandLine.arguments.dropFirst())
         let arguments = given == ["-V"] ? ["--version"] : given
+        // An agent runs `hook` once per tool call: it is parsed alone, without the whole command tree.
+        let isHook = arguments.first == HookCommand.configuration.commandName
+        let root: any ParsableCommand.Type = isHook ? HookCommand.self : TimelineCommand.self
         var command: ParsableCommand
         do {
-            command = try parseAsRoot(arguments)
+            command = try root.parseAsRoot(isHook ? Array(arguments.dropFirst()) : arguments)
         } catch {
-            let message = fullMessage(for: error)
-            if exitCode(for: error) != .success, let hint = TypoHint.hint(for: message, arguments: arguments) {
+            let message = root.fullMessage(for: error)
+            if root.exitCode(for: error) != .success, let hint = TypoHint.hint(for: message, arguments: arguments) {
                 FileHandle.standardError.write(Data((message + "\n" + hint + "\n").utf8))
-                Foundation.exit(exitCode(for: error).rawValue)
+                Foundation.exit(root.exitCode(for: error).rawValue)
             }
-            exit(withError: error)
+            root.exit(withError: error)
         }
         do {
             try command.run()

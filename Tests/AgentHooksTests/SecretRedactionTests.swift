@@ -31,4 +31,23 @@ struct SecretRedactionTests {
             #expect(SecretRedaction.redact(text) == text)
         }
     }
+
+    @Test func everySecretInTheCorpusHoldsANeedle() {
+        for item in corpus.redacted {
+            #expect(SecretRedaction.mayHoldSecret(item.text), "\(item.text)")
+        }
+    }
+
+    @Test func textWithoutNeedlesIsNotSearched() {
+        #expect(!SecretRedaction.mayHoldSecret("Bash: npm test\nTests: 1 failed, 41 passed, 42 total"))
+        // A git commit id: 40 characters, but no upper case.
+        #expect(!SecretRedaction.mayHoldSecret("commit 3f786850e387550fdab836ed7e6dc881de23001b"))
+    }
+
+    @Test func lettersThatFoldToASCIIAreSearched() {
+        // U+212A KELVIN SIGN matches k in a case-insensitive pattern.
+        let text = "API_\u{212A}EY=hunter2hunter2"
+        #expect(SecretRedaction.mayHoldSecret(text))
+        #expect(!SecretRedaction.redact(text).contains("hunter2hunter2"))
+    }
 }

@@ -5,7 +5,7 @@ import TimelineCore
 
 @Suite struct ConfigFileTests {
     static let example = """
-        # the README's example
+        # the example in docs/configuration.md
         queue_url = "https://sqs.eu-west-1.amazonaws.com/123456789012/timeline"
         profile = "dev"
         region = "eu-west-1"

@@ -445,7 +445,7 @@ struct KeyBindingTableTests {
             }
         })
         let listed = KeyBindings.columns.flatMap { $0 }.filter { $0.title != "Glyphs" }.flatMap(\.keys)
-            .flatMap { $0.0.split(separator: " ").map(String.init) }
+            .flatMap { $0.keys.split(separator: " ").map(String.init) }
             .filter { !$0.hasSuffix(":") }  // search qualifiers, not keys
             .map { $0 == ":q" ? ":" : $0 }  // :q is the command line's (its row: command line "q" + ⏎)
         for key in listed { #expect(covered.contains(key), "no row for \(key)") }

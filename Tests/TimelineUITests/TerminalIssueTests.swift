@@ -156,19 +156,3 @@ struct TerminalIssueTests {
         GoldenScreen.check(render(bang, width: 40, height: 12), "40x12-poller-message")
     }
 }
-
-/// The README's key table lists every key the `?` overlay lists.
-@Suite("README key table")
-struct ReadmeKeyTableTests {
-    @Test func everyHelpKeyIsInTheReadme() throws {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md")
-        let text = try String(contentsOf: readme, encoding: .utf8)
-        let start = try #require(text.range(of: "| keys | |"))
-        let end = try #require(text.range(of: "### `timeline poll`", range: start.upperBound..<text.endIndex))
-        let table = String(text[start.lowerBound..<end.lowerBound]).replacingOccurrences(of: "`", with: "")
-        let tokens = KeyBindings.columns.flatMap { $0 }.filter { $0.title != "Glyphs" }.flatMap(\.keys)
-            .flatMap { $0.0.split(separator: " ").map(String.init) }
-        for token in tokens { #expect(table.contains(token), "README key table lacks \(token)") }
-    }
-}

@@ -67,14 +67,14 @@ def test_unrelated_exceptions_are_not_described():
 
 
 def _policy_blocks() -> dict[str, str]:
-    """The JSON policies in README.md, by the name in the `<!-- policy: NAME -->` marker before them."""
-    text = (sqs_server.REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    """The JSON policies in docs/agents.md, by the name in the `<!-- policy: NAME -->` marker before them."""
+    text = (sqs_server.REPO_ROOT / "docs" / "agents.md").read_text(encoding="utf-8")
     return dict(re.findall(r"<!-- policy: ([\w-]+) -->\s*```json\n(.*?)```", text, flags=re.S))
 
 
 @pytest.fixture(scope="module")
 def iam_checked_queue():
-    """A queue on an IAM-enforcing moto server plus keys for an agent and a viewer with the README's policies."""
+    """A queue on an IAM-enforcing moto server plus keys for an agent and a viewer with the documented policies."""
     import boto3
 
     policies = _policy_blocks()

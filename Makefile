@@ -64,11 +64,13 @@ test-localstack: deps build localstack-venv
 ## bench: prints figures (asserts nothing): store and TUI (1,000 and 1,000,000 events), then on a local
 ## LocalStack SQS: drain 10,000 messages (timeline vs boto3) and publish -> stored latency, then the real
 ## binary in a terminal: publish -> on screen, idle CPU and wake-ups (60 s), cold start, CJK search, then a
-## reporting hook's whole process (hooks); last, the table of figures, each beside its target.
-## TIMELINE_BENCH_ONLY picks parts: tui,store,json,drain,latency,onscreen,idle,coldstart,cjk,hooks,sustained,prune
+## reporting hook's whole process (hooks); the store at 10,000,000 events of a realistic mix (scale); last,
+## the table of figures, each beside its target.
+## TIMELINE_BENCH_ONLY picks parts: tui,store,json,drain,latency,onscreen,idle,coldstart,cjk,hooks,sustained,prune,scale
 ## (json: 10,000 SQS ReceiveMessage answers parsed; sustained: 1,000 events/s from 50 publishers into the TUI
 ## for 5 min, TIMELINE_BENCH_SUSTAINED_SECONDS shortens it; prune: 90 % of a 10M history beside the TUI,
-## TIMELINE_BENCH_PRUNE_EVENTS sets the size, the history is kept under .build/bench/).
+## TIMELINE_BENCH_PRUNE_EVENTS sets the size, the history is kept under .build/bench/; scale: built once
+## under .build/scale/, TIMELINE_BENCH_SCALE_EVENTS sets the size).
 BENCH_LOG := .build/bench.log
 bench: deps build localstack-venv
 	$(SWIFT_RELEASE) --product TimelineBench $(NOT_A_TTY)
@@ -77,7 +79,8 @@ bench: deps build localstack-venv
 	  $(PY) bench/terminal_benches.py --timeline $(RELEASE_BIN) && \
 	  $(PY) bench/hook_bench.py --timeline $(RELEASE_BIN) && \
 	  $(PY) bench/sustained_bench.py --timeline $(RELEASE_BIN) --localstack-python $(LOCALSTACK_VENV)/bin/python && \
-	  $(PY) bench/prune_bench.py --timeline $(RELEASE_BIN); } 2>&1 | tee $(BENCH_LOG)
+	  $(PY) bench/prune_bench.py --timeline $(RELEASE_BIN) && \
+	  $(PY) bench/scale_bench.py --timeline $(RELEASE_BIN); } 2>&1 | tee $(BENCH_LOG)
 	$(PY) bench/bench_table.py $(BENCH_LOG)
 
 ## chaos: 10,000 events through `timeline poll` on LocalStack while it is SIGKILLed 5 times, the endpoint

@@ -115,6 +115,16 @@ def prune(log: str) -> str | None:
     return "; ".join(parts) if parts else None
 
 
+def scale(pattern: str, render: Callable[[re.Match[str]], str]) -> Callable[[str], str | None]:
+    return lambda log: found(pattern, section(log, r"^== scale.*$", r"^==(?! scale)"), render)
+
+
+def scale_read(name: str) -> Row:
+    return Row(f"{name} at 10M vs 50k events (whole process)", "≤ 1.5× the 50k figure", "scale",
+               scale(rf"^scale read {name} \(whole process\): ([\d.]+) ms at ([\d,]+), ([\d.]+) ms at [\d,]+, ratio ([\d.]+)",
+                     lambda m: f"{m[4]}× ({m[1]} ms at {m[2]}, {m[3]} ms)"))
+
+
 ROWS = [
     Row("publish → on screen (tui in tmux, moto, SendMessage)", "median ≤ 30 ms, p99 ≤ 80 ms", "onscreen", onscreen),
     Row("idle TUI, empty queue, 60 s", "≤ 0.05 % CPU, ≤ 2 wake-ups a second", "idle", idle),
@@ -139,6 +149,14 @@ ROWS = [
     Row("reporting hook, whole process (timeline hook claude, PostToolUse)", "p50 ≤ 15 ms wall, ≤ 10 ms CPU", "hooks",
         hooks),
     Row("permission prompt: hook start → shown in the TUI (tmux, moto)", "p50 ≤ 100 ms", "hooks", prompt_on_screen),
+    Row("database bytes per byte of the events' JSON", "≤ 1.2×", "scale",
+        scale(r"^scale database bytes per JSON byte: ([\d.]+)x at ([\d,]+).*?, ([\d.]+)x at",
+              lambda m: f"{m[1]}× at {m[2]} events ({m[3]}× at 50k)")),
+    Row("bulk import up to 10M events, slowest 1M segment", "≥ 100k events/s", "scale",
+        scale(r"^scale bulk import: slowest segment ([\d,]+) events/s", lambda m: f"{m[1]} events/s")),
+    *[scale_read(name) for name in ("first page", "qualifiers", "search", "status")],
+    Row("peak RSS of the reads at 10M events", "≤ 24 MiB", "scale",
+        scale(r"^scale peak RSS of the reads: ([\d.]+) MiB", lambda m: f"{m[1]} MiB")),
 ]
 
 

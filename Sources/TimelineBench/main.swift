@@ -17,9 +17,9 @@ let environment = ProcessInfo.processInfo.environment
 let isTUIChild = environment["TIMELINE_TUI_BENCH_CHILD"] != nil
 // The other parts are the Python benches that `make bench` runs after this one: drain and latency
 // (bench/sqs_benches.py), onscreen, idle, coldstart and cjk (bench/terminal_benches.py), hooks (bench/hook_bench.py),
-// sustained (bench/sustained_bench.py) and prune (bench/prune_bench.py).
+// sustained (bench/sustained_bench.py), prune (bench/prune_bench.py) and scale (bench/scale_bench.py).
 let knownParts: Set<String> = ["tui", "store", "json", "drain", "latency", "onscreen", "idle", "coldstart", "cjk", "hooks",
-                               "sustained", "prune"]
+                               "sustained", "prune", "scale"]
 let selected: Set<String> = environment["TIMELINE_BENCH_ONLY"]
     .map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }) } ?? knownParts
 

@@ -29,6 +29,8 @@ enum Schema {
         Migration(version: 7, apply: addReadMarks),
         Migration(version: 8, apply: mergeSearchIndexInBackground),
         Migration(version: 9, apply: endIndexedValues),
+        Migration(version: 10, apply: storePayloadOnce),
+        Migration(version: 11, apply: keepTaskCounts),
     ]
 
     static var latestVersion: Int64 { migrations.last?.version ?? 0 }
@@ -257,5 +259,47 @@ enum Schema {
             UPDATE timeline SET indexed_seq = NULL WHERE indexed_seq IS NOT NULL;
             """)
         while try SearchIndexer(db: db).indexWaitingRows(limit: TimelineStore.searchIndexChunk) > 0 {}
+    }
+
+    /// The `events` table of version 10 (`PayloadColumns`): each payload stored once, in `raw_json`.
+    static let eventsTableVersion10 = """
+        seq           INTEGER PRIMARY KEY,
+        id_key        INTEGER NOT NULL,
+        task_row      INTEGER NOT NULL,
+        ts_us         INTEGER NOT NULL,
+        progress      REAL,
+        received_us   INTEGER NOT NULL,
+        message_id    TEXT,
+        sent_us       INTEGER,
+        receive_count INTEGER,
+        raw_json      TEXT NOT NULL,
+        \(PayloadColumns.definitions)
+        """
+
+    /// Version 10 (history at scale): every payload is stored once. The text fields were kept twice, as
+    /// columns and inside `raw_json`; now they are generated columns read from `raw_json` (`PayloadColumns`),
+    /// so the events table holds about the payload's own bytes. The table is rebuilt in `seq` order (`seq`
+    /// kept), each field's value compared with the payload's and kept only where they differ.
+    private static func storePayloadOnce(_ db: Database) throws {
+        let fields = PayloadColumns.fields
+        try db.execute("""
+            CREATE TABLE events_v10 (
+            \(eventsTableVersion10)
+            );
+            INSERT INTO events_v10 (seq, id_key, task_row, ts_us, progress, received_us, message_id, sent_us,
+                                    receive_count, raw_json, \(fields.map(\.own).joined(separator: ", ")))
+            SELECT seq, id_key, task_row, ts_us, progress, received_us, message_id, sent_us, receive_count, raw_json,
+                   \(fields.map { PayloadColumns.ownValue($0, value: $0.name, raw: "raw_json") }.joined(separator: ",\n"))
+            FROM events ORDER BY seq;
+            DROP TABLE events;
+            ALTER TABLE events_v10 RENAME TO events;
+            CREATE INDEX events_id_key ON events (id_key);
+            CREATE INDEX events_task_order ON events (task_row, ts_us);
+            """)
+    }
+
+    /// Version 11 (counts at scale): timeline rows per status, kept by triggers (`TaskCounts`).
+    private static func keepTaskCounts(_ db: Database) throws {
+        try db.execute(TaskCounts.createSQL)
     }
 }

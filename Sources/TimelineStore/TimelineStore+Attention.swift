@@ -95,17 +95,19 @@ extension TimelineStore {
         }
     }
 
-    /// Running, error, unread-error and waiting task counts: index range counts on (status, seq).
+    /// Running, error, unread-error and waiting task counts: kept counts (`TaskCounts`), and unread errors
+    /// an index range count on (status, seq).
     public func fleetCounts() throws -> FleetCounts {
         try locked {
             var counts = FleetCounts()
-            counts.running = Int(try db.scalarInt("SELECT count(*) FROM timeline WHERE status = 'in_progress'"))
-            counts.errors = Int(try db.scalarInt("SELECT count(*) FROM timeline WHERE status = 'error'"))
+            let kept = try keptTaskCounts()
+            counts.running = kept[.inProgress] ?? 0
+            counts.errors = kept[.error] ?? 0
             counts.unreadErrors = Int(try db.scalarInt("""
                 SELECT count(*) FROM timeline t WHERE t.status = 'error' AND t.seq > \(ReadState.readAllSeq)
                 AND NOT EXISTS (SELECT 1 FROM read_marks r WHERE r.task_row = t.row_id AND r.seq >= t.seq)
                 """))
-            counts.waiting = Int(try db.scalarInt("SELECT count(*) FROM timeline WHERE status = 'needs_input'"))
+            counts.waiting = kept[.needsInput] ?? 0
             return counts
         }
     }

@@ -147,15 +147,25 @@ struct BatchWriter {
     init(db: Database, receivedMicros: Int64) throws {
         self.db = db
         self.receivedMicros = receivedMicros
-        insertEvent = try db.cached("""
-            INSERT INTO events (id, agent_id, task_id, title, body, status, category, ts_us, progress,
-                                raw_json, message_id, received_us, id_key, task_row, sent_us, receive_count)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
-            """)
+        insertEvent = try db.cached(Self.insertEventSQL)
         // The id_key index finds candidates; the full id decides (keys of different ids may collide).
         findStored = try db.cached("SELECT 1 FROM events WHERE id_key = ?1 AND id = ?2 LIMIT 1")
         findRow = try db.cached("SELECT row_id, seq, ts_us, status FROM timeline WHERE task_id = ?1")
     }
+
+    /// Inserts one event: parameters 1–7 are its text fields (in `PayloadColumns.fields` order: kept only
+    /// where the payload, parameter 10, does not give them exactly), then ts_us, progress, raw_json,
+    /// message_id, received_us, id_key, task_row, sent_us, receive_count.
+    static let insertEventSQL: String = {
+        let owns = PayloadColumns.fields.enumerated().map { index, field in
+            PayloadColumns.ownValue(field, value: "?\(index + 1)", raw: "?10")
+        }
+        return """
+            INSERT INTO events (\(PayloadColumns.fields.map(\.own).joined(separator: ", ")), ts_us, progress,
+                                raw_json, message_id, received_us, id_key, task_row, sent_us, receive_count)
+            VALUES (\(owns.joined(separator: ", ")), ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+            """
+    }()
 
     /// Stores one event (received at `receivedAt`, else at the batch's time).
     mutating func store(_ event: Event, messageID: String?, receivedAt: Int64? = nil) throws -> IngestOutcome {

@@ -134,6 +134,10 @@ extension TimelineStore: TimelineReading {
 
     /// Rows matching `query`, counting at most `limit` when given (caller holds the lock).
     private func count(_ query: TimelineQuery, upTo limit: Int?) throws -> Int {
+        if let statuses = TaskCounts.statusesOnly(query) {
+            let total = try keptTaskCounts().filter { statuses.contains($0.key) }.values.reduce(0, +)
+            return limit.map { min($0, total) } ?? total
+        }
         let filter = filter(query)
         let cap = limit.map { " LIMIT \($0)" } ?? ""
         if filter.isOnlyIndexedTerms, let set = filter.matchSet {
@@ -179,6 +183,10 @@ extension TimelineStore: TimelineReading {
 
     /// Per-status counts of the rows matching `query`, or of the first `limit` of them (caller holds the lock).
     private func statusCounts(_ query: TimelineQuery, upTo limit: Int?) throws -> [Status: Int] {
+        if let statuses = TaskCounts.statusesOnly(query) {
+            let counts = try keptTaskCounts().filter { statuses.contains($0.key) }
+            if limit.map({ counts.values.reduce(0, +) <= $0 }) ?? true { return counts }
+        }
         let filter = filter(query)
         // One pass with a counter per status (GROUP BY would sort every row).
         let counters = Status.allCases.map { "count(*) FILTER (WHERE status = '\($0.rawValue)')" }

@@ -88,7 +88,9 @@ struct ListCommand: ParsableCommand {
             }
             return
         }
-        let total = try timeline.count(matching: query)
+        // Exact when the store keeps it, else bounded: the cost must not grow with the history.
+        let exact = timeline.keepsCount(of: query)
+        let total = try exact ? timeline.count(matching: query) : timeline.count(matching: query, upTo: Self.countCap + 1)
         if rows.isEmpty {
             standardError(query.isEmpty ? "The timeline is empty." : "No task matches.")
             return
@@ -99,6 +101,12 @@ struct ListCommand: ParsableCommand {
         for row in rows {
             print(table.row(row.event, suffix: row.eventCount > 1 ? " (\(row.eventCount) events)" : ""))
         }
-        if total > rows.count { standardError("\(rows.count) of \(total) tasks shown (--limit to see more).") }
+        if total > rows.count {
+            let of = !exact && total > Self.countCap ? "more than \(Self.countCap)" : "\(total)"
+            standardError("\(rows.count) of \(of) tasks shown (--limit to see more).")
+        }
     }
+
+    /// Most matches counted for the "N of M tasks shown" line.
+    static let countCap = 1_000
 }

@@ -173,6 +173,21 @@ struct CLITests {
         #expect(directory.stderr.contains("read error"), "\(directory.stderr)")
     }
 
+    @Test func listCountsMatchesOnlyUpToItsCap() throws {
+        let binary = try TimelineBinary()
+        let db = binary.directory.file("many.db")
+        let lines = (0..<1_002).map { n in
+            #"{"id":"e\#(n)","agent_id":"a","task_id":"T\#(n)","title":"deploy \#(n)","status":"info","timestamp":"2026-01-01T00:00:00Z"}"#
+        }
+        _ = try binary.run(["import", "-", "--db", db, "--quiet"], stdin: Array((lines.joined(separator: "\n") + "\n").utf8))
+        let all = try binary.run(["list", "--db", db, "--limit", "5"])
+        #expect(all.stderr.contains("5 of 1002 tasks shown"), "\(all.stderr)")
+        let searched = try binary.run(["list", "--db", db, "--limit", "5", "deploy"])
+        #expect(searched.stderr.contains("5 of more than 1000 tasks shown"), "\(searched.stderr)")
+        let few = try binary.run(["list", "--db", db, "--limit", "5", "deploy 99"])
+        #expect(few.stderr.contains("5 of 19 tasks shown"), "\(few.stderr)")
+    }
+
     @Test func listHistoryAndRejectedShowSanitizedText() throws {
         let binary = try TimelineBinary()
         let db = binary.directory.file("cli.db")

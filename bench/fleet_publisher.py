@@ -1,8 +1,8 @@
 """One publisher of the sustained-ingest bench: sends its share of the fleet's events at a steady rate, one
 SendMessage each (as a hook does), over one kept-alive HTTP connection to a local SQS server.
 
-Publisher `index` of `publishers` sends events n = index, index + publishers, ... of the `event_mix` stream,
-so together they send the whole stream (200 agents, 20 events a task). It prints "ready", reads the common
+Publisher `index` of `publishers` sends its own stream of the `realistic_mix` events (200 agents, 20 events a
+task, seeded by its index), stamped when sent. It prints "ready", reads the common
 start time from standard input, and sends the k-th event at start + k / rate; a publisher more than 0.5 s
 behind carries on from the present instead of bursting (the rate achieved then says so). Requests carry a
 well-formed SigV4 Authorization header with a dummy signature: local servers read the region and service
@@ -22,7 +22,7 @@ import sys
 import time
 from urllib.parse import urlsplit
 
-from event_mix import EventMix
+import realistic_mix
 
 REGION = "us-east-1"
 
@@ -72,7 +72,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     sqs = RawSQS(args.endpoint, args.queue_url)
-    mix = EventMix(args.seed)
+    # This publisher's own stream of the mix (its agents' tasks are its own), stamped when sent.
+    stream = realistic_mix.lines(sys.maxsize, seed=args.seed * 1_000 + args.index, stamp=lambda _: time.time_ns() // 1000)
     # Ready; every publisher starts at the time.time() the bench then writes to standard input.
     print("ready", flush=True)
     start = float(sys.stdin.readline())
@@ -93,8 +94,7 @@ def main() -> None:
             worst_late = max(worst_late, -wait)
             if -wait > 0.5:  # too far behind: carry on from now (the rate achieved says so), no burst
                 schedule = time.time() - k / args.rate
-        n = args.index + k * args.publishers
-        if sqs.send(mix.line(n, time.time_ns() // 1000)):
+        if sqs.send(next(stream)):
             sent += 1
         else:
             failed += 1

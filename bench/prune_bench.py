@@ -1,7 +1,7 @@
 """`make bench` part `prune`: `timeline prune` of 90 % of a large history while the real TUI runs beside it.
 
 The history (TIMELINE_BENCH_PRUNE_EVENTS, default 10,000,000; 1,000,000 for a try) is the hook-scale mix of
-`event_mix.py` spread evenly over 100 days, stored once with `timeline import` and kept under
+`realistic_mix.py` spread evenly over 100 days, stored once with `timeline import` and kept under
 `.build/bench/` (reused by later runs; each run prunes a copy). `timeline tui --no-poll` runs on the copy in
 tmux; `timeline prune --older-than 10d` then deletes ~90 % of it. While it runs the TUI is probed without
 pause: End, then Home (each needs the store: the oldest, then the newest rows), the clock stopped when the
@@ -30,7 +30,7 @@ REPO_ROOT = HERE.parent
 sys.path.insert(0, str(REPO_ROOT / "Tests" / "support"))
 from timeline_testing.tmux import Tmux  # noqa: E402
 
-from event_mix import history  # noqa: E402
+import realistic_mix  # noqa: E402
 from sqs_bench_support import child_environment, percentile  # noqa: E402
 
 CACHE = REPO_ROOT / ".build" / "bench"
@@ -57,8 +57,10 @@ def built_history(timeline: str, events: int) -> Path:
     process = subprocess.Popen([timeline, "import", "--quiet", "--db", str(partial), "-"], stdin=subprocess.PIPE,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=child_environment())
     assert process.stdin is not None
-    for line in history(events, HISTORY_DAYS):
-        process.stdin.write(line)
+    now = time.time_ns() // 1000
+    span = HISTORY_DAYS * 86_400_000_000
+    for line in realistic_mix.lines(events, seed=3, stamp=lambda n: now - span + span * n // events):
+        process.stdin.write((line + "\n").encode())
     process.stdin.close()
     if process.wait() != 0:
         raise RuntimeError(f"timeline import failed: {process.stderr.read().decode(errors='replace')[-500:]}")

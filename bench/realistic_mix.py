@@ -1,4 +1,5 @@
-"""The realistic mix of agent events the scale bench stores: JSON lines on stdout, deterministic for a seed.
+"""The realistic mix of agent events every hook-scale bench uses (scale, sustained, prune): JSON lines on
+stdout, deterministic for a seed.
 
 200 agents (`agent-0` … `agent-199`) each run tasks one after another, 20 events per task: a start, 18 steps
 with `progress` while the task runs, and an end (mostly `success`, some `error`, `warning` or `needs_input`).
@@ -77,6 +78,16 @@ def events(count: int, seed: int):
         if status == "in_progress":
             payload["progress"] = round(100 * (done - 1) / (EVENTS_PER_TASK - 1))
         yield payload
+
+
+def lines(count: int, seed: int, stamp=None):
+    """`count` JSON lines (no newline) of the mix; `stamp(index)` (microseconds since the epoch), when given,
+    replaces the mix's own clock (a history spread over days, or events published now)."""
+    encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+    for index, payload in enumerate(events(count, seed)):
+        if stamp is not None:
+            payload["timestamp"] = iso(stamp(index))
+        yield encode(payload)
 
 
 def main() -> None:

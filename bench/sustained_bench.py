@@ -1,7 +1,7 @@
 """`make bench` part `sustained`: hook-scale live ingest into the real `timeline tui` for minutes.
 
 50 publisher processes (`fleet_publisher.py`) send 1,000 events a second in total, one SendMessage each, the
-`event_mix` fleet (200 agents, 20 events a task, bodies of 5–40 words, progress on running events), to a
+`realistic_mix` fleet (200 agents, 20 events a task, bodies of 5–40 words, progress on running events), to a
 LocalStack queue that `timeline tui` polls in tmux (120x40). Meanwhile:
   - a probe task, pinned in the TUI (`P`) so its row stays on screen however fast the list scrolls, gets a
     new title every ~0.5 s; publish -> on screen is the time from before its SendMessage until
@@ -39,7 +39,7 @@ REPO_ROOT = HERE.parent
 sys.path.insert(0, str(REPO_ROOT / "Tests" / "support"))
 from timeline_testing.tmux import Tmux  # noqa: E402
 
-from event_mix import iso  # noqa: E402
+from realistic_mix import iso  # noqa: E402
 from fleet_publisher import RawSQS  # noqa: E402
 from localstack_server import DEFAULT_PYTHON, LocalStackServer  # noqa: E402
 from sqs_bench_support import REGION, child_environment, percentile, sqs_client  # noqa: E402

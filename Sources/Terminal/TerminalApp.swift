@@ -100,7 +100,7 @@ public enum TerminalApp {
             if let due = recheckAt { timeout = min(timeout, due - clock()) }
             woken = events.wait(timeoutMicros: timeout)
         }
-        controller.finishActions()  // a mark or pin made just before quitting is kept
+        controller.finishActions(timeout: 2)  // a mark or pin made just before quitting is kept
         curses.end()
         TerminalSideOutput.write(sideChannel?.exitBytes() ?? [])
         TerminalRestore.reraiseIfSignalled()

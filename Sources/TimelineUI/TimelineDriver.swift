@@ -18,4 +18,6 @@ public protocol TimelineDriver: AnyObject {
     func pollBackground(nowMicros: Int64)
     /// Looks for other connections' writes now (a commit hook or a file watcher saw one).
     func checkForChangesNow()
+    /// Waits, at most `timeout` seconds, for the user's queued actions (marks, pins, views) to be written.
+    @discardableResult func finishActions(timeout: Double) -> Bool
 }

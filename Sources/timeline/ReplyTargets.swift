@@ -47,15 +47,11 @@ enum ReplyTargets {
                                                      fileSource: "config file")
         let files = SharedConfigFiles(environment: environment)
         let endpoint: URL?
-        do throws(ConfigurationError) {
-            if let flag = nonEmpty(endpointURL) {
-                endpoint = try ServiceEndpoints.validated(flag, source: "--endpoint-url")
-            } else {
-                endpoint = try ServiceEndpoints(environment: environment, files: files, profile: selected.name)
-                    .configuredEndpoint(for: .sqs)?.value
-            }
-        } catch {
-            throw CommandFailure(error.message)
+        if let flag = nonEmpty(endpointURL) {
+            endpoint = try ServiceEndpoints.validated(flag, source: "--endpoint-url")
+        } else {
+            endpoint = try ServiceEndpoints(environment: environment, files: files, profile: selected.name)
+                .configuredEndpoint(for: .sqs)?.value
         }
         let viewerRegion = nonEmpty(region) ?? nonEmpty(environment["AWS_REGION"]) ?? nonEmpty(environment["AWS_DEFAULT_REGION"])
             ?? nonEmpty(ownQueueURL).flatMap(URL.init(string:)).flatMap(SQSConfiguration.regionFromQueueHost)
@@ -69,17 +65,13 @@ enum ReplyTargets {
                        environment: [String: String]) throws -> ReplySender {
         let allowPrivate = try privateWebhooks().value
         return ReplySender(policy: policy, clientFor: { target in
-            do throws(ConfigurationError) {
-                var configuration = try SQSConfiguration.resolve(
-                    flags: .init(region: target.region ?? region, queueURL: target.endpoint + "/", endpointURL: endpointURL,
-                                 profile: profile),
-                    environment: environment)
-                guard let endpoint = URL(string: target.endpoint) else { throw ConfigurationError("not a URL: \(target.endpoint)") }
-                configuration.endpoint = Provenanced(endpoint, from: "reply queue")
-                return configuration.makeClient()
-            } catch {
-                throw CommandFailure(error.message)
-            }
+            var configuration = try SQSConfiguration.resolve(
+                flags: .init(region: target.region ?? region, queueURL: target.endpoint + "/", endpointURL: endpointURL,
+                             profile: profile),
+                environment: environment)
+            guard let endpoint = URL(string: target.endpoint) else { throw ConfigurationError("not a URL: \(target.endpoint)") }
+            configuration.endpoint = Provenanced(endpoint, from: "reply queue")
+            return configuration.makeClient()
         }, allowPrivateWebhooks: allowPrivate)
     }
 

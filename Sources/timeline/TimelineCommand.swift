@@ -35,7 +35,15 @@ struct TimelineCommand: ParsableCommand {
         do {
             try command.run()
         } catch {
-            exit(withError: error)
+            fail(error)
         }
+    }
+
+    /// The one error path of every command: `error: …` on stderr and the exit code (`FailureReport`);
+    /// ArgumentParser's own errors (usage, an `ExitCode` after the command spoke) as it prints them.
+    static func fail(_ error: any Error) -> Never {
+        guard let report = FailureReport(error) else { exit(withError: error) }
+        standardError(report.line)
+        Foundation.exit(report.exitCode)
     }
 }

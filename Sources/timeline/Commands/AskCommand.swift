@@ -49,42 +49,37 @@ struct AskCommand: ParsableCommand {
         switch Question.make(self, environment: environment) {
         case .success(let made): question = made
         case .failure(let failure):
-            standardError("invalid event: \(failure.message)")
-            throw ExitCode(2)
+            throw CommandFailure("invalid event: \(failure.message)", exitCode: ExitStatus.unusable)
         }
         let allowlist: SenderAllowlist?
         do {
             allowlist = try ReplySenders.allowlist(environment: environment)
         } catch {
-            standardError("invalid reply sender allowlist: \(error)")
-            throw ExitCode(2)
+            throw CommandFailure("invalid reply sender allowlist: \(error)", exitCode: ExitStatus.unusable)
         }
         var answered: Reply?
-        try reportingFailures {
-            let configuration = try queue.configuration()
-            let client = configuration.makeClient()
-            let eventQueue = try configuration.queueURL(using: client).value
-            let replyClient = try SQSConfiguration.resolve(
-                flags: .init(region: queue.region, queueURL: question.replyTo, endpointURL: queue.endpointURL,
-                             profile: queue.profile), environment: environment).makeClient()
-            do {
-                _ = try client.sendMessage(queueURL: eventQueue, body: question.payload)
-                var waiter = ReplyWaiter(client: replyClient, queueURL: question.replyTo,
-                                         acceptance: ReplyAcceptance(question: question.asked, allowedSenders: allowlist))
-                waiter.onRefused = { reply, refusal in
-                    standardError("refused reply \(DisplayText.escaped(reply.id)) from \(DisplayText.escaped(reply.from)): "
-                        + DisplayText.escaped(refusal.reason))
-                }
-                answered = try waiter.wait(seconds: TimeInterval(timeout))
-                let followUp = question.followUp(answered)
-                _ = try client.sendMessage(queueURL: eventQueue, body: followUp)
-            } catch let error as SQSError {
-                throw CommandFailure(SQSErrorHint.describe(error, queueURL: eventQueue))
+        let configuration = try queue.configuration()
+        let client = configuration.makeClient()
+        let eventQueue = try configuration.queueURL(using: client).value
+        let replyClient = try SQSConfiguration.resolve(
+            flags: .init(region: queue.region, queueURL: question.replyTo, endpointURL: queue.endpointURL,
+                         profile: queue.profile), environment: environment).makeClient()
+        do {
+            _ = try client.sendMessage(queueURL: eventQueue, body: question.payload)
+            var waiter = ReplyWaiter(client: replyClient, queueURL: question.replyTo,
+                                     acceptance: ReplyAcceptance(question: question.asked, allowedSenders: allowlist))
+            waiter.onRefused = { reply, refusal in
+                standardError("refused reply \(DisplayText.escaped(reply.id)) from \(DisplayText.escaped(reply.from)): "
+                    + DisplayText.escaped(refusal.reason))
             }
+            answered = try waiter.wait(seconds: TimeInterval(timeout))
+            let followUp = question.followUp(answered)
+            _ = try client.sendMessage(queueURL: eventQueue, body: followUp)
+        } catch let error as SQSError {
+            throw CommandFailure(error.explanation(queueURL: eventQueue))
         }
         guard let answered else {
-            standardError("no answer in \(Question.duration(timeout))")
-            throw ExitCode(3)
+            throw CommandFailure("no answer in \(Question.duration(timeout))", exitCode: ExitStatus.noAnswer)
         }
         switch answered.answer {
         case .action(let id): print(DisplayText.escaped(id))

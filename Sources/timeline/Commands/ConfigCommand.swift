@@ -37,46 +37,44 @@ struct ShowConfig: ParsableCommand {
     @OptionGroup var retention: RetentionOption
 
     func run() throws {
-        try reportingFailures {
-            let file = try UserConfig.file()
-            func line(_ name: String, _ value: String, _ source: String) {
-                print("\(name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(value)  (from \(source))")
-            }
-            print("config file   \(file.path)  (\(file.exists ? "read" : "none: every setting below comes from elsewhere"))")
+        let file = try UserConfig.file()
+        func line(_ name: String, _ value: String, _ source: String) {
+            print("\(name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(value)  (from \(source))")
+        }
+        print("config file   \(file.path)  (\(file.exists ? "read" : "none: every setting below comes from elsewhere"))")
+        do {
+            let c = try queue.configuration()
+            let urls = [queueText(c.queue.value)] + (try queue.extraQueueURLs(after: c))
+            line("queue", urls.joined(separator: ", "), c.queue.source)
+            line("region", c.region.value, c.region.source)
+            line("endpoint_url", Self.maskingUserInfo(c.endpoint.value.absoluteString), c.endpoint.source)
+            line("profile", c.profile.value, c.profile.source)
             do {
-                let c = try queue.configuration()
-                let urls = [queueText(c.queue.value)] + (try queue.extraQueueURLs(after: c))
-                line("queue", urls.joined(separator: ", "), c.queue.source)
-                line("region", c.region.value, c.region.source)
-                line("endpoint_url", Self.maskingUserInfo(c.endpoint.value.absoluteString), c.endpoint.source)
-                line("profile", c.profile.value, c.profile.source)
-                do {
-                    let credentials = try c.credentials.credentials()
-                    print("credentials   \(credentials.maskedAccessKeyID)  (from \(credentials.source))")
-                } catch {
-                    print("credentials   none found: \(String(describing: error).split(separator: "\n").first ?? "")")
-                }
-            } catch let failure as CommandFailure {
-                print("queue         not configured: \(failure.message.split(separator: "\n").first ?? "")")
+                let credentials = try c.credentials.credentials()
+                print("credentials   \(credentials.maskedAccessKeyID)  (from \(credentials.source))")
+            } catch {
+                print("credentials   none found: \(String(describing: error).split(separator: "\n").first ?? "")")
             }
-            let db = try store.setting()
-            line("db", db.value ?? "", db.source)
-            let themeSetting = try theme.setting()
-            line("theme", "\(themeSetting.value ?? "auto") → \(try theme.chosen().rawValue)", themeSetting.source)
-            let from = try ReplyIdentity.setting(flag: nil)
-            line("from", from.value, from.source)
-            let time = try TUICommand.timeSetting(flag: nil)
-            line("time", time.value ?? "relative", time.source)
-            let keep = try retention.setting()
-            line("retention", keep.value ?? "off", keep.source)
-            let privateWebhooks = try ReplyTargets.privateWebhooks()
-            line("webhooks", "webhook_allow_private = \(privateWebhooks.value)", privateWebhooks.source)
-            if file.views.isEmpty {
-                print("views         none (add [views.NAME] tables to the config file)")
-            } else {
-                for view in file.views {
-                    line("view", "\(view.name) = \(view.query)", "config file \(file.path)")
-                }
+        } catch let error as ConfigurationError {
+            print("queue         not configured: \(error.message.split(separator: "\n").first ?? "")")
+        }
+        let db = try store.setting()
+        line("db", db.value ?? "", db.source)
+        let themeSetting = try theme.setting()
+        line("theme", "\(themeSetting.value ?? "auto") → \(try theme.chosen().rawValue)", themeSetting.source)
+        let from = try ReplyIdentity.setting(flag: nil)
+        line("from", from.value, from.source)
+        let time = try TUICommand.timeSetting(flag: nil)
+        line("time", time.value ?? "relative", time.source)
+        let keep = try retention.setting()
+        line("retention", keep.value ?? "off", keep.source)
+        let privateWebhooks = try ReplyTargets.privateWebhooks()
+        line("webhooks", "webhook_allow_private = \(privateWebhooks.value)", privateWebhooks.source)
+        if file.views.isEmpty {
+            print("views         none (add [views.NAME] tables to the config file)")
+        } else {
+            for view in file.views {
+                line("view", "\(view.name) = \(view.query)", "config file \(file.path)")
             }
         }
     }

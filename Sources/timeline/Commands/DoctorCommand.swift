@@ -88,7 +88,7 @@ struct DoctorCommand: ParsableCommand {
                 + "\(a["ApproximateNumberOfMessagesDelayed"] ?? "?") delayed")
             explainQueue(client: client, queueURL: url.value, line)
         } catch {
-            line(false, "queue answers", SQSErrorHint.describe(error))
+            line(false, "queue answers", error.explanation())
         }
     }
 
@@ -99,7 +99,7 @@ struct DoctorCommand: ParsableCommand {
             line(abs(offset) < 240, "clock", String(format: "%+.1f s from the endpoint's clock", offset)
                 + (abs(offset) < 240 ? "" : " — fix the system clock (signatures fail beyond 5 minutes)"))
         } catch {
-            line(false, "clock", "could not compare: \(SQSErrorHint.describe(error))")
+            line(false, "clock", "could not compare: \(error.explanation())")
         }
     }
 
@@ -110,7 +110,7 @@ struct DoctorCommand: ParsableCommand {
             let lines = QueueAttributesReport.explain(attributes) { QueueAttributesReport.depth(ofQueueARN: $0, client: client) }
             for item in lines { line(nil, item.name, DisplayText.sanitize(item.text)) }
         } catch {
-            line(nil, "attributes", "could not be read: \(SQSErrorHint.describe(error))")
+            line(nil, "attributes", "could not be read: \(error.explanation())")
         }
     }
 

@@ -26,44 +26,41 @@ struct DrainCommand: ParsableCommand {
     }
 
     func run() throws {
-        try reportingFailures(drain)
-    }
-
-    private func drain() throws {
-        do {
-            let databasePath = try store.openForWriting().path
-            let launcher = try PollerLauncher(options: queue)
-            let depthTimeout = min(giveUpAfter, SQSClient.shortCallTimeout)
-            let total = launcher.queueURLs.reduce(0) { sum, url in
-                sum + Self.approximateDepth(launcher.client, url, timeout: depthTimeout)
-            }
-            // A short wait: an empty answer comes back quickly, and the queue attributes confirm emptiness.
-            let poller = launcher.poller(
-                databasePath: databasePath, concurrency: polling.concurrency, waitSeconds: 1, peek: polling.peek,
-                stopWhenEmpty: true, giveUpAfter: giveUpAfter, storeGiveUpAfter: giveUpAfter)
-            let watcher = SignalWatcher { _ in poller.requestStop(reason: .interrupted) }
-            let started = Date()
-            poller.start()
-            var bar = ProgressBar(total: total > 0 ? Int64(total) : nil)
-            var lastFault: PollerFault?
-            while !poller.waitUntilStopped(deadline: Date().addingTimeInterval(0.2)) {
-                let status = poller.status
-                // The cause of a wait is shown as it happens, once per new cause, like `poll -v`.
-                if case .backingOff(_, let fault) = status.state, fault != lastFault {
-                    lastFault = fault
-                    bar.clear()
-                    standardError("retrying: \(PollerMessages.describe(fault))")
-                }
-                bar.update(done: Int64(status.received), detail: Self.counts(status))
-            }
-            bar.clear()
-            withExtendedLifetime(watcher) {}
+        let databasePath = try store.openForWriting().path
+        let target = try queue.pollerTarget()
+        let depthTimeout = min(giveUpAfter, SQSClient.shortCallTimeout)
+        let total = target.queueURLs.reduce(0) { sum, url in
+            sum + Self.approximateDepth(target.client, url, timeout: depthTimeout)
+        }
+        // A short wait: an empty answer comes back quickly, and the queue attributes confirm emptiness.
+        let poller = Poller(
+            client: target.client,
+            configuration: polling.pollerConfiguration(
+                queueURLs: target.queueURLs, waitSeconds: 1, stopWhenEmpty: true, giveUpAfter: giveUpAfter,
+                storeGiveUpAfter: giveUpAfter),
+            databasePath: databasePath)
+        let watcher = SignalWatcher { _ in poller.requestStop(reason: .interrupted) }
+        let started = Date()
+        poller.start()
+        var bar = ProgressBar(total: total > 0 ? Int64(total) : nil)
+        var lastFault: PollerFault?
+        while !poller.waitUntilStopped(deadline: Date().addingTimeInterval(0.2)) {
             let status = poller.status
-            let seconds = Date().timeIntervalSince(started)
-            print(String(format: "drained in %.1fs: ", seconds) + Self.counts(status) + ", deleted \(status.deleted)")
-            if let reason = status.stopReason, PollerMessages.exitCode(reason) != 0 {
-                throw CommandFailure(PollerMessages.describe(reason), exitCode: PollerMessages.exitCode(reason))
+            // The cause of a wait is shown as it happens, once per new cause, like `poll -v`.
+            if case .backingOff(_, let fault) = status.state, fault != lastFault {
+                lastFault = fault
+                bar.clear()
+                standardError("retrying: \(fault.explanation)")
             }
+            bar.update(done: Int64(status.received), detail: Self.counts(status))
+        }
+        bar.clear()
+        withExtendedLifetime(watcher) {}
+        let status = poller.status
+        let seconds = Date().timeIntervalSince(started)
+        print(String(format: "drained in %.1fs: ", seconds) + Self.counts(status) + ", deleted \(status.deleted)")
+        if let reason = status.stopReason, reason.isFailure {
+            throw CommandFailure(reason.explanation)
         }
     }
 

@@ -55,7 +55,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        try reportingFailures(export)
+        try export()
     }
 
     private func export() throws {

@@ -35,15 +35,13 @@ struct HistoryCommand: ParsableCommand {
             let matches = try timeline.taskIDs(startingWith: prefix, limit: 6)
             switch matches.count {
             case 0:
-                standardError("No events for task \"\(EscapedBytes.escape(taskID))\".")
-                throw ExitCode.failure
+                throw CommandFailure("No events for task \"\(EscapedBytes.escape(taskID))\".")
             case 1:
                 events = try timeline.history(taskID: matches[0], limit: limit)
             default:
                 let shown = matches.prefix(5).map { "\"\(EscapedBytes.escape($0))\"" }.joined(separator: ", ")
-                standardError("\"\(EscapedBytes.escape(taskID))\" begins more than one task id: \(shown)"
+                throw CommandFailure("\"\(EscapedBytes.escape(taskID))\" begins more than one task id: \(shown)"
                     + (matches.count > 5 ? ", …" : "") + ". Give more of it.")
-                throw ExitCode.failure
             }
         }
         if json {

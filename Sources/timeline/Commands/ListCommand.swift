@@ -71,7 +71,7 @@ struct ListCommand: ParsableCommand {
     }
 
     func run() throws {
-        try reportingFailures(list)
+        try list()
     }
 
     private func list() throws {

@@ -18,19 +18,17 @@ struct MarkCommand: ParsableCommand {
     var remove = false
 
     func run() throws {
-        try reportingFailures {
-            if taskIDs.isEmpty {
-                guard let timeline = try store.openForReading() else { return }
-                for id in try timeline.markedTaskIDs() { print(DisplayText.sanitize(id)) }
-                return
+        if taskIDs.isEmpty {
+            guard let timeline = try store.openForReading() else { return }
+            for id in try timeline.markedTaskIDs() { print(DisplayText.sanitize(id)) }
+            return
+        }
+        let timeline = try store.openForWriting()
+        for id in taskIDs {
+            guard try timeline.row(taskID: id) != nil || remove else {
+                throw CommandFailure("no task \"\(DisplayText.sanitize(id))\" in \(timeline.path): see `timeline list`")
             }
-            let timeline = try store.openForWriting()
-            for id in taskIDs {
-                guard try timeline.row(taskID: id) != nil || remove else {
-                    throw CommandFailure("no task \"\(DisplayText.sanitize(id))\" in \(timeline.path): see `timeline list`")
-                }
-                try timeline.setMark(taskID: id, marked: !remove)
-            }
+            try timeline.setMark(taskID: id, marked: !remove)
         }
     }
 }

@@ -3,6 +3,7 @@ import Attention
 import Foundation
 import Ingest
 import SQSClient
+import TimelineStore
 
 /// `timeline poll`: headless ingest into the database, for a service manager.
 struct PollCommand: ParsableCommand {
@@ -35,74 +36,64 @@ struct PollCommand: ParsableCommand {
     }
 
     func run() throws {
-        try reportingFailures(poll)
-    }
-
-    private func poll() throws {
-        do {
-            let databasePath = try store.openForWriting().path
-            let launcher = try PollerLauncher(options: queue)
-            // Store failures are always logged (the cause matters); stored batches only with -v.
-            let verbose = verbose
-            let onBatch: @Sendable (BatchOutcome) -> Void = { outcome in
-                if case .stored = outcome, !verbose { return }
-                standardError(Self.timestamped(PollerMessages.describe(outcome)))
-            }
-            let poller = launcher.poller(
-                databasePath: databasePath, concurrency: polling.concurrency, peek: polling.peek,
-                storeGiveUpAfter: storeGiveUpAfter, onBatch: onBatch)
-            let watcher = SignalWatcher { _ in
-                HelperRegistry.shared.terminateAll()  // a credential helper must not hold up the exit
-                poller.requestStop(reason: .interrupted)
-            }
-            standardError("polling \(launcher.queueURLs.joined(separator: ", ")) into \(databasePath)")
-            let notifier = try PollNotifier(databasePath: databasePath, options: notifyOptions)
-            poller.start()
-            let retentionTimer = RetentionTimer.start(databasePath: databasePath, keepSeconds: try retention.seconds(),
-                                                      log: { standardError(Self.timestamped($0)) })
-            defer { retentionTimer?.stop() }
-            var nextSummary = Date().addingTimeInterval(60)
-            var lastState = poller.status.state
-            // -v also samples the state a few times a second to log backoff and recovery as they happen.
-            while !poller.waitUntilStopped(
-                deadline: min(nextSummary, Date().addingTimeInterval(notifier == nil && !verbose ? 60 : 0.2))) {
-                notifier?.step()
-                if verbose, let change = Self.describeChange(from: lastState, to: poller.status.state) {
-                    standardError(Self.timestamped(change))
-                }
-                lastState = poller.status.state
-                if Date() >= nextSummary {
-                    standardError(Self.timestamped(PollerMessages.summary(poller.status)))
-                    nextSummary = Date().addingTimeInterval(60)
-                }
-            }
-            notifier?.finish()
-            withExtendedLifetime(watcher) {}
-            standardError(Self.timestamped(PollerMessages.summary(poller.status)))
-            if let reason = poller.status.stopReason, PollerMessages.exitCode(reason) != 0 {
-                throw CommandFailure(PollerMessages.describe(reason), exitCode: PollerMessages.exitCode(reason))
+        let databasePath = try store.openForWriting().path
+        let target = try queue.pollerTarget()
+        // Store failures are always logged (the cause matters); stored batches only with -v.
+        let verbose = verbose
+        let onBatch: @Sendable (BatchOutcome) -> Void = { outcome in
+            if case .stored = outcome, !verbose { return }
+            standardError(Self.timestamped(PollerText.describe(outcome)))
+        }
+        let poller = Poller(
+            client: target.client,
+            configuration: polling.pollerConfiguration(queueURLs: target.queueURLs, storeGiveUpAfter: storeGiveUpAfter),
+            databasePath: databasePath, onBatch: onBatch)
+        let watcher = SignalWatcher { _ in
+            HelperRegistry.shared.terminateAll()  // a credential helper must not hold up the exit
+            poller.requestStop(reason: .interrupted)
+        }
+        standardError("polling \(target.queueURLs.joined(separator: ", ")) into \(databasePath)")
+        // A headless service notifies too (the command channel only).
+        let notifier = try notifyOptions.commandWords.map { words in
+            AttentionRelay(monitor: try AttentionMonitor(databasePath: databasePath, policy: notifyOptions.policy,
+                                                         startedMicros: NotifyOptions.nowMicros),
+                           terminal: nil, notifyCommand: words, desktop: nil)
+        }
+        func notify(force: Bool = false) {
+            if let failure = notifier?.stepNow(nowMicros: NotifyOptions.nowMicros, force: force).failure {
+                standardError(Self.timestamped(failure))
             }
         }
-    }
-
-    /// A line for `-v` when polling starts backing off (or for a new reason) or recovers; nil otherwise.
-    static func describeChange(from old: PollerStatus.State, to new: PollerStatus.State) -> String? {
-        switch (old, new) {
-        case (.backingOff, .receiving):
-            return "recovered: receiving again"
-        case (.connecting, .receiving):
-            return "connected: receiving"
-        case (_, .backingOff(let until, let fault)):
-            if case .backingOff(_, let previous) = old, previous == fault { return nil }
-            let seconds = String(format: "%.1f", max(0, until.timeIntervalSinceNow))
-            return "backing off \(seconds)s: \(PollerMessages.describe(fault))"
-        default:
-            return nil
+        poller.start()
+        let retentionTimer = RetentionTimer.start(databasePath: databasePath, keepSeconds: try retention.seconds(),
+                                                  log: { standardError(Self.timestamped($0)) })
+        defer { retentionTimer?.stop() }
+        var nextSummary = Date().addingTimeInterval(60)
+        var lastState = poller.status.state
+        // -v also samples the state a few times a second to log backoff and recovery as they happen.
+        while !poller.waitUntilStopped(
+            deadline: min(nextSummary, Date().addingTimeInterval(notifier == nil && !verbose ? 60 : 0.2))) {
+            notify()
+            if verbose, let change = PollerText.change(from: lastState, to: poller.status.state) {
+                standardError(Self.timestamped(change))
+            }
+            lastState = poller.status.state
+            if Date() >= nextSummary {
+                standardError(Self.timestamped(PollerText.summary(poller.status)))
+                nextSummary = Date().addingTimeInterval(60)
+            }
+        }
+        // At exit: what still waits for its burst window goes out now, and the commands finish.
+        notify(force: true)
+        notifier?.waitUntilIdle(timeout: 60)
+        withExtendedLifetime(watcher) {}
+        standardError(Self.timestamped(PollerText.summary(poller.status)))
+        if let reason = poller.status.stopReason, reason.isFailure {
+            throw CommandFailure(reason.explanation)
         }
     }
 
     static func timestamped(_ text: String) -> String {
-        let formatter = ISO8601DateFormatter()
-        return "\(formatter.string(from: Date())) \(text)"
+        "\(ISO8601DateFormatter().string(from: Date())) \(text)"
     }
 }

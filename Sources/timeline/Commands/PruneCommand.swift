@@ -32,20 +32,18 @@ struct PruneCommand: ParsableCommand {
     }
 
     func run() throws {
-        try reportingFailures {
-            let seconds = DurationText.seconds(olderThan)!
-            let path = try store.resolvedPath()
-            guard FileManager.default.fileExists(atPath: path) else {
-                standardError("No database at \(path): nothing to prune.")
-                return
-            }
-            let timeline = try store.openForWriting()
-            let cutoff = TimeFormat.nowMicros() - seconds * 1_000_000
-            let report = try timeline.prune(olderThan: cutoff, keepRunning: keepRunning, reclaimSpace: true)
-            print("Deleted \(report.eventsDeleted) events (\(report.tasksDeleted) whole tasks) and "
-                + "\(report.rejectedDeleted) rejected messages older than \(TimeFormat.absolute(micros: cutoff, utc: true)) UTC; "
-                + "database \(Self.size(report.bytesBefore)) → \(Self.size(report.bytesAfter)).")
+        let seconds = DurationText.seconds(olderThan)!
+        let path = try store.resolvedPath()
+        guard FileManager.default.fileExists(atPath: path) else {
+            standardError("No database at \(path): nothing to prune.")
+            return
         }
+        let timeline = try store.openForWriting()
+        let cutoff = TimeFormat.nowMicros() - seconds * 1_000_000
+        let report = try timeline.prune(olderThan: cutoff, keepRunning: keepRunning, reclaimSpace: true)
+        print("Deleted \(report.eventsDeleted) events (\(report.tasksDeleted) whole tasks) and "
+            + "\(report.rejectedDeleted) rejected messages older than \(TimeFormat.absolute(micros: cutoff, utc: true)) UTC; "
+            + "database \(Self.size(report.bytesBefore)) → \(Self.size(report.bytesAfter)).")
     }
 
     static func size(_ bytes: Int64) -> String {

@@ -40,37 +40,29 @@ struct PublishCommand: ParsableCommand {
         switch makePayload(environment: environment) {
         case .success(let text): payload = text
         case .failure(let rejection):
-            standardError("invalid event: \(rejection.reason)")
-            throw ExitCode(2)
+            throw CommandFailure("invalid event: \(rejection.reason)", exitCode: ExitStatus.unusable)
         }
         // Validated above: parsing again cannot fail; it yields the ids FIFO destinations need.
         guard case .success(let event) = EventParser.parse(payload) else { throw ExitCode(2) }
-        try reportingFailures {
-            if let topic = TopicTarget.topicARN(flag: topicARN, queue: queue, environment: environment) {
-                let client = try TopicTarget.client(topicARN: topic, queue: queue, environment: environment)
-                let fifo = FIFOKeys.isFIFO(topic)
-                print(try client.publish(
-                    topicARN: topic, message: payload, groupID: fifo ? FIFOKeys.key(event.taskID) : nil,
-                    deduplicationID: fifo ? FIFOKeys.key(event.id) : nil))
-                return
-            }
-            let configuration: SQSConfiguration
-            do {
-                configuration = try queue.configuration()
-            } catch let failure as CommandFailure {
-                // No queue or a malformed setting is bad input, as for publish_event.py: exit 2, nothing sent.
-                throw CommandFailure(failure.message, exitCode: 2)
-            }
-            let client = configuration.makeClient()
-            let queueURL = try configuration.queueURL(using: client).value
-            let fifo = FIFOKeys.isFIFO(queueURL)
-            do {
-                print(try client.sendMessage(
-                    queueURL: queueURL, body: payload, groupID: fifo ? FIFOKeys.key(event.taskID) : nil,
-                    deduplicationID: fifo ? FIFOKeys.key(event.id) : nil))
-            } catch let error as SQSError {
-                throw CommandFailure(SQSErrorHint.describe(error, queueURL: queueURL))
-            }
+        if let topic = TopicTarget.topicARN(flag: topicARN, queue: queue, environment: environment) {
+            let client = try TopicTarget.client(topicARN: topic, queue: queue, environment: environment)
+            let fifo = FIFOKeys.isFIFO(topic)
+            print(try client.publish(
+                topicARN: topic, message: payload, groupID: fifo ? FIFOKeys.key(event.taskID) : nil,
+                deduplicationID: fifo ? FIFOKeys.key(event.id) : nil))
+            return
+        }
+        // No queue or a malformed setting is bad input, as for publish_event.py: exit 2, nothing sent.
+        let configuration = try queue.configuration()
+        let client = configuration.makeClient()
+        let queueURL = try configuration.queueURL(using: client).value
+        let fifo = FIFOKeys.isFIFO(queueURL)
+        do {
+            print(try client.sendMessage(
+                queueURL: queueURL, body: payload, groupID: fifo ? FIFOKeys.key(event.taskID) : nil,
+                deduplicationID: fifo ? FIFOKeys.key(event.id) : nil))
+        } catch let error as SQSError {
+            throw CommandFailure(error.explanation(queueURL: queueURL))
         }
     }
 

@@ -53,32 +53,30 @@ struct ReplyCommand: ParsableCommand {
     }
 
     func run() throws {
-        try reportingFailures {
-            let timeline = try store.openForWriting()
-            let sender = try queues.sender()
-            let outbox = ReplyOutbox(keeper: timeline, sender: sender)
-            let result: ReplyRecord
-            if let resend {
-                guard let again = outbox.resend(replyID: resend) else {
-                    throw CommandFailure("no stored reply with id \"\(DisplayText.escaped(resend))\"", exitCode: 2)
-                }
-                result = again
-            } else {
-                guard let row = try timeline.row(taskID: taskID!) else {
-                    throw CommandFailure("no task \"\(DisplayText.escaped(taskID!))\" in \(timeline.path)", exitCode: 2)
-                }
-                let answer: Reply.Answer = action.map(Reply.Answer.action) ?? .text(text!)
-                let record = try ReplyTargets.record(answering: row.event, with: answer, from: try ReplyIdentity.identity(flag: from),
-                                                     policy: sender.policy, nowMicros: TimeFormat.nowMicros()).get()
-                result = outbox.send(record)
+        let timeline = try store.openForWriting()
+        let sender = try queues.sender()
+        let outbox = ReplyOutbox(keeper: timeline, sender: sender)
+        let result: ReplyRecord
+        if let resend {
+            guard let again = outbox.resend(replyID: resend) else {
+                throw CommandFailure("no stored reply with id \"\(DisplayText.escaped(resend))\"", exitCode: 2)
             }
-            if result.isSent {
-                print(ReplyTargets.outcomeLine(result))
-            } else {
-                standardError(ReplyTargets.outcomeLine(result))
-                standardError("hint: kept as not sent; `timeline reply --resend \(result.reply.id)` sends it again")
-                throw ExitCode(1)
+            result = again
+        } else {
+            guard let row = try timeline.row(taskID: taskID!) else {
+                throw CommandFailure("no task \"\(DisplayText.escaped(taskID!))\" in \(timeline.path)", exitCode: 2)
             }
+            let answer: Reply.Answer = action.map(Reply.Answer.action) ?? .text(text!)
+            let record = try ReplyTargets.record(answering: row.event, with: answer, from: try ReplyIdentity.identity(flag: from),
+                                                 policy: sender.policy, nowMicros: TimeFormat.nowMicros()).get()
+            result = outbox.send(record)
+        }
+        if result.isSent {
+            print(ReplyTargets.outcomeLine(result))
+        } else {
+            standardError(ReplyTargets.outcomeLine(result))
+            standardError("hint: kept as not sent; `timeline reply --resend \(result.reply.id)` sends it again")
+            throw ExitCode(1)
         }
     }
 }

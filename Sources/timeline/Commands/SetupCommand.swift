@@ -47,30 +47,24 @@ struct SetupCommand: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        try reportingFailures {
-            var options = queue
-            if options.queueName == nil { options.queueName = replyQueue }  // only a reply queue: it names the queue
-            let configuration = try options.configuration(environment: environment)
-            let region = configuration.region.value
-            let snsEndpoint: Provenanced<URL>
-            do {
-                snsEndpoint = try SNSEndpoint.resolve(flag: queue.endpointURL, environment: environment, region: region, profile: queue.profile)
-            } catch {
-                throw CommandFailure("\(error)")
-            }
-            if let replyQueue {
-                try setUpReplyQueue(replyQueue, configuration: configuration)
-                if topic == nil { return }
-            }
-            guard let topic else { return }
-            let plan = FanOutPlan(
-                sns: SNSClient(endpoint: snsEndpoint.value, region: region, credentials: configuration.credentials),
-                sqs: configuration.makeClient(), topicName: topic, queueName: queue.queueName!, dryRun: dryRun,
-                report: { print($0) })
-            let result = try plan.run()
-            print(dryRun ? "\nDry run: nothing was changed." : "")
-            print(Self.instructions(result, region: region))
+        var options = queue
+        if options.queueName == nil { options.queueName = replyQueue }  // only a reply queue: it names the queue
+        let configuration = try options.configuration(environment: environment)
+        let region = configuration.region.value
+        let snsEndpoint = try SNSEndpoint.resolve(flag: queue.endpointURL, environment: environment, region: region,
+                                                  profile: queue.profile)
+        if let replyQueue {
+            try setUpReplyQueue(replyQueue, configuration: configuration)
+            if topic == nil { return }
         }
+        guard let topic else { return }
+        let plan = FanOutPlan(
+            sns: SNSClient(endpoint: snsEndpoint.value, region: region, credentials: configuration.credentials),
+            sqs: configuration.makeClient(), topicName: topic, queueName: queue.queueName!, dryRun: dryRun,
+            report: { print($0) })
+        let result = try plan.run()
+        print(dryRun ? "\nDry run: nothing was changed." : "")
+        print(Self.instructions(result, region: region))
     }
 
     /// Creates or corrects the reply queue and prints what the agent exports.

@@ -10,7 +10,7 @@ struct StatusCommand: ParsableCommand {
         abstract: "Print the fleet state in one line (for tmux, starship, waybar); exit 1 when something needs you.",
         discussion: """
             Reads only the local database. Exit status 1 when there are unread errors or tasks waiting for \
-            you, 2 when the database cannot be read, else 0. tmux: set -g status-right '#(timeline status --format tmux)'
+            you, 2 when the database or the config file cannot be read, else 0. tmux: set -g status-right '#(timeline status --format tmux)'
             """
     )
 
@@ -22,12 +22,7 @@ struct StatusCommand: ParsableCommand {
     var format: Format = .plain
 
     func run() throws {
-        let found: FleetCounts?
-        do { found = try Self.counts(store) } catch {
-            standardError("error: \(error)")
-            throw ExitCode(2)
-        }
-        guard let counts = found else {
+        guard let counts = try Self.counts(store) else {
             switch format {
             case .plain: print(FleetLine.noDatabase())
             case .tmux: print(FleetLine.noDatabase(plain: false))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Attention
 import Foundation
+import Ingest
 import ReplyDelivery
 import SQSClient
 import Terminal
@@ -28,7 +29,7 @@ struct TUICommand: ParsableCommand {
     @Option(name: .customLong("notify-terminal"), help: """
         Sequence the terminal gets per notification (then one BEL): auto, osc9, osc777, osc99, bell, none.
         """)
-    var notifyTerminal: String = "auto"
+    var notifyTerminal: NotifyTerminal = .auto
 
     @Flag(name: .customLong("no-title"), help: "Do not show the fleet state in the terminal title.")
     var noTitle = false
@@ -46,7 +47,8 @@ struct TUICommand: ParsableCommand {
             key, flag: flag.map(\.defaultValueDescription), flagName: flagName, environmentNames: [environment])
         guard let text = setting.value else { return fallback }
         guard let seconds = DurationText.seconds(text), seconds > 0 else {
-            throw CommandFailure("\(key) from \(setting.source) is not a duration such as 10m: \(text)", exitCode: 2)
+            throw CommandFailure("\(key) from \(setting.source) is not a duration such as 10m: \(text)",
+                                 exitCode: ExitStatus.unusable)
         }
         return seconds
     }
@@ -65,26 +67,19 @@ struct TUICommand: ParsableCommand {
     @OptionGroup var theme: ThemeOption
 
     @Option(help: ArgumentHelp("Times as relative ages or absolute clock times: relative or absolute (t toggles; default: $TIMELINE_TIME, else `time` in the config file, else relative).", valueName: "display"))
-    var time: String?
+    var time: TimeDisplay?
     @OptionGroup var retention: RetentionOption
 
     func validate() throws {
-        guard notifyTerminal == "auto" || InBandNotification.Sequence(rawValue: notifyTerminal) != nil else {
-            throw ValidationError("--notify-terminal must be auto, osc9, osc777, osc99, bell or none")
-        }
-        if let time, time != "relative", time != "absolute" {
-            throw ValidationError("--time must be relative or absolute, not \"\(time)\".")
-        }
         guard isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("timeline tui needs a terminal (stdin and stdout must be a TTY); try `timeline list`")
-        }
-        if let problem = TerminalSupport.problem(term: ProcessInfo.processInfo.environment["TERM"]) {
-            FileHandle.standardError.write(Data((problem + "\n").utf8))
-            throw ExitCode(2)
         }
     }
 
     func run() throws {
+        if let problem = TerminalSupport.problem(term: ProcessInfo.processInfo.environment["TERM"]) {
+            throw CommandFailure(problem, exitCode: ExitStatus.unusable)
+        }
         // Open once read-write up front: creates/migrates the file (0600) and fails early with a clear message.
         let path = try store.openForWriting().path
         // Before the poller starts: everything it stores from now on is watched (the backlog included).
@@ -95,11 +90,15 @@ struct TUICommand: ParsableCommand {
         // The poller reports each commit to the controller, which exists only once the poller's status can
         // be read: the box connects them.
         let commits = CommitRelay()
-        let poller = noPoll
-            ? nil : TUIPollerHook.start(
-                databasePath: path, options: queue, concurrency: polling.concurrency, peek: polling.peek,
-                configuration: prepared, onCommit: { commits.controller?.checkForChangesNow() })
-        defer { poller?.stop() }
+        let poller = noPoll ? nil : PollerSupervisor(
+            resolve: { [queue] first in try TUIPollerStatus.resolve(queue, prepared: first ? prepared : nil) },
+            configuration: polling.pollerConfiguration(queueURLs: []), databasePath: path,
+            onCommit: { commits.controller?.checkForChangesNow() })
+        poller?.start()
+        defer {
+            HelperRegistry.shared.terminateAll()  // a credential helper must not hold up quitting
+            poller?.stop()
+        }
         // Retention in the TUI logs nothing (stderr would draw over the screen).
         let retentionTimer = RetentionTimer.start(databasePath: path, keepSeconds: try retention.seconds(), log: nil)
         defer { retentionTimer?.stop() }
@@ -109,7 +108,7 @@ struct TUICommand: ParsableCommand {
                                              environment: "TIMELINE_STALE_AFTER", fallback: RunThresholds().staleSeconds),
             maxLifetimeSeconds: try Self.threshold("timeout_after", flag: timeoutAfter, flagName: "--timeout-after",
                                                    environment: "TIMELINE_TIMEOUT_AFTER", fallback: RunThresholds().maxLifetimeSeconds))
-        state.absoluteTime = try Self.timeSetting(flag: time).value == "absolute"
+        state.absoluteTime = try Self.timeSetting(flag: time?.rawValue).value == TimeDisplay.absolute.rawValue
         state.mouse = try Self.mouseSetting()
         if !TerminalSupport.localeIsUTF8() {
             state.asciiOnly = true
@@ -119,7 +118,7 @@ struct TUICommand: ParsableCommand {
         var status: (@Sendable () -> PollerStatusView)?
         var restart: (@Sendable () -> Void)?
         if let poller {
-            status = { poller.status }
+            status = { TUIPollerStatus.view(of: poller.status) }
             restart = { poller.restart() }
         }
         try restoreMarksAndViews(&state, databasePath: path)
@@ -143,14 +142,22 @@ struct TUICommand: ParsableCommand {
         commits.controller = controller
         let env = ProcessInfo.processInfo.environment
         let color = !noColor && (env["NO_COLOR"] ?? "").isEmpty
-        let sequence = notifyOptions.notify == .off ? .none
-            : InBandNotification.Sequence(rawValue: notifyTerminal) ?? .detect(env)
-        let failures = NotifyFailures()
-        let attention = TUIAttention(monitor: monitor, sequence: sequence,
-                                     command: notifyOptions.commandChannel(onFailure: failures.put),
-                                     failures: failures, environment: env, setsTitle: !noTitle)
+        let sequence = notifyOptions.notify == .off ? .none : notifyTerminal.sequence ?? .detect(env)
+        let attention = TUIAttention(relay: AttentionRelay(
+            monitor: monitor,
+            terminal: .init(sequence: sequence, tmux: !(env["TMUX"] ?? "").isEmpty, setsTitle: !noTitle),
+            notifyCommand: notifyOptions.commandWords, desktop: DesktopChannel(environment: env)))
         TerminalApp.run(controller: controller, color: color, light: try theme.chosen() == .light,
                         databasePath: path, sideChannel: attention)
+    }
+
+    /// How times are shown (`--time`).
+    enum TimeDisplay: String, ExpressibleByArgument, CaseIterable { case relative, absolute }
+
+    /// The sequence a notification writes to the terminal (`--notify-terminal`); `auto` detects it.
+    enum NotifyTerminal: String, ExpressibleByArgument, CaseIterable {
+        case auto, osc9, osc777, osc99, bell, none
+        var sequence: InBandNotification.Sequence? { InBandNotification.Sequence(rawValue: rawValue) }
     }
 
     /// The `time` setting: flag > TIMELINE_TIME > config file > relative.

@@ -35,10 +35,10 @@ struct NotifyOptions: ParsableArguments {
 
     var policy: NotifyPolicy { NotifyPolicy(level: notify) }
 
-    /// The command channel, when `--notify-command` is given and notifications are on.
-    func commandChannel(onFailure: @escaping @Sendable (String) -> Void) -> CommandChannel? {
-        guard notify != .off, let notifyCommand, let argv = try? Self.argv(notifyCommand) else { return nil }
-        return CommandChannel(argv: argv, onFailure: onFailure)
+    /// The notify command's words, when `--notify-command` is given and notifications are on.
+    var commandWords: [String]? {
+        guard notify != .off, let notifyCommand else { return nil }
+        return try? Self.argv(notifyCommand)
     }
 
     /// The command's words; an error when it cannot be split or is blank.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Ingest
 
 /// The polling options of `tui`, `poll` and `drain`, validated in one place. `Defaults` gives the
 /// command's own default concurrency (drain polls harder: it wants the backlog fast).
@@ -11,6 +12,15 @@ struct PollingOptions<Defaults: PollingDefaults>: ParsableArguments {
 
     @Flag(help: "Never delete messages: they come back after the visibility timeout and duplicates are ignored (for a queue shared by several viewers).")
     var peek = false
+
+    /// How to poll: these options plus what the command sets itself.
+    func pollerConfiguration(
+        queueURLs: [String], waitSeconds: Int = 20, stopWhenEmpty: Bool = false, giveUpAfter: Double? = nil,
+        storeGiveUpAfter: Double? = nil
+    ) -> PollerConfiguration {
+        PollerConfiguration(queueURLs: queueURLs, concurrency: concurrency, waitSeconds: waitSeconds, peek: peek,
+                            stopWhenEmpty: stopWhenEmpty, giveUpAfter: giveUpAfter, storeGiveUpAfter: storeGiveUpAfter)
+    }
 
     func validate() throws {
         guard Self.concurrencyRange.contains(concurrency) else {

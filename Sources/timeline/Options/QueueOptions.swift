@@ -30,18 +30,14 @@ struct QueueOptions: ParsableArguments {
     /// Resolves every setting from flags, environment, the config file and the AWS files; one clear error otherwise.
     func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SQSConfiguration {
         let file = try UserConfig.file()
-        do {
-            return try SQSConfiguration.resolve(
-                flags: .init(region: region, queueURL: queueURLs.first, queueName: queueName,
-                             endpointURL: endpointURL, profile: profile),
-                environment: environment,
-                file: .init(region: file.string("region"), queueURL: (file.values["queue_urls"] ?? file.values["queue_url"])?.first,
-                            queueName: file.string("queue"), endpointURL: file.string("endpoint_url"),
-                            profile: file.string("profile")),
-                fileSource: "config file \(file.path)")
-        } catch {
-            throw CommandFailure(error.message)
-        }
+        return try SQSConfiguration.resolve(
+            flags: .init(region: region, queueURL: queueURLs.first, queueName: queueName,
+                         endpointURL: endpointURL, profile: profile),
+            environment: environment,
+            file: .init(region: file.string("region"), queueURL: (file.values["queue_urls"] ?? file.values["queue_url"])?.first,
+                        queueName: file.string("queue"), endpointURL: file.string("endpoint_url"),
+                        profile: file.string("profile")),
+            fileSource: "config file \(file.path)")
     }
 
     /// Queue URLs beyond the first: `--queue-url` repeated, else (when no flag or environment names a queue)
@@ -53,33 +49,13 @@ struct QueueOptions: ParsableArguments {
     }
 }
 
-/// A command failed for a reason the user can fix: printed as `error: …` and exit code 1.
-struct CommandFailure: Error, CustomStringConvertible {
-    var message: String
-    var exitCode: Int32 = 1
-    init(_ message: String, exitCode: Int32 = 1) {
-        self.message = message
-        self.exitCode = exitCode
-    }
-    var description: String { message }
-}
-
-/// Runs a command body, turning `CommandFailure` and SQS errors into a message on stderr and an exit code.
-func reportingFailures(_ body: () throws -> Void) throws {
-    do {
-        try body()
-    } catch let failure as CommandFailure {
-        standardError("error: \(failure.message)")
-        throw ExitCode(failure.exitCode)
-    } catch let error as SQSError {
-        standardError("error: \(SQSErrorHint.describe(error))")
-        throw ExitCode(1)
-    }
-}
-
-/// One-line descriptions of SQS errors with a hint that fixes them (see `PollerMessages`).
-enum SQSErrorHint {
-    static func describe(_ error: SQSError, queueURL: String? = nil) -> String {
-        PollerMessages.describe(error, queueURL: queueURL)
+extension QueueOptions {
+    /// The client and queue URLs to poll; a queue name is looked up with GetQueueUrl (a network call).
+    /// `resolved`: settings already resolved (credentials asked before the TUI draws), else from the options.
+    func pollerTarget(resolved: SQSConfiguration? = nil) throws -> PollerTarget {
+        let configuration = try resolved ?? self.configuration()
+        let client = configuration.makeClient()
+        let first = try configuration.queueURL(using: client).value
+        return PollerTarget(client: client, queueURLs: [first] + (try extraQueueURLs(after: configuration)))
     }
 }

@@ -10,12 +10,9 @@ enum UserConfig {
         return loaded
     }()
 
-    /// The file's settings; an invalid file is a `CommandFailure` naming the line, the key and the fix.
-    static func file() throws -> ConfigFile {
-        switch loaded {
-        case .success(let file): return file
-        case .failure(let error): throw CommandFailure("invalid config file \(error)")
-        }
+    /// The file's settings; an invalid file is a `ConfigFileError` naming the line, the key and the fix.
+    static func file() throws(ConfigFileError) -> ConfigFile {
+        try loaded.get()
     }
 
     /// Flag > environment > file > default, over this process's environment and file.
@@ -23,16 +20,12 @@ enum UserConfig {
         Resolver(base: SettingResolver(environment: ProcessInfo.processInfo.environment, file: try file()))
     }
 
-    /// `SettingResolver` whose errors are `CommandFailure`s.
+    /// `SettingResolver` over this process's settings (its errors are `SettingError`s).
     struct Resolver {
         let base: SettingResolver
         func resolve(_ key: String, flag: String?, flagName: String, environmentNames: [String] = [],
                      fallback: String? = nil) throws -> Setting {
-            do {
-                return try base.resolve(key, flag: flag, flagName: flagName, environmentNames: environmentNames, fallback: fallback)
-            } catch {
-                throw CommandFailure(error.description)
-            }
+            try base.resolve(key, flag: flag, flagName: flagName, environmentNames: environmentNames, fallback: fallback)
         }
     }
 

@@ -15,19 +15,15 @@ enum TopicTarget {
     /// An SNS client for the topic's region (from its ARN, else the usual region settings).
     static func client(topicARN: String, queue: QueueOptions, environment: [String: String]) throws -> SNSClient {
         guard topicARN.hasPrefix("arn:") else {
-            throw CommandFailure("The topic must be an ARN (arn:aws:sns:REGION:ACCOUNT_ID:NAME), got: \(topicARN)", exitCode: 2)
+            throw ConfigurationError("The topic must be an ARN (arn:aws:sns:REGION:ACCOUNT_ID:NAME), got: \(topicARN)")
         }
         let chain = CredentialChain(environment: environment, profile: queue.profile)
         let candidates = [queue.region, SNSEndpoint.region(ofTopicARN: topicARN), environment["AWS_REGION"],
                           environment["AWS_DEFAULT_REGION"], chain.profileRegion()?.region]
         guard let region = candidates.compactMap({ $0 }).first(where: { !$0.isEmpty }) else {
-            throw CommandFailure("No AWS region: pass --region or use a topic ARN that names one.")
+            throw ConfigurationError("No AWS region: pass --region or use a topic ARN that names one.")
         }
-        do {
-            let endpoint = try SNSEndpoint.resolve(flag: queue.endpointURL, environment: environment, region: region, profile: queue.profile)
-            return SNSClient(endpoint: endpoint.value, region: region, credentials: chain)
-        } catch {
-            throw CommandFailure(error.message)
-        }
+        let endpoint = try SNSEndpoint.resolve(flag: queue.endpointURL, environment: environment, region: region, profile: queue.profile)
+        return SNSClient(endpoint: endpoint.value, region: region, credentials: chain)
     }
 }

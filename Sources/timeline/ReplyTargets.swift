@@ -6,27 +6,18 @@ import TimelineCore
 
 /// Region, endpoint and profile for the reply queues the viewer sends to (its own credentials).
 struct ReplyQueueOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("AWS region (default: the environment, the queue URL's host, the profile).", valueName: "region"))
-    var region: String?
-
-    @Option(name: .customLong("endpoint-url"), help: ArgumentHelp(
-        "SQS endpoint, e.g. a local server (default: $AWS_ENDPOINT_URL_SQS, $AWS_ENDPOINT_URL, the queue URL).",
-        valueName: "url"))
-    var endpointURL: String?
-
-    @Option(help: ArgumentHelp("AWS profile (default: $AWS_PROFILE, else default).", valueName: "name"))
-    var profile: String?
+    @OptionGroup var aws: AWSOptions
 
     /// A sender whose SQS clients are configured like every other command's, one per reply queue.
     func sender(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ReplySender {
-        try ReplyTargets.sender(policy: try policy(environment: environment), region: region, endpointURL: endpointURL,
-                                profile: profile, environment: environment)
+        try ReplyTargets.sender(policy: try policy(environment: environment), region: aws.region,
+                                endpointURL: aws.endpointURL, profile: aws.profile, environment: environment)
     }
 
     /// Which reply queues may get the viewer's signature (its own queue from `TIMELINE_QUEUE_URL` names
     /// the region when nothing else does).
     func policy(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ReplyQueuePolicy {
-        try ReplyTargets.policy(region: region, endpointURL: endpointURL, profile: profile,
+        try ReplyTargets.policy(region: aws.region, endpointURL: aws.endpointURL, profile: aws.profile,
                                 ownQueueURL: environment["TIMELINE_QUEUE_URL"], environment: environment)
     }
 }

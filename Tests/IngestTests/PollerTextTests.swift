@@ -32,10 +32,12 @@ import TimelineStore
     }
 
     @Test func faultsSayWhatFailedInAFewWords() {
-        let refused = PollerFault.request(SQSError(transport: TransportError(kind: .connect, code: 7, message: "Connection refused")))
+        let refused = PollerFault.request(SQSError(kind: .network, code: "NetworkError", message: "Connection refused",
+                                                    transport: TransportError(kind: .connect, code: 7, message: "Connection refused")))
         #expect(refused.summary == "connection refused")
         #expect(refused.explanation.contains("Connection refused"))
-        let timeout = PollerFault.request(SQSError(transport: TransportError(kind: .timeout, code: 28, message: "after 20 s")))
+        let timeout = PollerFault.request(SQSError(kind: .network, code: "NetworkError", message: "after 20 s",
+                                                    transport: TransportError(kind: .timeout, code: 28, message: "after 20 s")))
         #expect(timeout.summary == "request timed out")
         #expect(timeout.explanation == "request timed out: after 20 s")
         let throttled = PollerFault.request(SQSError(kind: .throttled, code: "ThrottlingException", message: "slow down",

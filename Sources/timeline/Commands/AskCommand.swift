@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ReplyDelivery
 import SQSClient
+import TimelineConfig
 import TimelineCore
 
 /// `timeline ask`: for shell scripts. Publishes a `needs_input` event with actions and `reply_to`, waits for
@@ -54,6 +55,8 @@ struct AskCommand: ParsableCommand {
         let allowlist: SenderAllowlist?
         do {
             allowlist = try ReplySenders.allowlist(environment: environment)
+        } catch let invalid as ConfigFileError {
+            throw invalid  // the config file's own error, as every command reports it
         } catch {
             throw CommandFailure("invalid reply sender allowlist: \(error)", exitCode: ExitStatus.unusable)
         }

@@ -3,17 +3,9 @@ import Foundation
 import Ingest
 import SQSClient
 
-/// Queue, region, endpoint and profile options shared by every command that talks to SQS.
-/// Each falls back to the standard AWS environment (see `SQSConfiguration.resolve`).
-struct QueueOptions: ParsableArguments {
-    @Option(name: .customLong("queue-url"), help: ArgumentHelp(
-        "Queue URL (default: $TIMELINE_QUEUE_URL). Repeat to poll several queues.", valueName: "url"))
-    var queueURLs: [String] = []
-
-    @Option(name: .customLong("queue"), help: ArgumentHelp(
-        "Queue name, looked up with GetQueueUrl (default: $TIMELINE_QUEUE).", valueName: "name"))
-    var queueName: String?
-
+/// Region, endpoint and profile: the AWS options of every command that signs requests (the queue
+/// commands through `QueueOptions`, `reply` for the reply queues).
+struct AWSOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "AWS region (default: $AWS_REGION, $AWS_DEFAULT_REGION, the queue URL's host, the profile).",
         valueName: "region"))
@@ -26,6 +18,24 @@ struct QueueOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("AWS profile (default: $AWS_PROFILE, else default).", valueName: "name"))
     var profile: String?
+}
+
+/// The queue options shared by every command that polls or publishes, with the AWS options.
+/// Each falls back to the standard AWS environment (see `SQSConfiguration.resolve`).
+struct QueueOptions: ParsableArguments {
+    @Option(name: .customLong("queue-url"), help: ArgumentHelp(
+        "Queue URL (default: $TIMELINE_QUEUE_URL). Repeat to poll several queues.", valueName: "url"))
+    var queueURLs: [String] = []
+
+    @Option(name: .customLong("queue"), help: ArgumentHelp(
+        "Queue name, looked up with GetQueueUrl (default: $TIMELINE_QUEUE).", valueName: "name"))
+    var queueName: String?
+
+    @OptionGroup var aws: AWSOptions
+
+    var region: String? { aws.region }
+    var endpointURL: String? { aws.endpointURL }
+    var profile: String? { aws.profile }
 
     /// Resolves every setting from flags, environment, the config file and the AWS files; one clear error otherwise.
     func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SQSConfiguration {

@@ -33,9 +33,8 @@ struct FailureReport: Equatable {
 
     /// nil for ArgumentParser's own errors (usage, `--help`, an `ExitCode` after the command spoke itself).
     init?(_ error: any Error) {
+        if Self.isArgumentParsers(error) { return nil }
         switch error {
-        case is ExitCode, is CleanExit, is ValidationError:
-            return nil
         case let failure as CommandFailure:
             self.init(message: failure.message, exitCode: failure.exitCode)
         case let invalid as ConfigFileError:
@@ -55,6 +54,13 @@ struct FailureReport: Equatable {
         default:
             self.init(message: "\(error)", exitCode: ExitStatus.failed)
         }
+    }
+
+    /// ArgumentParser's errors (`ExitCode`, `CleanExit`, `ValidationError`, its internal `CommandError` for
+    /// usage and `--help`): it prints them and chooses their exit codes.
+    static func isArgumentParsers(_ error: any Error) -> Bool {
+        error is ExitCode || error is CleanExit || error is ValidationError
+            || String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
     }
 
     init(message: String, exitCode: Int32) {

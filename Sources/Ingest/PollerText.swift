@@ -1,4 +1,5 @@
 import Foundation
+import TimelineCore
 import SQSClient
 
 /// The poller's typed outcomes in words, for every place that shows them (`poll`'s log, `drain`, the
@@ -20,8 +21,8 @@ extension StopReason {
         case .requested: "stopped on request"
         case .interrupted: "interrupted"
         case .credentialsRefused(let error), .accessDenied(let error): error.summary
-        case .queueMissing(let queueURL, let error): queueURL.isEmpty ? error.summary : "queue \(QueueURL.name(queueURL)) does not exist"
-        case .requestFailed(let queueURL, let error): queueURL.isEmpty ? error.summary : "\(error.summary) from \(QueueURL.name(queueURL))"
+        case .queueMissing(let queueURL, let error): queueURL.isEmpty ? error.summary : "queue \(AWSNames.queueName(queueURL)) does not exist"
+        case .requestFailed(let queueURL, let error): queueURL.isEmpty ? error.summary : "\(error.summary) from \(AWSNames.queueName(queueURL))"
         case .storeFailed(let failure, let after) where after <= 0: "cannot open the database (\(failure.problem.rawValue))"
         case .storeFailed(let failure, _): "gave up storing events (\(failure.problem.rawValue))"
         case .gaveUp(_, let fault): "gave up: \(fault.summary)"
@@ -107,13 +108,13 @@ public enum PollerText {
     public static func describe(_ outcome: BatchOutcome) -> String {
         switch outcome {
         case .stored(let batch):
-            var line = "batch from \(QueueURL.name(batch.queueURL)): received \(batch.received), "
+            var line = "batch from \(AWSNames.queueName(batch.queueURL)): received \(batch.received), "
                 + "stored \(batch.stored), duplicates \(batch.duplicates), rejected \(batch.rejected), deleted \(batch.deleted), "
                 + "max receive count \(batch.maxReceiveCount)"
             for reason in batch.rejectReasons { line += "\n  rejected: \(reason)" }
             return line
         case .storeFailed(let queueURL, let messages, let failure):
-            return "batch of \(messages) from \(QueueURL.name(queueURL)) not stored, held and retried "
+            return "batch of \(messages) from \(AWSNames.queueName(queueURL)) not stored, held and retried "
                 + "(no more receives until it commits): \(failure.explanation)"
         }
     }

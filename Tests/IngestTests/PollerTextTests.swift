@@ -66,10 +66,4 @@ import TimelineStore
         #expect(PollerText.change(from: backingOff, to: .receiving, now: now) == "recovered: receiving again")
         #expect(PollerText.change(from: .connecting, to: .receiving, now: now) == "connected: receiving")
     }
-
-    @Test func aQueueURLIsNamedByItsLastPart() {
-        #expect(QueueURL.name("https://sqs.eu-west-1.amazonaws.com/123456789012/jobs.fifo") == "jobs.fifo")
-        #expect(QueueURL.name("jobs") == "jobs")
-        #expect(QueueURL.name("") == "")
-    }
 }

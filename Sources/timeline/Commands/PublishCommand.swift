@@ -46,7 +46,7 @@ struct PublishCommand: ParsableCommand {
         guard case .success(let event) = EventParser.parse(payload) else { throw ExitCode(2) }
         if let topic = TopicTarget.topicARN(flag: topicARN, queue: queue, environment: environment) {
             let client = try TopicTarget.client(topicARN: topic, queue: queue, environment: environment)
-            let fifo = FIFOKeys.isFIFO(topic)
+            let fifo = AWSNames.isFIFO(topic)
             print(try client.publish(
                 topicARN: topic, message: payload, groupID: fifo ? FIFOKeys.key(event.taskID) : nil,
                 deduplicationID: fifo ? FIFOKeys.key(event.id) : nil))
@@ -56,7 +56,7 @@ struct PublishCommand: ParsableCommand {
         let configuration = try queue.configuration()
         let client = configuration.makeClient()
         let queueURL = try configuration.queueURL(using: client).value
-        let fifo = FIFOKeys.isFIFO(queueURL)
+        let fifo = AWSNames.isFIFO(queueURL)
         do {
             print(try client.sendMessage(
                 queueURL: queueURL, body: payload, groupID: fifo ? FIFOKeys.key(event.taskID) : nil,

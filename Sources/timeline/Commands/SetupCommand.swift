@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TimelineCore
 import ReplyDelivery
 import SQSClient
 
@@ -40,7 +41,7 @@ struct SetupCommand: ParsableCommand {
         guard queue.queueName?.isEmpty == false else { throw ValidationError("--queue NAME is required (this viewer's queue).") }
         guard queue.queueURLs.isEmpty else { throw ValidationError("give the queue by name (--queue NAME), not --queue-url.") }
         let names = [topic, queue.queueName!]
-        guard names.allSatisfy(FIFOKeys.isFIFO) || !names.contains(where: FIFOKeys.isFIFO) else {
+        guard names.allSatisfy(AWSNames.isFIFO) || !names.contains(where: AWSNames.isFIFO) else {
             throw ValidationError("a FIFO topic (.fifo) needs a FIFO queue (.fifo), and a standard topic a standard queue.")
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TimelineCore
 import Ingest
 import SQSClient
 import TimelineUI
@@ -20,7 +21,7 @@ enum TUIPollerStatus {
 
     static func view(of status: PollerSupervisor.Status, now: Date = Date()) -> PollerStatusView {
         func micros(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970 * 1_000_000) }
-        let name = status.queueURL.map(QueueURL.name)
+        let name = status.queueURL.map(AWSNames.queueName)
         switch status.state {
         case .starting:
             return PollerStatusView(state: .connecting, queueName: name, queueURL: status.queueURL)

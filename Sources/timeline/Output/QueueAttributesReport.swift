@@ -55,7 +55,7 @@ struct QueueAttributesReport {
                 + "(`timeline setup` adds a dead-letter queue)")
         }
         let receives = policy["maxReceiveCount"].map { "\($0)" } ?? "?"
-        let name = target.split(separator: ":").last.map(String.init) ?? target
+        let name = AWSNames.resourceName(ofARN: target)
         var line = "after \(receives) receives to \(name)"
         switch deadLetterDepth(target) {
         case nil: line += " (its depth could not be read)"

@@ -1,21 +1,28 @@
 import Foundation
-import ReplyDelivery
 import SQSClient
 
 /// What `timeline setup --reply-queue` wires: a reply queue whose policy lets only the named principals send.
 /// Reads first, then creates or corrects only what differs (a second run changes nothing); with `dryRun`
 /// nothing is written. No redrive policy: other agents' replies on a shared queue are received and released
 /// many times, and a low `maxReceiveCount` would move them to a dead-letter queue.
-struct ReplyQueuePlan {
-    let sqs: SQSClient
-    let queueName: String
+public struct ReplyQueuePlan {
+    public let sqs: SQSClient
+    public let queueName: String
     /// IAM user or role ARNs (already checked with `ReplyQueueAccessPolicy.principal`).
-    let senders: [String]
-    let dryRun: Bool
-    let report: (String) -> Void
+    public let senders: [String]
+    public let dryRun: Bool
+    public let report: (String) -> Void
+
+    public init(sqs: SQSClient, queueName: String, senders: [String], dryRun: Bool, report: @escaping (String) -> Void) {
+        self.sqs = sqs
+        self.queueName = queueName
+        self.senders = senders
+        self.dryRun = dryRun
+        self.report = report
+    }
 
     /// The reply queue's URL (a placeholder on a dry run when it does not exist yet).
-    func run() throws -> String {
+    public func run() throws(SQSError) -> String {
         let existing: String?
         do {
             existing = try sqs.getQueueURL(name: queueName)
@@ -48,9 +55,11 @@ struct ReplyQueuePlan {
         return url
     }
 
-    private func policy(_ url: String, arn known: String? = nil) throws -> String {
-        guard let arn = try known ?? sqs.getQueueAttributes(queueURL: url, names: ["QueueArn"])["QueueArn"] else {
-            throw CommandFailure("GetQueueAttributes gave no QueueArn for \(url)")
+    private func policy(_ url: String, arn known: String? = nil) throws(SQSError) -> String {
+        var found = known
+        if found == nil { found = try sqs.getQueueAttributes(queueURL: url, names: ["QueueArn"])["QueueArn"] }
+        guard let arn = found else {
+            throw SQSError(kind: .client, code: "MissingQueueArn", message: "GetQueueAttributes gave no QueueArn for \(url)")
         }
         return ReplyQueueAccessPolicy.document(queueARN: arn, senders: senders)
     }

@@ -1,39 +1,49 @@
 import Foundation
 import StrictJSON
-import SQSClient
+import TimelineCore
 
 /// What `timeline setup` wires for SNS fan-out, and how it finds out what already exists: the topic,
 /// this viewer's queue and its dead-letter queue, the raw-delivery subscription, and the queue policy
 /// that lets the topic send. Each step first reads, then creates or corrects only what differs, so a
 /// second run changes nothing. With `dryRun` nothing is written: each step says what it would do.
-struct FanOutPlan {
-    let sns: SNSClient
-    let sqs: SQSClient
-    let topicName: String
-    let queueName: String
-    let dryRun: Bool
+public struct FanOutPlan {
+    public let sns: SNSClient
+    public let sqs: SQSClient
+    public let topicName: String
+    public let queueName: String
+    public let dryRun: Bool
     /// Called with one line per step (`exists`, `created`, `updated`, `would create`, ...).
-    let report: (String) -> Void
+    public let report: (String) -> Void
 
-    /// 14 days: the longest SQS keeps a message (events wait this long for a viewer that is away).
-    static let retentionSeconds = "1209600"
-    /// Deliveries before a message that keeps failing moves to the dead-letter queue.
-    static let maxReceiveCount = 5
-
-    /// The ARNs and URLs the setup ends with (placeholders on a dry run when something does not exist yet).
-    struct Result {
-        var topicARN: String
-        var queueURL: String
-        var queueARN: String
-        var deadLetterQueueARN: String
+    public init(sns: SNSClient, sqs: SQSClient, topicName: String, queueName: String, dryRun: Bool,
+                report: @escaping (String) -> Void) {
+        self.sns = sns
+        self.sqs = sqs
+        self.topicName = topicName
+        self.queueName = queueName
+        self.dryRun = dryRun
+        self.report = report
     }
 
-    var isFIFO: Bool { FIFOKeys.isFIFO(topicName) }
-    var deadLetterName: String {
+    /// 14 days: the longest SQS keeps a message (events wait this long for a viewer that is away).
+    public static let retentionSeconds = "1209600"
+    /// Deliveries before a message that keeps failing moves to the dead-letter queue.
+    public static let maxReceiveCount = 5
+
+    /// The ARNs and URLs the setup ends with (placeholders on a dry run when something does not exist yet).
+    public struct Result: Equatable {
+        public var topicARN: String
+        public var queueURL: String
+        public var queueARN: String
+        public var deadLetterQueueARN: String
+    }
+
+    public var isFIFO: Bool { AWSNames.isFIFO(topicName) }
+    public var deadLetterName: String {
         isFIFO ? String(queueName.dropLast(".fifo".count)) + "-dlq.fifo" : queueName + "-dlq"
     }
 
-    func run() throws -> Result {
+    public func run() throws(SQSError) -> Result {
         let topicARN = try ensureTopic()
         let (_, dlqARN) = try ensureQueue(deadLetterName, attributes: baseQueueAttributes)
         var attributes = baseQueueAttributes
@@ -51,8 +61,8 @@ struct FanOutPlan {
 
     // MARK: - Steps
 
-    private func ensureTopic() throws -> String {
-        if let existing = try sns.listTopics().first(where: { $0.split(separator: ":").last.map(String.init) == topicName }) {
+    private func ensureTopic() throws(SQSError) -> String {
+        if let existing = try sns.listTopics().first(where: { AWSNames.resourceName(ofARN: $0) == topicName }) {
             report("topic         \(existing)  (exists)")
             return existing
         }
@@ -66,7 +76,7 @@ struct FanOutPlan {
     }
 
     /// The queue's URL and ARN; creates it, or sets the attributes that differ from `attributes`.
-    private func ensureQueue(_ name: String, attributes wanted: [String: String], policyFor topicARN: String? = nil) throws -> (String, String) {
+    private func ensureQueue(_ name: String, attributes wanted: [String: String], policyFor topicARN: String? = nil) throws(SQSError) -> (String, String) {
         let label = (topicARN == nil ? "dead letters" : "queue").padding(toLength: 13, withPad: " ", startingAt: 0)
         guard let url = try existingQueueURL(name) else {
             if dryRun {
@@ -97,7 +107,7 @@ struct FanOutPlan {
         return (url, arn)
     }
 
-    private func ensureSubscription(topicARN: String, queueARN: String) throws {
+    private func ensureSubscription(topicARN: String, queueARN: String) throws(SQSError) {
         let existing = dryRun && topicARN.contains("ACCOUNT_ID") ? nil
             : try sns.listSubscriptions(topicARN: topicARN).first { $0.protocolName == "sqs" && $0.endpoint == queueARN }
         guard let subscription = existing else {
@@ -131,9 +141,9 @@ struct FanOutPlan {
         }
     }
 
-    private func queueARN(_ url: String) throws -> String {
+    private func queueARN(_ url: String) throws(SQSError) -> String {
         guard let arn = try sqs.getQueueAttributes(queueURL: url, names: ["QueueArn"])["QueueArn"] else {
-            throw CommandFailure("GetQueueAttributes gave no QueueArn for \(url)")
+            throw SQSError(kind: .client, code: "MissingQueueArn", message: "GetQueueAttributes gave no QueueArn for \(url)")
         }
         return arn
     }
@@ -141,12 +151,12 @@ struct FanOutPlan {
     // MARK: - Rules
 
     /// The queue policy letting only this topic send to the queue.
-    static func policy(queueARN: String, topicARN: String) -> String {
+    public static func policy(queueARN: String, topicARN: String) -> String {
         #"{"Version":"2012-10-17","Statement":[{"Sid":"timeline-topic-sends","Effect":"Allow","Principal":{"Service":"sns.amazonaws.com"},"Action":"sqs:SendMessage","Resource":"\#(queueARN)","Condition":{"ArnEquals":{"aws:SourceArn":"\#(topicARN)"}}}]}"#
     }
 
     /// Whether an existing policy already lets the topic send (a statement naming the topic and SendMessage).
-    static func policyAllows(_ policy: String?, topicARN: String, queueARN: String) -> Bool {
+    public static func policyAllows(_ policy: String?, topicARN: String, queueARN: String) -> Bool {
         guard let policy, let document = JSONReader.object(from: Array(policy.utf8)) else { return false }
         let statements = document["Statement"] as? [[String: Any]] ?? (document["Statement"] as? [String: Any]).map { [$0] } ?? []
         return statements.contains { statement in
@@ -159,7 +169,7 @@ struct FanOutPlan {
     }
 
     /// Attribute values compared as SQS returns them (JSON documents by content, not by spacing).
-    static func sameAttribute(_ key: String, _ current: String?, _ wanted: String) -> Bool {
+    public static func sameAttribute(_ key: String, _ current: String?, _ wanted: String) -> Bool {
         guard let current else { return false }
         if key == "RedrivePolicy",
            let a = JSONReader.object(from: Array(current.utf8)), let b = JSONReader.object(from: Array(wanted.utf8)) {

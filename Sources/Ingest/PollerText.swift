@@ -41,10 +41,10 @@ extension StopReason {
         case .storeFailed(let failure, let after) where after <= 0:
             return "cannot open the database: \(failure.explanation)"
         case .storeFailed(let failure, let after):
-            return "gave up after \(PollerText.duration(after)) of failing to store events: \(failure.explanation). "
+            return "gave up after \(DurationText.prose(seconds: Int64(after))) of failing to store events: \(failure.explanation). "
                 + "Received messages were left in the queue"
         case .gaveUp(let after, let fault):
-            return "gave up after \(PollerText.duration(after)) without a successful request: \(fault.explanation)"
+            return "gave up after \(DurationText.prose(seconds: Int64(after))) without a successful request: \(fault.explanation)"
         case .notStarted(let message): return message
         }
     }
@@ -117,10 +117,5 @@ public enum PollerText {
             return "batch of \(messages) from \(AWSNames.queueName(queueURL)) not stored, held and retried "
                 + "(no more receives until it commits): \(failure.explanation)"
         }
-    }
-
-    /// `90 s`, `12 min`.
-    static func duration(_ interval: TimeInterval) -> String {
-        interval >= 120 ? String(format: "%.0f min", interval / 60) : String(format: "%.0f s", interval)
     }
 }

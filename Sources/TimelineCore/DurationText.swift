@@ -49,4 +49,15 @@ public enum DurationText {
         }
         return out
     }
+
+    /// `seconds` in words, rounded down to one unit: `45 s`, `5 min` (from 2 minutes), `12 h` (from 2 hours),
+    /// `4 days` (from 2 days).
+    public static func prose(seconds: Int64) -> String {
+        switch max(0, seconds) {
+        case ..<120: "\(max(0, seconds)) s"
+        case ..<7_200: "\(seconds / 60) min"
+        case ..<172_800: "\(seconds / 3_600) h"
+        default: "\(seconds / 86_400) days"
+        }
+    }
 }

@@ -19,3 +19,15 @@ import TimelineCore
         }
     }
 }
+
+/// Durations in words (doctor's queue attributes, the poller's give-up messages).
+@Suite struct DurationProseTests {
+    @Test func oneUnitRoundedDown() {
+        #expect(DurationText.prose(seconds: 45) == "45 s")
+        #expect(DurationText.prose(seconds: 119) == "119 s")
+        #expect(DurationText.prose(seconds: 600) == "10 min")
+        #expect(DurationText.prose(seconds: 43_200) == "12 h")
+        #expect(DurationText.prose(seconds: 345_600) == "4 days")
+        #expect(DurationText.prose(seconds: -1) == "0 s")
+    }
+}

@@ -82,7 +82,7 @@ struct AskCommand: ParsableCommand {
             throw CommandFailure(error.explanation(queueURL: eventQueue))
         }
         guard let answered else {
-            throw CommandFailure("no answer in \(Question.duration(timeout))", exitCode: ExitStatus.noAnswer)
+            throw CommandFailure("no answer in \(DurationText.text(seconds: Int64(timeout)))", exitCode: ExitStatus.noAnswer)
         }
         switch answered.answer {
         case .action(let id): print(DisplayText.escaped(id))
@@ -154,18 +154,11 @@ struct Question {
             title = "answered: \(what) by \(reply.from)"
             status = .inProgress
         } else {
-            title = "no answer in \(Self.duration(timeout))"
+            title = "no answer in \(DurationText.text(seconds: Int64(timeout)))"
             status = .warning
         }
         return EventEncoder.json(id: UUID().uuidString.lowercased(), agentID: agentID, taskID: taskID, title: title,
                                  status: status.rawValue, timestamp: TimeFormat.iso8601(micros: TimeFormat.nowMicros()),
                                  body: self.title, category: category)
-    }
-
-    /// 600 → "10m", 90 → "1m30s", 45 → "45s".
-    static func duration(_ seconds: Int) -> String {
-        let (m, s) = (seconds / 60, seconds % 60)
-        if m == 0 { return "\(s)s" }
-        return s == 0 ? "\(m)m" : "\(m)m\(s)s"
     }
 }

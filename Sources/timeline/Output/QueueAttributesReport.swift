@@ -18,11 +18,11 @@ struct QueueAttributesReport {
         var lines: [Line] = []
         if let retention = a["MessageRetentionPeriod"].flatMap(Int.init) {
             let note = retention < 86_400 ? " ⚠ short: events sent while no viewer runs for longer are lost" : ""
-            lines.append(Line(name: "retention", text: "\(duration(retention)): how long events wait while no viewer runs"
+            lines.append(Line(name: "retention", text: "\(DurationText.prose(seconds: Int64(retention))): how long events wait while no viewer runs"
                 + (retention == 345_600 ? " (the SQS default; `timeline setup` uses 14 days, the most SQS allows)" : "") + note))
         }
         if let visibility = a["VisibilityTimeout"].flatMap(Int.init) {
-            lines.append(Line(name: "visibility", text: "\(duration(visibility)): a received message stays hidden this long; "
+            lines.append(Line(name: "visibility", text: "\(DurationText.prose(seconds: Int64(visibility))): a received message stays hidden this long; "
                 + "one not deleted (viewer stopped mid-batch) comes back after it"))
         }
         if let size = a["MaximumMessageSize"].flatMap(Int.init) {
@@ -33,7 +33,7 @@ struct QueueAttributesReport {
             lines.append(Line(name: "max size", text: "\(bytes(size)) per message\(note)"))
         }
         if let delay = a["DelaySeconds"].flatMap(Int.init), delay > 0 {
-            lines.append(Line(name: "delay", text: "\(duration(delay)): every message is delivered this late"))
+            lines.append(Line(name: "delay", text: "\(DurationText.prose(seconds: Int64(delay))): every message is delivered this late"))
         }
         lines.append(deadLetterLine(a, deadLetterDepth: deadLetterDepth))
         if a["FifoQueue"] == "true" {
@@ -89,16 +89,6 @@ struct QueueAttributesReport {
         let examples = found.newest.map { "\(DisplayText.sanitize($0.taskID)) (\($0.receiveCount)×)" }.joined(separator: ", ")
         return Line(name: "redelivered", text: "⚠ \(found.count) stored event\(found.count == 1 ? " was" : "s were") received "
             + "\(QueueDelivery.flaggedReceiveCount)+ times: storing or deleting failed before; newest: \(examples)")
-    }
-
-    /// `30 s`, `5 min`, `12 h`, `4 days`.
-    static func duration(_ seconds: Int) -> String {
-        switch seconds {
-        case ..<120: return "\(seconds) s"
-        case ..<7_200: return "\(seconds / 60) min"
-        case ..<172_800: return "\(seconds / 3_600) h"
-        default: return "\(seconds / 86_400) days"
-        }
     }
 
     /// `256 KiB`, `1 MiB`.

@@ -33,7 +33,9 @@ let package = Package(
         .target(name: "SharedRules"),
         .target(name: "TimelineCore", dependencies: ["StrictJSON", "SharedRules"]),
         .target(name: "SigV4", dependencies: ["COpenSSL"]),
-        .target(name: "SQSClient", dependencies: ["SigV4", "CCurl", "CProcessSpawn", "StrictJSON", "SharedRules"]),
+        // How timeline starts other programs (credential helpers, notify commands): no shell, own group, default signals.
+        .target(name: "ProcessLaunch", dependencies: ["CProcessSpawn"]),
+        .target(name: "SQSClient", dependencies: ["SigV4", "CCurl", "CProcessSpawn", "ProcessLaunch", "StrictJSON", "SharedRules"]),
         .target(name: "TimelineStore", dependencies: ["TimelineCore", "StrictJSON", "CSQLite"]),
         .target(name: "Ingest", dependencies: ["TimelineCore", "TimelineStore", "SQSClient"]),
         .target(name: "TimelineUI", dependencies: ["TimelineCore"]),
@@ -43,7 +45,7 @@ let package = Package(
         // Human in the loop: sends replies (SQS or webhook) and keeps their outcome.
         .target(name: "ReplyDelivery", dependencies: ["TimelineCore", "SQSClient", "StrictJSON"]),
         // Notifications (decisions and channels), read state watching, the fleet line.
-        .target(name: "Attention", dependencies: ["TimelineCore", "TimelineStore"]),
+        .target(name: "Attention", dependencies: ["TimelineCore", "TimelineStore", "ProcessLaunch"]),
         // The config file: settings with provenance (flag > environment > file > default) and named views.
         .target(name: "TimelineConfig", dependencies: ["TimelineCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         // Agents' own hooks (Claude Code, Codex, Gemini CLI, Cursor, opencode, aider) as events: mapping,

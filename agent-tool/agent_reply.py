@@ -113,11 +113,17 @@ def resolve_reply_queue_url(given: str | None) -> str:
 
 
 def duration_text(seconds: float) -> str:
-    """600 -> "10m", 90 -> "1m30s", 45 -> "45s" (as `timeline ask` writes it)."""
-    minutes, rest = divmod(int(seconds), 60)
-    if minutes == 0:
-        return "%ds" % rest
-    return "%dm" % minutes if rest == 0 else "%dm%ds" % (minutes, rest)
+    """600 -> "10m", 90 -> "1m30s", 45 -> "45s", 5400 -> "1h30m": largest units first, zero parts left
+    out, the form durations are typed in (as `timeline ask` writes it: DurationText.text)."""
+    left = max(0, int(seconds))
+    if left == 0:
+        return "0s"
+    parts = []
+    for letter, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
+        if left >= size:
+            parts.append("%d%s" % (left // size, letter))
+            left %= size
+    return "".join(parts)
 
 
 def _action_dicts(actions: Iterable[Any]) -> list[dict[str, Any]]:

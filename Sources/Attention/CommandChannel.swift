@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ProcessLaunch
 import Synchronization
 import TimelineCore
 
@@ -101,45 +102,48 @@ public final class CommandChannel: Sendable {
         return json
     }
 
-    /// Runs `argv` (found on $PATH unless it names a path) with `stdin`; returns its exit status. Stdin is
-    /// written from another thread (a command that never reads it cannot block us); a command still
-    /// running after `timeoutSeconds` is terminated.
-    static func run(_ argv: [String], stdin: Data, timeout: Double = timeoutSeconds) throws -> Int32 {
-        let process = Process()
-        process.executableURL = try executable(argv[0])
-        process.arguments = Array(argv.dropFirst())
-        let pipe = Pipe()
-        process.standardInput = pipe
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        let writer = pipe.fileHandleForWriting
+    /// Runs `argv` (found on $PATH unless it names a path; see `ProcessLaunch`) with `stdin`; returns its
+    /// exit status. Stdin is written from another thread (a command that never reads it cannot block us);
+    /// a command still running after `timeout` seconds gets SIGTERM, and SIGKILL a second later, its whole
+    /// process group.
+    static func run(_ argv: [String], stdin: Data, timeout: Double = timeoutSeconds,
+                    environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int32 {
+        let executable = try executable(argv[0], environment: environment)
+        guard let pipe = ProcessLaunch.pipe() else {
+            throw CommandError(message: "\(argv[0]): pipe: \(String(cString: strerror(errno)))")
+        }
+        let plan = ProcessLaunch.Plan(executable: executable.path, arguments: argv, environment: environment,
+                                      stdin: .descriptor(pipe.read), stdout: .devNull, stderr: .devNull)
+        var pid = pid_t(0)
+        let spawned = plan.spawn(&pid)
+        close(pipe.read)
+        guard spawned == 0 else {
+            close(pipe.write)
+            throw CommandError(message: "\(argv[0]): \(String(cString: strerror(spawned)))")
+        }
+        let writer = FileHandle(fileDescriptor: pipe.write, closeOnDealloc: true)
         DispatchQueue.global().async {
             // A broken pipe (the command exited without reading) is not our failure.
             try? writer.write(contentsOf: stdin)
             try? writer.close()
         }
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            // SIGKILL: a child may have inherited a blocked SIGTERM (our signal watchers block it).
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
-            throw CommandError(message: "\(argv[0]) still running after \(timeout) s: terminated")
+        if let status = ProcessLaunch.waitForExit(pid, timeout: timeout) { return status }
+        kill(-pid, SIGTERM)
+        if ProcessLaunch.waitForExit(pid, timeout: 1) == nil {
+            kill(-pid, SIGKILL)
+            _ = ProcessLaunch.waitForExit(pid, timeout: .infinity)
         }
-        return process.terminationStatus
+        throw CommandError(message: "\(argv[0]) still running after \(timeout) s: terminated")
     }
 
     /// `name` itself when it holds a `/`, else the first executable of that name on $PATH.
     public static func executable(_ name: String,
                                   environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
-        if name.contains("/") { return URL(fileURLWithPath: name) }
-        let path = environment["PATH"] ?? "/usr/bin:/bin"
-        for dir in path.split(separator: ":") {
-            let candidate = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return URL(fileURLWithPath: candidate) }
+        guard let path = ProcessLaunch.executable(name, path: environment["PATH"] ?? "/usr/bin:/bin") else {
+            throw CommandError(message: name.contains("/") ? "\(name): not an executable file"
+                                                           : "\(name): command not found on PATH")
         }
-        throw CommandError(message: "\(name): command not found on PATH")
+        return URL(fileURLWithPath: path)
     }
 }
 

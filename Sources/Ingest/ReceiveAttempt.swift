@@ -1,4 +1,5 @@
 import Foundation
+import TimelineCore
 
 /// The `ReceiveRequestAttemptId` of a FIFO queue's receives: a new id for each fresh receive, the same
 /// id again when the previous receive failed with a retryable error, so SQS returns the messages it
@@ -8,7 +9,7 @@ struct ReceiveAttempt {
     let isFIFO: Bool
     private var pending: String?
 
-    init(queueURL: String) { isFIFO = queueURL.hasSuffix(".fifo") }
+    init(queueURL: String) { isFIFO = AWSNames.isFIFO(queueURL) }
 
     /// The id for the next receive (nil on standard queues).
     mutating func idForNextReceive() -> String? {

@@ -13,7 +13,7 @@ public enum StopReason: Sendable, Equatable {
     case credentialsRefused(SQSError)
     /// The credentials are valid but not allowed to use the queue.
     case accessDenied(SQSError)
-    /// The queue does not exist at this endpoint and region.
+    /// The queue does not exist at this endpoint and region (`queueURL` empty: it was looked up by name).
     case queueMissing(queueURL: String, SQSError)
     /// A request failed in a way retrying cannot fix.
     case requestFailed(queueURL: String, SQSError)
@@ -21,6 +21,8 @@ public enum StopReason: Sendable, Equatable {
     case storeFailed(StoreFailure, after: TimeInterval)
     /// No request succeeded for `after` seconds (`PollerConfiguration.giveUpAfter`); `lastFault` is the last cause.
     case gaveUp(after: TimeInterval, lastFault: PollerFault)
+    /// Polling could not start: the settings or credentials cannot be used (their own words, sanitized).
+    case notStarted(String)
 
     /// The reason for a non-retryable SQS error.
     public init(_ error: SQSError, queueURL: String) {

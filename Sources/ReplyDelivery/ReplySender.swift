@@ -44,7 +44,7 @@ public struct ReplySender: Sendable {
         case .success(let allowed): target = allowed
         case .failure(let refusal): return .failed(reason: refusal.reason)
         }
-        let fifo = QueueURLShape.isFIFO(url)
+        let fifo = AWSNames.isFIFO(url)
         do {
             let client = try clientFor(target)
             let id = try client.sendMessage(queueURL: url, body: reply.json, groupID: fifo ? FIFOKeys.key(reply.taskID) : nil,

@@ -1,4 +1,5 @@
 import SigV4
+import TimelineCore
 
 /// The `MessageGroupId` and `MessageDeduplicationId` timeline sends to FIFO queues and topics:
 /// group = the task id (one task's updates stay in order, tasks run in parallel), deduplication = the
@@ -8,8 +9,8 @@ import SigV4
 /// other is replaced by the hex SHA-256 of its UTF-8 bytes, still one stable key per id.
 /// `agent-tool/fifo_keys.py` applies the same rule.
 public enum FIFOKeys {
-    /// True for a `.fifo` queue URL or topic ARN.
-    public static func isFIFO(_ queueURLOrTopicARN: String) -> Bool { queueURLOrTopicARN.hasSuffix(".fifo") }
+    /// True for a `.fifo` queue URL or topic ARN (`AWSNames.isFIFO`).
+    public static func isFIFO(_ queueURLOrTopicARN: String) -> Bool { AWSNames.isFIFO(queueURLOrTopicARN) }
 
     /// `id` as SQS accepts it for a group or deduplication id.
     public static func key(_ id: String) -> String {

@@ -1,5 +1,6 @@
 import CProcessSpawn
 import Foundation
+import ProcessLaunch
 import Synchronization
 
 /// Runs a credential helper without a shell: its own process group (killed whole on timeout, on
@@ -30,7 +31,7 @@ enum HelperProcess {
     /// Runs `arguments[0]` (looked up in PATH when it has no slash) with `arguments` and `environment`.
     static func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval) throws(Failure) -> Output {
         guard let name = arguments.first else { throw .cannotStart("empty command") }
-        guard let executable = resolve(name, path: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin") else {
+        guard let executable = ProcessLaunch.executable(name, path: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin") else {
             throw .cannotStart("\(name): command not found (or not executable)")
         }
         guard !HelperRegistry.shared.isShuttingDown else { throw .interrupted }
@@ -41,36 +42,12 @@ enum HelperProcess {
             close(outPipe[0]); close(outPipe[1])
             throw .cannotStart("pipe: \(String(cString: strerror(errno)))")
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-        tl_spawn_addclosefrom(&actions, 3)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGPIPE, SIGQUIT, SIGHUP, SIGCHLD] { sigaddset(&defaults, signal) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        let plan = ProcessLaunch.Plan(executable: executable, arguments: arguments, environment: environment,
+                                      stdin: .devNull, stdout: .descriptor(outPipe[1]), stderr: .descriptor(errPipe[1]))
         var (spawned, pid) = (Int32(0), pid_t(0))
         // ETXTBSY: another thread's fork still holds a write descriptor of a just-written script; it goes at that exec.
         for attempt in 0..<20 {
-            (spawned, pid) = HelperRegistry.shared.spawn { pid in
-                posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-            }
+            (spawned, pid) = HelperRegistry.shared.spawn { pid in plan.spawn(&pid) }
             guard spawned == ETXTBSY, attempt < 19 else { break }
             usleep(25_000)
         }
@@ -133,9 +110,7 @@ enum HelperProcess {
                 usleep(20_000)
             }
         }
-        let status = exitStatus!
-        let code: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return Output(status: code, stdout: out, stderr: err)
+        return Output(status: ProcessLaunch.exitCode(exitStatus!), stdout: out, stderr: err)
     }
 
     /// Whether `pid` has exited (its status in `status`). Someone else reaping it (ECHILD) counts as a
@@ -145,19 +120,6 @@ enum HelperProcess {
         if result == pid { return true }
         if result < 0 && errno == ECHILD { status = 0; return true }
         return false
-    }
-
-    /// `name` itself when it contains a slash, else the first executable match in `path`.
-    static func resolve(_ name: String, path: String) -> String? {
-        if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
-        for directory in path.split(separator: ":") where !directory.isEmpty {
-            let candidate = "\(directory)/\(name)"
-            var info = stat()
-            if stat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, access(candidate, X_OK) == 0 {
-                return candidate
-            }
-        }
-        return nil
     }
 }
 

@@ -36,4 +36,28 @@ public enum DurationText {
 
     /// What the parser accepts, for error messages.
     public static let help = "a number with a unit: s, m, h, d or w (e.g. 15m, 2h, 30d, 1h30m)"
+
+    /// `seconds` in the parser's own form, largest units first, zero parts left out: `30d`, `1h30m`, `45s`
+    /// (`0s` for zero; negative counts as zero): `seconds` reads it back.
+    public static func text(seconds: Int64) -> String {
+        var left = max(0, seconds)
+        guard left > 0 else { return "0s" }
+        var out = ""
+        for (letter, size) in [("d", Int64(86_400)), ("h", 3_600), ("m", 60), ("s", 1)] where left >= size {
+            out += "\(left / size)\(letter)"
+            left %= size
+        }
+        return out
+    }
+
+    /// `seconds` in words, rounded down to one unit: `45 s`, `5 min` (from 2 minutes), `12 h` (from 2 hours),
+    /// `4 days` (from 2 days).
+    public static func prose(seconds: Int64) -> String {
+        switch max(0, seconds) {
+        case ..<120: "\(max(0, seconds)) s"
+        case ..<7_200: "\(seconds / 60) min"
+        case ..<172_800: "\(seconds / 3_600) h"
+        default: "\(seconds / 86_400) days"
+        }
+    }
 }

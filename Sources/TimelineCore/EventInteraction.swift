@@ -164,14 +164,6 @@ public enum QueueURLShape {
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-")
         }
     }
-
-    /// The queue name (last path segment) of a queue URL, for confirmations.
-    public static func queueName(_ url: String) -> String {
-        String(url.split(separator: "/").last ?? Substring(url))
-    }
-
-    /// True for FIFO queues (their name ends in `.fifo`).
-    public static func isFIFO(_ url: String) -> Bool { queueName(url).hasSuffix(".fifo") }
 }
 
 /// Small, strict URL checks (no Foundation URL parsing quirks): scheme, host, port, path; no user info.

@@ -16,7 +16,7 @@ public enum ReplyDestination: Sendable, Equatable {
     /// What the confirmation names: `queue agent-replies`, or the webhook's full URL.
     public var confirmationText: String {
         switch self {
-        case .queue(let url): "queue \(QueueURLShape.queueName(url))"
+        case .queue(let url): "queue \(AWSNames.queueName(url))"
         case .webhook(let url): url
         }
     }

@@ -77,7 +77,7 @@ enum AnswerConfirmation {
         if let d = s.detail, d.taskID == record.reply.taskID,
            let earlier = d.history.first(where: { $0.id != record.reply.inReplyTo && $0.interaction.replyTo != nil }),
            let earlierURL = earlier.interaction.replyTo, earlierURL != url {
-            out.append("⚠ not the task's earlier reply_to (\(TextWidth.safe(QueueURLShape.queueName(earlierURL))))")
+            out.append("⚠ not the task's earlier reply_to (\(TextWidth.safe(AWSNames.queueName(earlierURL))))")
         }
         return out
     }

@@ -269,7 +269,7 @@ func renderAnswerPrompt(_ state: AppState, into screen: inout Screen, y: Int) {
         guard let lines = AnswerConfirmation.lines(state, record, width: screen.width, height: screen.height) else { return }
         AnswerConfirmation.draw(lines, into: &screen)
     case .text(let typing):
-        let label = "Reply to queue \(TextWidth.safe(QueueURLShape.queueName(typing.replyTo))): "
+        let label = "Reply to queue \(TextWidth.safe(AWSNames.queueName(typing.replyTo))): "
         var x = screen.put(label, x: 0, y: y, style: Style(fg: .needsInput, bg: .statusBar, bold: true))
         let room = max(4, screen.width - x - 22)
         var text = TextWidth.safe(typing.text)
@@ -316,7 +316,7 @@ func answerLines(_ s: AppState, event: Event, width: Int) -> [StyledLine] {
     }
     if let replyTo = interaction.replyTo {
         out.append(StyledLine([("r", Style(fg: .accent, bold: true)),
-                               (" reply with text · queue \(TextWidth.safe(QueueURLShape.queueName(replyTo)))", label)]))
+                               (" reply with text · queue \(TextWidth.safe(AWSNames.queueName(replyTo)))", label)]))
     }
     for record in s.detail?.replies ?? [] {
         let age = Times.relative(record.reply.timestampMicros, s)

@@ -9,9 +9,9 @@ public struct PollerStatusView: Sendable, Equatable {
         /// Messages are arriving.
         case receiving
         /// Retrying after an error at `untilMicros`.
-        case backingOff(untilMicros: Int64, reason: String)
+        case backingOff(untilMicros: Int64, problem: PollerProblem)
         /// Gave up (auth error, missing queue, …).
-        case stopped(reason: String)
+        case stopped(PollerProblem)
         /// No poller in this process (`--no-poll`).
         case disabled
     }
@@ -41,4 +41,16 @@ public struct PollerStatusView: Sendable, Equatable {
     }
 
     public static let disabled = PollerStatusView(state: .disabled)
+}
+
+/// Why the poller retries or stopped, as the poller put it: a few words for the status bar and the empty
+/// state, and the whole explanation with its fix for the `!` overlay. Shown as given, never cut apart.
+public struct PollerProblem: Sendable, Equatable {
+    public var summary: String
+    public var explanation: String
+
+    public init(summary: String, explanation: String) {
+        self.summary = summary
+        self.explanation = explanation
+    }
 }

@@ -262,10 +262,10 @@ enum PollerText {
         case .connecting: return "◌ connecting…"
         case .connected: return "● connected" + last
         case .receiving: return "● receiving" + last
-        case .backingOff(let until, let reason):
+        case .backingOff(let until, let problem):
             let wait = max(0, (until - nowMicros + 999_999) / 1_000_000)
-            return "◔ retry in \(wait)s: \(TextWidth.safe(PollerMessage.summary(reason))) · ! details"
-        case .stopped(let reason): return "■ stopped: \(TextWidth.safe(PollerMessage.summary(reason))) · ! details · R retry"
+            return "◔ retry in \(wait)s: \(TextWidth.safe(problem.summary)) · ! details"
+        case .stopped(let problem): return "■ stopped: \(TextWidth.safe(problem.summary)) · ! details · R retry"
         case .disabled: return "no poll: reading the database"
         }
     }

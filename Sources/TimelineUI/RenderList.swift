@@ -52,8 +52,8 @@ func renderEmpty(_ state: AppState, into screen: inout Screen, x: Int, width: In
             (state.poller.state == .disabled ? "(this view reads the database; run `timeline poll` to feed it)"
                                              : "It appears here within a second of arriving.", Style(fg: .muted)),
         ]
-        if case .stopped(let reason) = state.poller.state {
-            lines[lines.count - 1] = ("Polling stopped: \(PollerMessage.summary(reason)).", Style(fg: .error, bold: true))
+        if case .stopped(let problem) = state.poller.state {
+            lines[lines.count - 1] = ("Polling stopped: \(TextWidth.safe(problem.summary)).", Style(fg: .error, bold: true))
             lines.append(("! shows why and the fix; R retries.", Style(fg: .muted)))
         }
     }

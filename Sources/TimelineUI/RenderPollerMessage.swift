@@ -1,33 +1,11 @@
 import Foundation
 
-/// Poller errors in a form people can read: a one-line summary for the status bar and the empty state,
-/// and the full message (with its fix) for the `!` overlay.
-enum PollerMessage {
-    /// The full message of a stopped or retrying poller, nil while it is fine.
-    static func full(_ p: PollerStatusView) -> String? {
-        switch p.state {
-        case .stopped(let reason): return "Polling stopped: " + reason
-        case .backingOff(_, let reason): return "Polling is retrying after an error: " + reason
-        case .connecting, .connected, .receiving, .disabled: return nil
-        }
-    }
-
-    /// The first sentence of `reason`, without parenthesised details, and URLs cut to their last part
-    /// (`queue http://host/123/jobs does not exist (…). Check …` → `queue jobs does not exist`).
-    static func summary(_ reason: String) -> String {
-        var text = reason
-        for separator in [". ", "; ", ": "] where separator != ": " || text.count > 60 {
-            if let r = text.range(of: separator) { text = String(text[..<r.lowerBound]) }
-        }
-        while let open = text.range(of: " ("), let close = text.range(of: ")", range: open.upperBound..<text.endIndex) {
-            text.removeSubrange(open.lowerBound..<close.upperBound)
-        }
-        let words = text.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
-            guard word.hasPrefix("http://") || word.hasPrefix("https://") else { return String(word) }
-            let parts = word.split(separator: "/")
-            return parts.count > 2 ? String(parts[parts.count - 1]) : String(word)
-        }
-        return words.joined(separator: " ")
+/// The full message of a stopped or retrying poller (the `!` overlay), nil while it is fine.
+func pollerMessage(_ p: PollerStatusView) -> String? {
+    switch p.state {
+    case .stopped(let problem): return "Polling stopped: " + problem.explanation
+    case .backingOff(_, let problem): return "Polling is retrying after an error: " + problem.explanation
+    case .connecting, .connected, .receiving, .disabled: return nil
     }
 }
 
@@ -35,7 +13,7 @@ enum PollerMessage {
 func renderPollerMessage(_ state: AppState, into screen: inout Screen) {
     let width = min(screen.width - 2, 76)
     guard width > 6, screen.height >= 3 else { return }
-    let full = PollerMessage.full(state.poller) ?? PollerText.describe(state.poller, nowMicros: state.nowMicros)
+    let full = pollerMessage(state.poller) ?? PollerText.describe(state.poller, nowMicros: state.nowMicros)
     var lines = TextWidth.wrap(TextWidth.safe(full), to: width - 2)
     lines.append("")
     if case .stopped = state.poller.state { lines += TextWidth.wrap("R restarts polling once the cause is fixed.", to: width - 2) }

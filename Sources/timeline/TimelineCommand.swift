@@ -8,12 +8,18 @@ struct TimelineCommand: ParsableCommand {
         commandName: "timeline",
         abstract: "A live, searchable timeline of what background AI agents are doing.",
         version: TimelineVersion.string,
-        subcommands: [
-            TUICommand.self, PollCommand.self, DrainCommand.self, PublishCommand.self, DoctorCommand.self,
-            ImportCommand.self, ListCommand.self, HistoryCommand.self, RejectedCommand.self, ReplyCommand.self,
-            AskCommand.self, SetupCommand.self, ConfigCommand.self, ExportCommand.self, PruneCommand.self, MarkCommand.self,
-            StatusCommand.self, HookCommand.self, HooksCommand.self,
-            HelpKeysCommand.self,
+        groupedSubcommands: [
+            CommandGroup(name: "Watching", subcommands: [
+                TUICommand.self, StatusCommand.self, ListCommand.self, HistoryCommand.self, RejectedCommand.self,
+            ]),
+            CommandGroup(name: "Storing", subcommands: [PollCommand.self, DrainCommand.self, ImportCommand.self]),
+            CommandGroup(name: "Agents and answers", subcommands: [
+                PublishCommand.self, AskCommand.self, ReplyCommand.self, HookCommand.self, HooksCommand.self,
+            ]),
+            CommandGroup(name: "Keeping", subcommands: [ExportCommand.self, MarkCommand.self, PruneCommand.self]),
+            CommandGroup(name: "Setting up", subcommands: [
+                SetupCommand.self, ConfigCommand.self, DoctorCommand.self, HelpKeysCommand.self,
+            ]),
         ]
     )
 
@@ -39,7 +45,15 @@ struct TimelineCommand: ParsableCommand {
         do {
             try command.run()
         } catch {
-            exit(withError: error)
+            fail(error)
         }
+    }
+
+    /// The one error path of every command: `error: …` on stderr and the exit code (`FailureReport`);
+    /// ArgumentParser's own errors (usage, an `ExitCode` after the command spoke) as it prints them.
+    static func fail(_ error: any Error) -> Never {
+        guard let report = FailureReport(error) else { exit(withError: error) }
+        standardError(report.line)
+        Foundation.exit(report.exitCode)
     }
 }

@@ -15,8 +15,8 @@ import Testing
             EventAction(id: "cancel", label: "Cancel", url: "http://127.0.0.1:9/hook"),
         ])
         #expect(interaction.replyTo == "http://127.0.0.1:5000/123456789012/agent-replies.fifo")
-        #expect(QueueURLShape.queueName(interaction.replyTo!) == "agent-replies.fifo")
-        #expect(QueueURLShape.isFIFO(interaction.replyTo!))
+        #expect(AWSNames.queueName(interaction.replyTo!) == "agent-replies.fifo")
+        #expect(AWSNames.isFIFO(interaction.replyTo!))
     }
 
     @Test func eventsWithoutActionsHaveNoInteraction() throws {

@@ -143,7 +143,7 @@ struct ScreenGoldenTests {
             makeRow("T-stale", "Rebuilding search index", status: .inProgress, agent: "indexer", secondsAgo: 7_200, progress: 80, seq: 1),
         ]
         var s = loadedState(rows, width: 100, height: 12) {
-            $0.poller = PollerStatusView(state: .backingOff(untilMicros: fixedNow + 8_000_000, reason: "connection refused"))
+            $0.poller = PollerStatusView(state: .backingOff(untilMicros: fixedNow + 8_000_000, problem: PollerProblem(summary: "connection refused", explanation: "connection refused")))
         }
         GoldenScreen.check(render(s, width: 100, height: 12), "100x12-live-quiet-stale")
         _ = reduce(&s, .key(.char("t")))

@@ -53,20 +53,27 @@ struct TerminalIssueTests {
         #expect(render(d.state, width: 80, height: 12).line(11).contains("↑ 2 new"))
     }
 
-    @Test func pollerErrorSummaryFits() {
-        let reason = "queue http://127.0.0.1:5000/123456789012/jobs does not exist (AWS.SimpleQueueService.NonExistentQueue). "
-            + "Check the queue URL and the region"
-        #expect(PollerMessage.summary(reason) == "queue jobs does not exist")
-        let s = loadedState([], width: 80, height: 12) { $0.poller = PollerStatusView(state: .stopped(reason: reason)) }
-        let status = render(s, width: 80, height: 12).line(11)
+    /// The status bar shows the poller's own summary, the `!` overlay its whole explanation: neither is
+    /// cut out of the other.
+    @Test func pollerProblemShowsItsSummaryAndItsExplanation() {
+        let problem = PollerProblem(
+            summary: "queue jobs does not exist",
+            explanation: "queue http://127.0.0.1:5000/123456789012/jobs does not exist "
+                + "(AWS.SimpleQueueService.NonExistentQueue). Check the queue URL and the region")
+        var s = loadedState([], width: 80, height: 24) { $0.poller = PollerStatusView(state: .stopped(problem)) }
+        let status = render(s, width: 80, height: 24).line(23)
         #expect(status.contains("■ stopped: queue jobs does not exist"))
         #expect(status.contains("? help"))
+        #expect(!status.contains("NonExistentQueue"))
+        _ = reduce(&s, .key(.char("!")))
+        let overlay = render(s, width: 80, height: 24).text
+        #expect(overlay.contains("AWS.SimpleQueueService.NonExistentQueue") && overlay.contains("Check the queue URL"))
     }
 
     @Test func rKeyRestartsOnlyAStoppedPoller() {
         var s = loadedState(sampleRows(), width: 80, height: 24) { $0.poller = PollerStatusView(state: .connected) }
         #expect(reduce(&s, .key(.char("R"))) == [])
-        _ = reduce(&s, .pollerStatus(PollerStatusView(state: .stopped(reason: "queue gone"))))
+        _ = reduce(&s, .pollerStatus(PollerStatusView(state: .stopped(PollerProblem(summary: "queue gone", explanation: "queue gone")))))
         #expect(reduce(&s, .key(.char("R"))) == [.restartPoller])
         #expect(s.notice == "restarting the poller…")
     }
@@ -147,7 +154,8 @@ struct TerminalIssueTests {
         #expect(s.helpOpen && s.helpScroll == 2)
         GoldenScreen.check(render(s, width: 20, height: 5), "20x5-help-scrolled")
         let stopped = loadedState([], width: 40, height: 12) {
-            $0.poller = PollerStatusView(state: .stopped(reason: "queue http://h/1/jobs does not exist (X). Check the URL"))
+            $0.poller = PollerStatusView(state: .stopped(PollerProblem(
+                summary: "queue jobs does not exist", explanation: "queue http://h/1/jobs does not exist (X). Check the URL")))
         }
         screen = render(stopped, width: 40, height: 12)
         GoldenScreen.check(screen, "40x12-empty-poller-stopped")

@@ -160,7 +160,7 @@ def test_invalid_config_is_an_error_naming_line_key_and_fix(run_timeline, config
 
 def test_bad_environment_values_are_errors_too(run_timeline, e2e_env):
     result = run_timeline("config", env={**e2e_env, "TIMELINE_THEME": "pink"})
-    assert result.returncode == 1
+    assert result.returncode == 2 and result.stderr.startswith("error: ")
     assert "TIMELINE_THEME=pink is not one of dark, light, auto" in result.stderr
 
 

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Every command reports the same bad input the same way: one `error: …` line (the prefix) on stderr
+/// and the same exit code (2: what it was given cannot be used).
+@Suite struct FailurePathTests {
+    /// Commands that read the config file and the database, with the arguments each needs to get there.
+    static let storeCommands: [[String]] = [
+        ["list"], ["history", "T1"], ["rejected"], ["status"], ["export", "--format", "jsonl"], ["prune", "--older-than", "30d"],
+        ["mark", "T1"], ["reply", "T1", "--text", "yes"], ["import", "-"], ["poll"], ["drain"],
+    ]
+    /// Commands that read the queue settings, with what each needs before it looks at them.
+    static let queueCommands: [[String]] = [
+        ["poll"], ["drain"], ["publish", "--title", "t", "--status", "info", "--agent-id", "a"],
+        ["ask", "--title", "t?", "--agent-id", "a", "--reply-queue-url", "http://127.0.0.1:1/000000000000/r"],
+    ]
+
+    static func check(_ result: TimelineBinary.Result, _ command: [String], says fragment: String) {
+        let first = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(result.status == 2, "\(command): exit \(result.status), stderr: \(result.stderr)")
+        #expect(first.hasPrefix("error: "), "\(command): \(result.stderr)")
+        #expect(result.stderr.contains(fragment), "\(command): \(result.stderr)")
+        #expect(!result.stderr.contains("Error: "), "\(command): \(result.stderr)")
+    }
+
+    @Test func aBadConfigFileIsTheSameErrorEverywhere() throws {
+        let binary = try TimelineBinary()
+        let config = binary.directory.file("config")
+        try FileManager.default.createDirectory(atPath: config + "/timeline", withIntermediateDirectories: true)
+        try "regoin = \"eu-west-1\"\n".write(toFile: config + "/timeline/config.toml", atomically: true, encoding: .utf8)
+        for command in Self.storeCommands + Self.queueCommands + [["config"]] {
+            let result = try binary.run(command, stdin: [],
+                                        environment: ["XDG_CONFIG_HOME": config, "TIMELINE_DB": binary.directory.file("t.db")])
+            Self.check(result, command, says: "invalid config file \(config)/timeline/config.toml:1: key \"regoin\"")
+        }
+    }
+
+    @Test func anUnreadableDatabaseIsTheSameErrorEverywhere() throws {
+        let binary = try TimelineBinary()
+        let db = binary.directory.file("garbage.db")
+        try Data(repeating: 0x5A, count: 8_192).write(to: URL(fileURLWithPath: db))
+        for command in Self.storeCommands {
+            let result = try binary.run(command, stdin: [], environment: [
+                "TIMELINE_DB": db, "XDG_CONFIG_HOME": binary.directory.file("no-config"),
+                "TIMELINE_QUEUE_URL": "http://127.0.0.1:1/000000000000/q",
+            ])
+            Self.check(result, command, says: "the database cannot be used: ")
+        }
+    }
+
+    @Test func aBadQueueURLIsTheSameErrorEverywhere() throws {
+        let binary = try TimelineBinary()
+        for command in Self.queueCommands {
+            let result = try binary.run(command + ["--queue-url", "not a queue url"], stdin: [], environment: [
+                "TIMELINE_DB": binary.directory.file("t.db"), "XDG_CONFIG_HOME": binary.directory.file("no-config"),
+                "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "secret", "AWS_REGION": "us-east-1",
+            ])
+            Self.check(result, command, says: "not a queue url")
+        }
+    }
+}

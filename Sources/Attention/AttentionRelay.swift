@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TimelineStore
 
 /// Hands the attention monitor's findings on, the one way `timeline tui` and `timeline poll` both use:
@@ -106,14 +107,13 @@ public final class AttentionRelay {
 }
 
 /// The newest notify-command failure, handed from the command's queue to the caller's loop.
-final class LatestFailure: @unchecked Sendable {
-    private let lock = NSLock()
-    private var latest: String?
+final class LatestFailure: Sendable {
+    private let latest = Mutex<String?>(nil)
 
-    func put(_ message: String) { lock.withLock { latest = message } }
+    func put(_ message: String) { latest.withLock { $0 = message } }
 
     func take() -> String? {
-        lock.withLock {
+        latest.withLock { latest in
             defer { latest = nil }
             return latest
         }

@@ -1,19 +1,19 @@
 import Foundation
 import SQSClient
+import Synchronization
 import TimelineStore
 
 /// One writer connection for all of a poller's workers: they take turns on the store's lock instead of on
 /// SQLite's file lock, and each commit finds the page cache warm (another connection's commit empties it).
 /// Opened on first use; an open that fails is tried again by the next caller.
-final class SharedWriter: @unchecked Sendable {
+final class SharedWriter: Sendable {
     private let path: String
-    private let lock = NSLock()
-    private var opened: TimelineStore?
+    private let opened = Mutex<TimelineStore?>(nil)
 
     init(path: String) { self.path = path }
 
     @Sendable func store() throws -> TimelineStore {
-        try lock.withLock {
+        try opened.withLock { opened in
             if let opened { return opened }
             let store = try TimelineStore(path: path)
             opened = store

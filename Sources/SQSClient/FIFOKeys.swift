@@ -1,5 +1,5 @@
 import SigV4
-import TimelineCore
+import SharedRules
 
 /// The `MessageGroupId` and `MessageDeduplicationId` timeline sends to FIFO queues and topics:
 /// group = the task id (one task's updates stay in order, tasks run in parallel), deduplication = the

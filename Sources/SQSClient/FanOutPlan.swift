@@ -1,6 +1,6 @@
 import Foundation
 import StrictJSON
-import TimelineCore
+import SharedRules
 
 /// What `timeline setup` wires for SNS fan-out, and how it finds out what already exists: the topic,
 /// this viewer's queue and its dead-letter queue, the raw-delivery subscription, and the queue policy

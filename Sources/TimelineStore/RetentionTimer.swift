@@ -4,7 +4,7 @@ import TimelineCore
 /// The `retention` setting at work in `poll` and `tui`: prunes events older than the retention once a day
 /// (at start when the last prune is a day old or more, recorded in the database, then checked hourly), on
 /// its own connection and thread. Space is not rebuilt (freed pages are reused); `timeline prune` does that.
-public final class RetentionTimer: @unchecked Sendable {
+public final class RetentionTimer: Sendable {
     private let databasePath: String
     private let keepSeconds: Int64
     private let log: (@Sendable (String) -> Void)?

@@ -22,24 +22,12 @@ private final class GatedActions: TimelineActions {
     func exportHistory(taskID: String) throws -> String { "" }
 }
 
-/// An empty timeline.
-private final class EmptyReader: TimelineReading {
-    func rows(matching query: TimelineQuery, olderThan key: RowKey?, limit: Int) throws -> [TimelineRow] { [] }
-    func rows(matching query: TimelineQuery, newerThan key: RowKey, limit: Int) throws -> [TimelineRow] { [] }
-    func count(matching query: TimelineQuery) throws -> Int { 0 }
-    func countNewer(than key: RowKey, matching query: TimelineQuery) throws -> Int { 0 }
-    func statusCounts(matching query: TimelineQuery) throws -> [Status: Int] { [:] }
-    func row(taskID: String) throws -> TimelineRow? { nil }
-    func history(taskID: String, limit: Int) throws -> [Event] { [] }
-    func changeToken() throws -> Int64 { 0 }
-}
-
 @Suite("Controller: actions finish before quitting")
 struct FinishActionsTests {
     @Test func quittingWaitsForTheActionsAlreadyQueued() throws {
         let actions = GatedActions()
         let controller = TimelineController(state: AppState(width: 80, height: 12, nowMicros: 0),
-                                            makeReader: { EmptyReader() }, countDebounce: 0, actions: actions)
+                                            makeReader: { EmptyTimelineReader() }, countDebounce: 0, actions: actions)
         controller.start()
         for input: Input in [.key(.char("/")), .key(.char("x")), .key(.enter)] { controller.send(input) }
         // The write is queued but held: finishing reports that time ran out, and nothing is written yet.

@@ -12,23 +12,17 @@ private final class Gate: @unchecked Sendable {
 }
 
 /// An empty timeline whose row reads wait at a gate (a load that hangs, as on a locked or slow disk).
-private final class GatedReader: TimelineReading {
+private final class GatedReader: EmptyTimelineReader {
     let gate: Gate
     init(gate: Gate) { self.gate = gate }
-    func rows(matching query: TimelineQuery, olderThan key: RowKey?, limit: Int) throws -> [TimelineRow] {
+    override func rows(matching query: TimelineQuery, olderThan key: RowKey?, limit: Int) throws -> [TimelineRow] {
         gate.pass()
         return []
     }
-    func rows(matching query: TimelineQuery, newerThan key: RowKey, limit: Int) throws -> [TimelineRow] {
+    override func rows(matching query: TimelineQuery, newerThan key: RowKey, limit: Int) throws -> [TimelineRow] {
         gate.pass()
         return []
     }
-    func count(matching query: TimelineQuery) throws -> Int { 0 }
-    func countNewer(than key: RowKey, matching query: TimelineQuery) throws -> Int { 0 }
-    func statusCounts(matching query: TimelineQuery) throws -> [Status: Int] { [:] }
-    func row(taskID: String) throws -> TimelineRow? { nil }
-    func history(taskID: String, limit: Int) throws -> [Event] { [] }
-    func changeToken() throws -> Int64 { 0 }
 }
 
 @Suite("Controller settle")

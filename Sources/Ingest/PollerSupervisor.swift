@@ -1,5 +1,6 @@
 import Foundation
 import SQSClient
+import Synchronization
 
 /// Where a poller polls: the client and the queue URLs, once settings are resolved and names looked up.
 public struct PollerTarget: Sendable {
@@ -17,7 +18,7 @@ public struct PollerTarget: Sendable {
 /// then, and if that fails, the status says so. A resolution that fails for a passing reason (network,
 /// throttling, 5xx) is retried with backoff, as the poller retries its receives; a lasting cause stops it
 /// until `restart()`.
-public final class PollerSupervisor: @unchecked Sendable {
+public final class PollerSupervisor: Sendable {
     /// What the supervisor is doing.
     public enum State: Sendable, Equatable {
         /// Resolving the target (no poller yet).
@@ -48,16 +49,20 @@ public final class PollerSupervisor: @unchecked Sendable {
     /// Resolves the target; `prepared` is true on the first launch (settings resolved before may be used).
     public typealias Resolve = @Sendable (_ firstLaunch: Bool) throws -> PollerTarget
 
-    private let lock = NSLock()
-    private var poller: Poller?
-    private var failure: StopReason?
-    private var queueURL: String?
-    private var stopped = false
-    private var launches = 0
-    /// True while a set-up (first start or restart) runs on its background thread.
-    private var launching = false
-    /// While a set-up waits to try again after a passing failure: until when, and why.
-    private var retrying: (until: Date, fault: PollerFault)?
+    /// What the viewer's thread and the set-up thread share.
+    private struct Shared {
+        var poller: Poller?
+        var failure: StopReason?
+        var queueURL: String?
+        var stopped = false
+        var launches = 0
+        /// True while a set-up (first start or restart) runs on its background thread.
+        var launching = false
+        /// While a set-up waits to try again after a passing failure: until when, and why.
+        var retrying: (until: Date, fault: PollerFault)?
+    }
+
+    private let shared = Mutex(Shared())
     /// Ends a set-up's wait early when the viewer quits.
     private let wake = DispatchSemaphore(value: 0)
     private let resolve: Resolve
@@ -82,7 +87,7 @@ public final class PollerSupervisor: @unchecked Sendable {
 
     /// Starts resolving and polling in the background. Never blocks.
     public func start() {
-        lock.withLock { launching = true }
+        shared.withLock { $0.launching = true }
         launch()
     }
 
@@ -90,11 +95,11 @@ public final class PollerSupervisor: @unchecked Sendable {
     /// a fixed cause (queue recreated, credentials renewed) needs no restart of the app. Does nothing while
     /// the poller runs or a set-up is under way. Never blocks.
     public func restart() {
-        let old: Poller?? = lock.withLock {
-            let isStopped = poller.map { $0.status.isStopped } ?? (failure != nil)
-            guard !stopped, !launching, isStopped else { return nil }
-            defer { poller = nil; failure = nil; launching = true }
-            return .some(poller)
+        let old: Poller?? = shared.withLock { shared in
+            let isStopped = shared.poller.map { $0.status.isStopped } ?? (shared.failure != nil)
+            guard !shared.stopped, !shared.launching, isStopped else { return nil }
+            defer { shared.poller = nil; shared.failure = nil; shared.launching = true }
+            return .some(shared.poller)
         }
         guard let old else { return }
         old?.requestStop()
@@ -102,12 +107,12 @@ public final class PollerSupervisor: @unchecked Sendable {
     }
 
     private func launch() {
-        let first: Bool = lock.withLock {
-            defer { launches += 1 }
-            return launches == 0
+        let first: Bool = shared.withLock { shared in
+            defer { shared.launches += 1 }
+            return shared.launches == 0
         }
         let thread = Thread { [self] in
-            defer { lock.withLock { launching = false; retrying = nil } }
+            defer { shared.withLock { $0.launching = false; $0.retrying = nil } }
             var backoff = backoff
             while true {
                 do {
@@ -115,12 +120,13 @@ public final class PollerSupervisor: @unchecked Sendable {
                     return
                 } catch let error as SQSError where error.isRetryable {
                     let until = timing.now().addingTimeInterval(backoff.nextDelay(random: timing.random()))
-                    guard lock.withLock({ () -> Bool in retrying = (until, .request(error)); return !stopped }) else { return }
+                    guard shared.withLock({ shared -> Bool in shared.retrying = (until, .request(error)); return !shared.stopped })
+                    else { return }
                     _ = wake.wait(timeout: .now() + max(0, until.timeIntervalSince(timing.now())))
-                    if lock.withLock({ stopped }) { return }
+                    if shared.withLock({ $0.stopped }) { return }
                 } catch {
-                    let reason = StopReason(startFailure: error, queueURL: lock.withLock { queueURL })
-                    lock.withLock { failure = reason }
+                    let reason = StopReason(startFailure: error, queueURL: shared.withLock { $0.queueURL })
+                    shared.withLock { $0.failure = reason }
                     return
                 }
             }
@@ -134,11 +140,11 @@ public final class PollerSupervisor: @unchecked Sendable {
         configuration.queueURLs = target.queueURLs
         let poller = Poller(client: target.client, configuration: configuration, databasePath: databasePath,
                             timing: timing, onCommit: onCommit)
-        let shouldStart: Bool = lock.withLock {
-            queueURL = target.queueURLs.first
-            retrying = nil
-            guard !stopped else { return false }
-            self.poller = poller
+        let shouldStart: Bool = shared.withLock { shared in
+            shared.queueURL = target.queueURLs.first
+            shared.retrying = nil
+            guard !shared.stopped else { return false }
+            shared.poller = poller
             return true
         }
         if shouldStart { poller.start() }
@@ -146,7 +152,7 @@ public final class PollerSupervisor: @unchecked Sendable {
 
     /// The current status (cheap, thread-safe).
     public var status: Status {
-        let (poller, failure, queueURL, retrying) = lock.withLock { (self.poller, self.failure, self.queueURL, self.retrying) }
+        let (poller, failure, queueURL, retrying) = shared.withLock { ($0.poller, $0.failure, $0.queueURL, $0.retrying) }
         if let failure { return Status(state: .failedToStart(failure), queueURL: queueURL) }
         if let retrying { return Status(state: .retryingStart(until: retrying.until, fault: retrying.fault), queueURL: queueURL) }
         guard let poller else { return Status(state: .starting, queueURL: queueURL) }
@@ -155,9 +161,9 @@ public final class PollerSupervisor: @unchecked Sendable {
 
     /// Stops polling: in-flight long polls are abandoned; a batch being stored finishes first.
     public func stop(timeout: TimeInterval = 5) {
-        let poller: Poller? = lock.withLock {
-            stopped = true
-            return self.poller
+        let poller: Poller? = shared.withLock { shared in
+            shared.stopped = true
+            return shared.poller
         }
         wake.signal()
         _ = poller?.stop(timeout: timeout)

@@ -2,6 +2,7 @@ import AgentHooks
 import ArgumentParser
 import Foundation
 import SQSClient
+import Synchronization
 import TimelineCore
 
 /// `timeline hook AGENT`: what an agent's own hook runs. Reads the agent's payload (stdin; Codex's
@@ -174,18 +175,19 @@ struct HookCommand: ParsableCommand {
         let box = StdinBox()
         let done = DispatchSemaphore(value: 0)
         Thread {
-            box.data = FileHandle.standardInput.readData(ofLength: 8 * 1024 * 1024)
+            let data = FileHandle.standardInput.readData(ofLength: 8 * 1024 * 1024)
+            box.data.withLock { $0 = data }
             done.signal()
         }.start()
         guard done.wait(timeout: .now() + budget / 2) == .success else { throw CommandFailure("stdin was not closed in time") }
-        guard let input = HookInput.parse(Array(box.data)) else { throw CommandFailure("stdin holds no JSON object") }
+        guard let input = HookInput.parse(Array(box.data.withLock { $0 })) else { throw CommandFailure("stdin holds no JSON object") }
         return input
     }
 }
 
 /// What the stdin reader thread read (handed over through the semaphore).
-private final class StdinBox: @unchecked Sendable {
-    var data = Data()
+private final class StdinBox: Sendable {
+    let data = Mutex(Data())
 }
 
 /// How hooks and `timeline hooks flush` reach the queue: `TIMELINE_QUEUE_URL` / the config file, as

@@ -6,7 +6,7 @@ import TimelineStore
 import TimelineUI
 
 /// The TUI's marks, views and exports: the database, the config file and the current directory.
-final class TUIActions: TimelineActions, @unchecked Sendable {
+final class TUIActions: TimelineActions, Sendable {
     /// Where the TUI remembers the last view it applied (in the database's `meta`).
     static let lastViewKey = "tui.last_view"
     /// Where the TUI keeps the `/` prompt's searches, one a line, oldest first.

@@ -4,6 +4,7 @@ import Foundation
 import Ingest
 import ReplyDelivery
 import SQSClient
+import Synchronization
 import Terminal
 import TimelineConfig
 import TimelineCore
@@ -201,11 +202,10 @@ struct TUICommand: ParsableCommand {
 }
 
 /// Hands the in-process poller's commit signal to the controller once it exists (thread-safe).
-private final class CommitRelay: @unchecked Sendable {
-    private let lock = NSLock()
-    private var target: TimelineController?
+private final class CommitRelay: Sendable {
+    private let target = Mutex<TimelineController?>(nil)
     var controller: TimelineController? {
-        get { lock.withLock { target } }
-        set { lock.withLock { target = newValue } }
+        get { target.withLock { $0 } }
+        set { target.withLock { $0 = newValue } }
     }
 }

@@ -95,6 +95,15 @@ def hook_environment(folder: Path, endpoint: str, queue_url: str) -> dict[str, s
             "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"}
 
 
+def python3_interpreter() -> str:
+    """The interpreter `python3` runs, behind any shim (pyenv's is a shell script that costs more than Python)."""
+    found = shutil.which("python3")
+    if found is None:
+        return sys.executable
+    return subprocess.run([found, "-c", "import sys; print(sys.executable)"], capture_output=True, text=True,
+                          check=True).stdout.strip() or found
+
+
 def base_environment() -> dict[str, str]:
     return {k: v for k, v in os.environ.items()
             if not k.startswith(("AWS_", "TIMELINE_")) and k.lower() not in ("http_proxy", "https_proxy", "all_proxy")}
@@ -120,7 +129,7 @@ def run_hooks(timeline: str, endpoint: str, folder: Path, runs: int) -> None:
     payload = folder / "PostToolUse.json"
     payload.write_text(json.dumps({**json.loads(PAYLOAD.read_text()), "cwd": str(REPO_ROOT)}))
     hook = [timeline, "hook", "claude"]
-    python = [shutil.which("python3") or sys.executable, "-c", "pass"]
+    python = [python3_interpreter(), "-c", "pass"]
     run_once(hook, payload, env)  # warm-up: fills the credential cache
     hooks, pythons = [], []
     for _ in range(runs):  # interleaved, so both see the same machine
@@ -153,7 +162,7 @@ def run_prompts(timeline: str, endpoint: str, folder: Path, runs: int) -> None:
     try:
         tmux.start(tui, env={**child_environment(), "TIMELINE_CONFIG": str(folder / "config.toml")},
                    width=160, height=40)
-        if wait_screen(tmux, "No events yet", 30) is None:
+        if tmux.shown_at("No events yet", 30) is None:
             print(f"  the TUI did not start; screen:\n{tmux.capture()}")
             return
         for n in range(runs + 2):  # two warm-up prompts
@@ -166,7 +175,7 @@ def run_prompts(timeline: str, endpoint: str, folder: Path, runs: int) -> None:
                 hook = subprocess.Popen([timeline, "hook", "claude", "--wait", "60s"], stdin=source, stdout=sink,
                                         stderr=sink, env=env)
             try:
-                seen = wait_screen(tmux, token, 30)
+                seen = tmux.shown_at(token, 30)
             finally:
                 hook.send_signal(signal.SIGTERM)  # answered elsewhere: the hook withdraws its question
                 hook.wait(timeout=30)
@@ -182,15 +191,6 @@ def run_prompts(timeline: str, endpoint: str, folder: Path, runs: int) -> None:
               + (f" ({runs - len(shown)} not shown within 30 s)" if len(shown) < runs else ""))
     else:
         print("hook start -> prompt on screen: none shown within 30 s")
-
-
-def wait_screen(tmux: Tmux, text: str, timeout: float) -> float | None:
-    """perf_counter() when the screen first shows `text`, else None."""
-    deadline = time.perf_counter() + timeout
-    while time.perf_counter() < deadline:
-        if text in tmux.capture():
-            return time.perf_counter()
-    return None
 
 
 def main() -> None:

@@ -71,14 +71,6 @@ def probe_event(title: str) -> str:
                        "status": "in_progress", "timestamp": iso(time.time_ns() // 1000)})
 
 
-def wait_screen(tmux: Tmux, text: str, timeout: float) -> float | None:
-    deadline = time.perf_counter() + timeout
-    while time.perf_counter() < deadline:
-        if text in tmux.capture():
-            return time.perf_counter()
-    return None
-
-
 class DepthSampler(threading.Thread):
     """Reads the queue's depth (visible + in flight) every second until stopped."""
 
@@ -156,7 +148,7 @@ def run(timeline: str, localstack_python: str, seconds: float, rate: float, publ
                 title = f"probe {n:05d} {uuid.uuid4().hex[:8]}"
                 sent_at = time.perf_counter()
                 raw.send(probe_event(title))
-                shown = wait_screen(tmux, title, PROBE_TIMEOUT)
+                shown = tmux.shown_at(title, PROBE_TIMEOUT)
                 if shown is None:
                     missing += 1
                 else:

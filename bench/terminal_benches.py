@@ -81,15 +81,6 @@ def tui_command(timeline: str, database: Path, queue_url: str | None = None, end
             "--db", str(database)]
 
 
-def wait_screen(tmux: Tmux, text: str, timeout: float) -> float | None:
-    """perf_counter() when the screen first shows `text`, else None."""
-    deadline = time.perf_counter() + timeout
-    while time.perf_counter() < deadline:
-        if text in tmux.capture():
-            return time.perf_counter()
-    return None
-
-
 # ------------------------------------------------------------------------------------------------ onscreen
 
 def run_onscreen(timeline: str, endpoint: str, folder: Path, samples: int, warmup: int = 5) -> None:
@@ -101,7 +92,7 @@ def run_onscreen(timeline: str, endpoint: str, folder: Path, samples: int, warmu
     try:
         tmux.start(tui_command(timeline, folder / "onscreen.db", queue_url, endpoint), env=child_environment(),
                    width=120, height=40)
-        if wait_screen(tmux, "No events yet", 30) is None:
+        if tmux.shown_at("No events yet", 30) is None:
             print(f"  the TUI did not start; screen:\n{tmux.capture()}")
             return
         latencies, missing = [], 0
@@ -110,7 +101,7 @@ def run_onscreen(timeline: str, endpoint: str, folder: Path, samples: int, warmu
             body = json.dumps(event(n, title, task_id=f"probe-{n % 30}"))
             started = time.perf_counter()
             client.send_message(QueueUrl=queue_url, MessageBody=body)
-            shown = wait_screen(tmux, title, 30)
+            shown = tmux.shown_at(title, 30)
             if n < warmup:
                 continue
             if shown is None:
@@ -157,7 +148,7 @@ def run_idle(timeline: str, endpoint: str, folder: Path, seconds: float) -> None
     try:
         tmux.start(tui_command(timeline, folder / "idle.db", queue_url, endpoint), env=child_environment(),
                    width=120, height=40)
-        if wait_screen(tmux, "No events yet", 30) is None:
+        if tmux.shown_at("No events yet", 30) is None:
             print(f"  the TUI did not start; screen:\n{tmux.capture()}")
             return
         pid = tmux._pane_pids[0]  # `exec env -i ... timeline`: the pane's process is the TUI itself
@@ -252,15 +243,15 @@ def run_cjk(timeline: str, folder: Path, size: int = 100_000) -> None:
     tmux = Tmux()
     try:
         tmux.start(tui_command(timeline, database), env=env, width=120, height=40)
-        if wait_screen(tmux, "FOLLOW", 60) is None:
+        if tmux.shown_at("FOLLOW", 60) is None:
             print(f"  the TUI did not start; screen:\n{tmux.capture()}")
             return
         for label, query, expected in (("ASCII", "zebra", "zebra audit rare"), ("CJK", "監査", "翻訳メモリ監査 rare")):
             tmux.send_keys("/")
             started = time.perf_counter()
             tmux.type(query)
-            shown = wait_screen(tmux, expected, 30)
-            settled = wait_screen(tmux, "1 match", 30)
+            shown = tmux.shown_at(expected, 30)
+            settled = tmux.shown_at("1 match", 30)
             if shown is None:
                 print(f"  {label} query {query!r}: no result within 30 s; screen:\n{tmux.capture()}")
             else:

@@ -166,6 +166,15 @@ class Tmux:
                    message=lambda: f"screen never matched {expected!r}; last screen:\n{last['screen']}")
         return last["screen"]
 
+    def shown_at(self, text: str, timeout: float, pane: str | None = None) -> float | None:
+        """`time.perf_counter()` when the screen first shows `text` (captured as fast as tmux answers), else
+        None after `timeout` seconds: for benches that time how soon something reaches the screen."""
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            if text in self.capture(pane):
+                return time.perf_counter()
+        return None
+
     def wait_exit(self, pane: str | None = None, timeout: float = 10.0) -> int:
         """Wait for the pane's program to end; returns its exit status."""
         return wait_until(lambda: (status := self.exit_status(pane)) is not None and (status,),

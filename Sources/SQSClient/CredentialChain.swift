@@ -127,19 +127,19 @@ public final class CredentialChain: CredentialsProvider, Sendable {
         }
         let files = context.files
         if profileSource != "default" || files.hasProfile(profile) {
-            guard files.hasProfile(profile) else { throw CredentialsError(notFoundMessage(files, imds: nil)) }
+            guard files.hasProfile(profile) else { throw CredentialsError.notFound(search(files, instanceMetadata: nil)) }
             if let found = try ProfileCredentials(context: context).fetch(profile) { return found }
         }
         if ContainerCredentials.isConfigured(environment) {
             return try ContainerCredentials(environment: environment, transport: transport).fetch()
         }
         if InstanceMetadataCredentials.isDisabled(environment) {
-            throw CredentialsError(notFoundMessage(files, imds: "skipped: AWS_EC2_METADATA_DISABLED=true"))
+            throw CredentialsError.notFound(search(files, instanceMetadata: .disabled))
         }
         do {
             return try InstanceMetadataCredentials(environment: environment, transport: transport).fetch()
         } catch {
-            throw CredentialsError(notFoundMessage(files, imds: error.message))
+            throw CredentialsError.notFound(search(files, instanceMetadata: .failed(error)))
         }
     }
 
@@ -171,30 +171,21 @@ public final class CredentialChain: CredentialsProvider, Sendable {
         environment[name].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    private func notFoundMessage(_ files: SharedConfigFiles, imds: String?) -> String {
-        func describe(_ path: String, _ file: INIFile?, unreadable: String?, section: String, found: Bool) -> String {
-            if let unreadable { return "\(path) (exists but cannot be read: \(unreadable))" }
-            guard file != nil else { return "\(path) (no such file)" }
-            return found ? "\(path) ([\(section)] has no keys, role_arn, sso_* or credential_process)" : "\(path) (no [\(section)] section)"
+    /// Where the chain looked for `profile`, for the error that says it found nothing.
+    private func search(_ files: SharedConfigFiles, instanceMetadata: CredentialSearch.InstanceMetadataOutcome?) -> CredentialSearch {
+        func lookup(_ path: String, _ file: INIFile?, unreadable: String?, section: String, found: Bool) -> CredentialSearch.FileLookup {
+            if let unreadable { return .init(path: path, state: .unreadable(unreadable)) }
+            guard file != nil else { return .init(path: path, state: .missing) }
+            return .init(path: path, state: found ? .sectionWithoutCredentials(section) : .noSection(section))
         }
         let configSection = profile == "default" ? "default" : "profile \(profile)"
-        var lines = [
-            "No AWS credentials found for profile \"\(profile)\" (from \(profileSource)). Looked in:",
-            "  - environment variables AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (not set)",
-            "  - web identity AWS_ROLE_ARN + AWS_WEB_IDENTITY_TOKEN_FILE (not set)",
-            "  - " + describe(files.credentialsPath, files.credentialsFile, unreadable: files.credentialsUnreadable, section: profile, found: files.credentialsSection(profile) != nil),
-            "  - " + describe(files.configPath, files.configFile, unreadable: files.configUnreadable, section: configSection, found: files.configSection(profile) != nil),
-        ]
-        if let imds {
-            lines.append("  - container credentials AWS_CONTAINER_CREDENTIALS_RELATIVE_URI / _FULL_URI (not set)")
-            lines.append("  - EC2 instance metadata (\(imds))")
-        }
-        if !files.unreadableNotes.isEmpty {
-            lines.append("Fix the file permissions (the files must be readable by you): " + files.unreadableNotes.joined(separator: "; "))
-        } else {
-            lines.append("Fix: export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or run `aws configure\(profile == "default" ? "" : " --profile \(profile)")` (or `aws configure sso`), or set AWS_PROFILE to a profile that has credentials.")
-        }
-        return lines.joined(separator: "\n")
+        return CredentialSearch(
+            profile: profile, profileSource: profileSource,
+            credentialsFile: lookup(files.credentialsPath, files.credentialsFile, unreadable: files.credentialsUnreadable,
+                                    section: profile, found: files.credentialsSection(profile) != nil),
+            configFile: lookup(files.configPath, files.configFile, unreadable: files.configUnreadable,
+                               section: configSection, found: files.configSection(profile) != nil),
+            instanceMetadata: instanceMetadata, unreadableNotes: files.unreadableNotes)
     }
 
     /// The region named by the profile (config file first, then credentials file), with its file.

@@ -18,7 +18,7 @@ struct CredentialContext {
             let endpoint = try endpoints.endpoint(for: .sts, region: stsRegion)
             return STSClient(endpoint: endpoint.value, region: stsRegion, transport: transport)
         } catch {
-            throw CredentialsError(error.message)
+            throw CredentialsError.serviceEndpoint(error.message)
         }
     }
 
@@ -34,9 +34,9 @@ struct CredentialContext {
             let token = environment["AWS_SESSION_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
             return AWSCredentials(accessKeyID: keyID, secretAccessKey: secret, sessionToken: token, source: "environment variables")
         case (.some, nil):
-            throw CredentialsError("AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not: export both, or unset AWS_ACCESS_KEY_ID to use profile \"\(profile)\".")
+            throw CredentialsError.environmentKeyIDWithoutSecret(profile: profile)
         case (nil, .some):
-            throw CredentialsError("AWS_SECRET_ACCESS_KEY is set but AWS_ACCESS_KEY_ID is not: export both, or unset AWS_SECRET_ACCESS_KEY to use profile \"\(profile)\".")
+            throw CredentialsError.environmentSecretWithoutKeyID(profile: profile)
         case (nil, nil):
             return nil
         }
@@ -45,10 +45,10 @@ struct CredentialContext {
     /// STS `AssumeRoleWithWebIdentity` with the token in `tokenFile` (read at every call).
     func webIdentity(roleARN: String, tokenFile: String, sessionName: String?, origin: String) throws(CredentialsError) -> AWSCredentials {
         guard let data = FileManager.default.contents(atPath: tokenFile) else {
-            throw CredentialsError("The web identity token file \(tokenFile) (from \(origin)) cannot be read")
+            throw CredentialsError.webIdentityTokenUnreadable(file: tokenFile, origin: origin)
         }
         let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !token.isEmpty else { throw CredentialsError("The web identity token file \(tokenFile) (from \(origin)) is empty") }
+        guard !token.isEmpty else { throw CredentialsError.webIdentityTokenEmpty(file: tokenFile, origin: origin) }
         return try sts().assumeRoleWithWebIdentity(
             roleARN: roleARN, sessionName: sessionName ?? defaultSessionName(), token: token,
             provider: "web identity (\(origin)) → STS AssumeRoleWithWebIdentity")

@@ -19,62 +19,56 @@ enum CredentialProcess {
     static func run(
         command: String, profile: String, environment: [String: String], looksLikeSSO: Bool, source: String
     ) throws(CredentialsError) -> AWSCredentials {
-        let prefix = "credential_process for profile \"\(profile)\""
+        func failure(_ problem: CredentialsError.CredentialProcessProblem) -> CredentialsError {
+            .credentialProcess(profile: profile, problem)
+        }
         let arguments: [String]
         do {
             arguments = try CommandLineWords.split(command)
         } catch {
-            throw CredentialsError("\(prefix) cannot be split into arguments: \(error.description) (it is run without a shell, with botocore's quoting rules)")
+            throw failure(.unsplittable(reason: error.description))
         }
-        guard !arguments.isEmpty else { throw CredentialsError("\(prefix) is empty") }
+        guard !arguments.isEmpty else { throw failure(.empty) }
         let output: HelperProcess.Output
         do {
             output = try HelperProcess.run(arguments, environment: environment, timeout: timeout(environment))
         } catch {
             switch error {
-            case .cannotStart(let reason):
-                throw CredentialsError("\(prefix) could not start: \(DisplayText.sanitize(reason)) (run without a shell: use a full path, and no pipes, `;` or `$(…)`)")
-            case .timedOut:
-                throw CredentialsError("\(prefix) did not finish within \(Int(timeout(environment))) s and was killed (with its process group); TIMELINE_CREDENTIAL_PROCESS_TIMEOUT sets the limit")
-            case .outputTooLarge:
-                throw CredentialsError("\(prefix) printed more than \(HelperProcess.stdoutCap / 1024) KiB and was killed")
-            case .interrupted:
-                throw CredentialsError("\(prefix) was stopped: timeline is shutting down")
+            case .cannotStart(let reason): throw failure(.cannotStart(reason: reason))
+            case .timedOut: throw failure(.timedOut(seconds: Int(timeout(environment))))
+            case .outputTooLarge: throw failure(.outputTooLarge(kibibytes: HelperProcess.stdoutCap / 1024))
+            case .interrupted: throw failure(.interrupted)
             }
         }
         guard output.status == 0 else {
-            var message = "\(prefix) failed (exit status \(output.status))"
-            let stderr = DisplayText.sanitize(String(decoding: output.stderr, as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines))
-            if !stderr.isEmpty { message += ": \(String(stderr.prefix(1000)))" }
-            if looksLikeSSO || command.lowercased().contains("sso") || stderr.lowercased().contains("sso") {
-                message += "\nThe SSO session may have expired: run `aws sso login --profile \(profile)` and try again."
-            } else {
-                message += "\nRun the command yourself to see what it needs: \(DisplayText.sanitize(command))"
-            }
-            throw CredentialsError(message)
+            let stderr = String(decoding: output.stderr, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let aboutSSO = looksLikeSSO || command.lowercased().contains("sso") || stderr.lowercased().contains("sso")
+            throw failure(.failed(status: output.status, stderr: String(stderr.prefix(1000)),
+                                  next: aboutSSO ? .ssoLogin : .runYourself(command: command)))
         }
         return try parse(output.stdout, profile: profile, source: source)
     }
 
     /// Parses the process output. Never echoes it: it holds secrets.
     static func parse(_ output: Data, profile: String, source: String) throws(CredentialsError) -> AWSCredentials {
-        let prefix = "credential_process for profile \"\(profile)\""
+        func failure(_ problem: CredentialsError.CredentialProcessProblem) -> CredentialsError {
+            .credentialProcess(profile: profile, problem)
+        }
         guard let object = JSONReader.object(from: [UInt8](output)) else {
-            throw CredentialsError("\(prefix) printed \(output.count) bytes that are not a JSON object (expected {\"Version\": 1, \"AccessKeyId\": …, \"SecretAccessKey\": …})")
+            throw failure(.notJSON(byteCount: output.count))
         }
         guard object["Version"] as? Int == 1 else {
-            throw CredentialsError("\(prefix) printed JSON without \"Version\": 1")
+            throw failure(.versionMissing)
         }
         guard let keyID = object["AccessKeyId"] as? String, !keyID.isEmpty,
               let secret = object["SecretAccessKey"] as? String, !secret.isEmpty
         else {
-            throw CredentialsError("\(prefix) printed JSON without AccessKeyId and SecretAccessKey")
+            throw failure(.keysMissing)
         }
         var expiration: Date?
         if let text = object["Expiration"] as? String {
             guard let date = parseISO8601(text) else {
-                throw CredentialsError("\(prefix) printed an Expiration that is not an ISO 8601 time: \(DisplayText.sanitize(String(text.prefix(40))))")
+                throw failure(.expirationInvalid(String(text.prefix(40))))
             }
             expiration = date
         }

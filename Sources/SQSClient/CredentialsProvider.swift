@@ -1,5 +1,4 @@
 import Foundation
-import SharedRules
 
 /// Supplies credentials for each request; implementations cache and refresh as needed.
 public protocol CredentialsProvider: Sendable {
@@ -20,17 +19,4 @@ public struct StaticCredentialsProvider: CredentialsProvider {
     public init(_ value: AWSCredentials) { self.value = value }
 
     public func credentials() throws(CredentialsError) -> AWSCredentials { value }
-}
-
-/// Credentials could not be found or obtained. The message never contains a secret, and is safe to
-/// print: it quotes files, helpers and servers, so each line goes through `DisplayText.sanitize`.
-public struct CredentialsError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-
-    public init(_ message: String) {
-        self.message = message.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { DisplayText.sanitize(String($0)) }.joined(separator: "\n")
-    }
-
-    public var description: String { message }
 }

@@ -22,20 +22,20 @@ struct ContainerCredentials {
     func url() throws(CredentialsError) -> URL {
         if let relative = environment["AWS_CONTAINER_CREDENTIALS_RELATIVE_URI"], !relative.isEmpty {
             guard let url = URL(string: "http://\(Self.ecsHost)\(relative.hasPrefix("/") ? "" : "/")\(relative)") else {
-                throw CredentialsError("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI is not a URL path: \(DisplayText.sanitize(relative))")
+                throw CredentialsError.container(.relativeURIInvalid(relative))
             }
             return url
         }
         let full = environment["AWS_CONTAINER_CREDENTIALS_FULL_URI"] ?? ""
         guard let url = URL(string: full), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else {
-            throw CredentialsError("AWS_CONTAINER_CREDENTIALS_FULL_URI is not a URL: \(DisplayText.sanitize(full))")
+            throw CredentialsError.container(.fullURIInvalid(full))
         }
         // As the SDKs: plain http only to the container hosts or loopback, so credentials stay on the machine.
         // Loopback is `NetworkAddress.isLoopbackHost`; the transport checks the connected address too.
         let containerHosts = ["169.254.170.2", "169.254.170.23", "[fd00:ec2::23]", "fd00:ec2::23"]
         let written = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         guard scheme == "https" || (scheme == "http" && (containerHosts.contains(host) || NetworkAddress.isLoopbackHost(written))) else {
-            throw CredentialsError("AWS_CONTAINER_CREDENTIALS_FULL_URI must be https, or http on loopback or the ECS/EKS container host (\(host) is neither)")
+            throw CredentialsError.container(.fullURIInsecure(host: host))
         }
         return url
     }
@@ -45,7 +45,7 @@ struct ContainerCredentials {
         var headers: [HTTPHeader] = []
         if let file = environment["AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE"], !file.isEmpty {
             guard let data = FileManager.default.contents(atPath: file) else {
-                throw CredentialsError("AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE \(file) cannot be read")
+                throw CredentialsError.container(.authorizationTokenFileUnreadable(file))
             }
             headers.append(HTTPHeader("Authorization", String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
         } else if let token = environment["AWS_CONTAINER_AUTHORIZATION_TOKEN"], !token.isEmpty {
@@ -55,10 +55,10 @@ struct ContainerCredentials {
         do {
             response = try transport.send(HTTPRequest(method: "GET", url: url, headers: headers, responseLimit: .machineCredentials), timeout: Self.timeout, cancel: HelperRegistry.shared.shutdown)
         } catch {
-            throw CredentialsError("The container credential endpoint \(url.absoluteString) did not answer: \(DisplayText.sanitize(error.description))")
+            throw CredentialsError.container(.unreachable(url: url.absoluteString, reason: error.description))
         }
         guard response.status == 200 else {
-            throw CredentialsError("The container credential endpoint \(url.absoluteString) answered HTTP \(response.status): \(DisplayText.sanitize(String(response.text.prefix(200))))")
+            throw CredentialsError.container(.status(url: url.absoluteString, response.status, excerpt: String(response.text.prefix(200))))
         }
         return try MachineCredentialJSON.parse(response.body, provider: "container credentials (\(url.absoluteString))")
     }
@@ -85,34 +85,34 @@ struct InstanceMetadataCredentials {
     }
 
     func fetch() throws(CredentialsError) -> AWSCredentials {
-        let token = try text(try request("PUT", "/latest/api/token", [HTTPHeader("X-aws-ec2-metadata-token-ttl-seconds", String(Self.tokenTTLSeconds))]), what: "a session token")
+        let token = try text(try request("PUT", "/latest/api/token", [HTTPHeader("X-aws-ec2-metadata-token-ttl-seconds", String(Self.tokenTTLSeconds))]), step: .sessionToken)
         let auth = [HTTPHeader("X-aws-ec2-metadata-token", token)]
         let listing = try request("GET", "/latest/meta-data/iam/security-credentials/", auth)
-        let roles = listing.status == 404 ? "" : try text(listing, what: "the instance's role")
+        let roles = listing.status == 404 ? "" : try text(listing, step: .roleName)
         guard let role = roles.split(whereSeparator: \.isNewline).first.map(String.init), !role.isEmpty else {
-            throw CredentialsError("The instance metadata service at \(endpoint) names no IAM role: attach an instance profile to the instance")
+            throw CredentialsError.instanceMetadata(endpoint: endpoint, .noRole)
         }
         let response = try request("GET", "/latest/meta-data/iam/security-credentials/\(URIEncoding.encode(role))", auth)
         guard response.status == 200 else {
-            throw CredentialsError("The instance metadata service at \(endpoint) answered HTTP \(response.status) for the credentials of role \(DisplayText.sanitize(role))")
+            throw CredentialsError.instanceMetadata(endpoint: endpoint, .roleCredentialsStatus(role: role, status: response.status))
         }
         return try MachineCredentialJSON.parse(response.body, provider: "EC2 instance metadata (role \(DisplayText.sanitize(role)))")
     }
 
     private func request(_ method: String, _ path: String, _ headers: [HTTPHeader]) throws(CredentialsError) -> HTTPResponse {
         guard let url = URL(string: endpoint + path) else {
-            throw CredentialsError("AWS_EC2_METADATA_SERVICE_ENDPOINT is not a URL: \(DisplayText.sanitize(endpoint))")
+            throw CredentialsError.instanceMetadata(endpoint: endpoint, .endpointInvalid)
         }
         do {
             return try transport.send(HTTPRequest(method: method, url: url, headers: headers, responseLimit: .machineCredentials), timeout: Self.timeout, cancel: HelperRegistry.shared.shutdown)
         } catch {
-            throw CredentialsError("The EC2 instance metadata service at \(endpoint) did not answer within \(Int(Self.timeout)) s (not on EC2? set AWS_EC2_METADATA_DISABLED=true to skip it): \(DisplayText.sanitize(error.description))")
+            throw CredentialsError.instanceMetadata(endpoint: endpoint, .unreachable(seconds: Int(Self.timeout), reason: error.description))
         }
     }
 
-    private func text(_ response: HTTPResponse, what: String) throws(CredentialsError) -> String {
+    private func text(_ response: HTTPResponse, step: CredentialsError.InstanceMetadataStep) throws(CredentialsError) -> String {
         guard response.status == 200 else {
-            throw CredentialsError("The instance metadata service at \(endpoint) refused \(what) (HTTP \(response.status); IMDSv2 only)")
+            throw CredentialsError.instanceMetadata(endpoint: endpoint, .refused(step, status: response.status))
         }
         return response.text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -122,20 +122,20 @@ struct InstanceMetadataCredentials {
 enum MachineCredentialJSON {
     static func parse(_ body: [UInt8], provider: String) throws(CredentialsError) -> AWSCredentials {
         guard let object = JSONReader.object(from: body) else {
-            throw CredentialsError("\(provider) answered something that is not a JSON object")
+            throw CredentialsError.machineAnswer(provider: provider, .notJSON)
         }
         if let code = object["Code"] as? String, code != "Success" {
-            throw CredentialsError("\(provider) answered Code \(DisplayText.sanitize(code)): \(DisplayText.sanitize(object["Message"] as? String ?? ""))")
+            throw CredentialsError.machineAnswer(provider: provider, .errorCode(code, message: object["Message"] as? String ?? ""))
         }
         guard let keyID = object["AccessKeyId"] as? String, !keyID.isEmpty,
               let secret = object["SecretAccessKey"] as? String, !secret.isEmpty
         else {
-            throw CredentialsError("\(provider) answered without AccessKeyId and SecretAccessKey")
+            throw CredentialsError.machineAnswer(provider: provider, .keysMissing)
         }
         var expiration: Date?
         if let text = object["Expiration"] as? String {
             guard let date = CredentialProcess.parseISO8601(text) else {
-                throw CredentialsError("\(provider) answered an Expiration that is not an ISO 8601 time")
+                throw CredentialsError.machineAnswer(provider: provider, .expirationInvalid)
             }
             expiration = date
         }

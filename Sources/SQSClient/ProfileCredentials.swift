@@ -27,7 +27,7 @@ struct ProfileCredentials {
                 looksLikeSSO: files.looksLikeSSO(profile),
                 source: "credential_process of profile \"\(profile)\" in \(command.path)")
             if let expiration = credentials.expiration, context.now() >= expiration {
-                throw CredentialsError("credential_process for profile \"\(profile)\" returned credentials that expired at \(expiration)")
+                throw CredentialsError.credentialProcess(profile: profile, .expired(at: expiration))
             }
             return credentials
         }
@@ -59,18 +59,19 @@ struct ProfileCredentials {
         let via: String
         if let sourceProfile = setting("source_profile") {
             guard setting("credential_source") == nil else {
-                throw CredentialsError("Profile \"\(profile)\" sets both source_profile and credential_source: keep one")
+                throw CredentialsError.profile(profile, .sourceProfileAndCredentialSource)
             }
             if sourceProfile == profile, let keys = staticKeys(profile) {
                 source = keys  // a profile may be its own source when it has keys
             } else if path.contains(sourceProfile) {
-                throw CredentialsError("The role chain loops: \((path + [sourceProfile]).map { "\"\($0)\"" }.joined(separator: " → ")) (source_profile)")
+                throw CredentialsError.profile(profile, .roleChainLoops(path + [sourceProfile]))
             } else {
                 guard files.hasProfile(sourceProfile) else {
-                    throw CredentialsError("Profile \"\(profile)\" has source_profile = \(sourceProfile), but there is no profile \"\(sourceProfile)\" in \(files.configPath) or \(files.credentialsPath)")
+                    throw CredentialsError.profile(profile, .sourceProfileMissing(
+                        sourceProfile, configPath: files.configPath, credentialsPath: files.credentialsPath))
                 }
                 guard let found = try fetch(sourceProfile, chain: path) else {
-                    throw CredentialsError("Profile \"\(sourceProfile)\" (source_profile of \"\(profile)\") has no credentials: no keys, role_arn, sso_* or credential_process")
+                    throw CredentialsError.profile(profile, .sourceProfileHasNoCredentials(sourceProfile))
                 }
                 source = found
             }
@@ -79,13 +80,13 @@ struct ProfileCredentials {
             source = try credentialSourceKeys(credentialSource, profile: profile)
             via = "credential_source \(credentialSource)"
         } else {
-            throw CredentialsError("Profile \"\(profile)\" has role_arn but no source_profile, credential_source or web_identity_token_file to assume it with")
+            throw CredentialsError.profile(profile, .roleWithoutSource)
         }
         var options = STSClient.AssumeRoleOptions(sessionName: sessionName ?? context.defaultSessionName())
         options.externalID = setting("external_id")
         if let text = setting("duration_seconds") {
             guard let seconds = Int(text), (900...43200).contains(seconds) else {
-                throw CredentialsError("duration_seconds of profile \"\(profile)\" must be a whole number of seconds from 900 to 43200, not \(DisplayText.sanitize(text))")
+                throw CredentialsError.profile(profile, .durationSecondsInvalid(text))
             }
             options.durationSeconds = seconds
         }
@@ -102,18 +103,18 @@ struct ProfileCredentials {
         switch name {
         case "Environment":
             guard let keys = try context.environmentKeys(otherwise: profile) else {
-                throw CredentialsError("Profile \"\(profile)\" has credential_source = Environment, but AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY are not set")
+                throw CredentialsError.profile(profile, .credentialSourceEnvironmentUnset)
             }
             return keys
         case "Ec2InstanceMetadata":
             return try InstanceMetadataCredentials(environment: context.environment, transport: context.transport).fetch()
         case "EcsContainer":
             guard ContainerCredentials.isConfigured(context.environment) else {
-                throw CredentialsError("Profile \"\(profile)\" has credential_source = EcsContainer, but AWS_CONTAINER_CREDENTIALS_RELATIVE_URI / _FULL_URI are not set")
+                throw CredentialsError.profile(profile, .credentialSourceContainerUnset)
             }
             return try ContainerCredentials(environment: context.environment, transport: context.transport).fetch()
         default:
-            throw CredentialsError("credential_source of profile \"\(profile)\" is \(DisplayText.sanitize(name)): use Environment, Ec2InstanceMetadata or EcsContainer")
+            throw CredentialsError.profile(profile, .credentialSourceUnknown(name))
         }
     }
 
@@ -121,23 +122,23 @@ struct ProfileCredentials {
         let files = context.files
         func setting(_ key: String) -> String? { files.value(key, profile: profile)?.value }
         guard let account = setting("sso_account_id"), let role = setting("sso_role_name") else {
-            throw CredentialsError("Profile \"\(profile)\" uses IAM Identity Center but lacks sso_account_id or sso_role_name: run `aws configure sso --profile \(profile)`")
+            throw CredentialsError.profile(profile, .ssoAccountOrRoleMissing)
         }
         let startURL: String
         let region: String
         let sessionName = setting("sso_session")
         if let sessionName {
             guard let session = files.ssoSession(sessionName) else {
-                throw CredentialsError("Profile \"\(profile)\" names sso_session \(sessionName), but \(files.configPath) has no [sso-session \(sessionName)] section")
+                throw CredentialsError.profile(profile, .ssoSessionMissing(sessionName, configPath: files.configPath))
             }
             guard let url = session["sso_start_url"], let sessionRegion = session["sso_region"] else {
-                throw CredentialsError("[sso-session \(sessionName)] in \(files.configPath) lacks sso_start_url or sso_region")
+                throw CredentialsError.profile(profile, .ssoSessionIncomplete(sessionName, configPath: files.configPath))
             }
             startURL = url
             region = sessionRegion
         } else {
             guard let url = setting("sso_start_url"), let profileRegion = setting("sso_region") else {
-                throw CredentialsError("Profile \"\(profile)\" has sso_start_url but no sso_region")
+                throw CredentialsError.profile(profile, .ssoRegionMissing)
             }
             startURL = url
             region = profileRegion

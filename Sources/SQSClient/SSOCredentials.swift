@@ -25,8 +25,6 @@ struct SSOCredentials {
     var transport: any HTTPTransport
     var now: @Sendable () -> Date
 
-    var loginHint: String { "run `aws sso login --profile \(profile)`" }
-
     /// The cache file the AWS CLI uses: SHA-1 of the session name (or of the start URL, legacy).
     var cachePath: String {
         let key = sessionName ?? startURL
@@ -39,24 +37,24 @@ struct SSOCredentials {
         do {
             portal = try endpoints.endpoint(for: .sso, region: region).value
         } catch {
-            throw CredentialsError(error.message)
+            throw CredentialsError.serviceEndpoint(error.message)
         }
         var components = URLComponents(url: portal.appendingPathComponent("federation/credentials"), resolvingAgainstBaseURL: false)!
         components.queryItems = [URLQueryItem(name: "account_id", value: accountID), URLQueryItem(name: "role_name", value: roleName)]
         let request = HTTPRequest(method: "GET", url: components.url!, headers: [HTTPHeader("x-amz-sso_bearer_token", token)])
         let response = try send(request, what: "GetRoleCredentials")
         if response.status == 401 || response.status == 403 {
-            throw CredentialsError("IAM Identity Center refused the cached SSO token of profile \"\(profile)\" (\(Self.errorSummary(response))): \(loginHint)")
+            throw CredentialsError.sso(.tokenRefused(profile: profile, summary: Self.errorSummary(response)))
         }
         guard (200..<300).contains(response.status) else {
-            throw CredentialsError("IAM Identity Center GetRoleCredentials for role \(roleName) in account \(accountID) failed: \(Self.errorSummary(response))")
+            throw CredentialsError.sso(.roleCredentialsFailed(role: roleName, account: accountID, summary: Self.errorSummary(response)))
         }
         guard let object = JSONReader.object(from: response.body), let role = object["roleCredentials"] as? [String: Any],
               let keyID = role["accessKeyId"] as? String, !keyID.isEmpty,
               let secret = role["secretAccessKey"] as? String, !secret.isEmpty,
               let expirationMillis = (role["expiration"] as? NSNumber)?.doubleValue
         else {
-            throw CredentialsError("IAM Identity Center GetRoleCredentials answer lacks roleCredentials (accessKeyId, secretAccessKey, expiration)")
+            throw CredentialsError.sso(.roleCredentialsMissing)
         }
         return AWSCredentials(
             accessKeyID: keyID, secretAccessKey: secret, sessionToken: role["sessionToken"] as? String,
@@ -69,13 +67,13 @@ struct SSOCredentials {
     func accessToken() throws(CredentialsError) -> String {
         let path = cachePath
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CredentialsError("No cached SSO token for profile \"\(profile)\" (looked for \(path)): \(loginHint)")
+            throw CredentialsError.sso(.noCachedToken(profile: profile, path: path))
         }
         guard var cache = JSONReader.object(from: [UInt8](data)),
               let token = cache["accessToken"] as? String, !token.isEmpty,
               let expiresText = cache["expiresAt"] as? String, let expiresAt = CredentialProcess.parseISO8601(expiresText)
         else {
-            throw CredentialsError("The cached SSO token \(path) is not what `aws sso login` writes (accessToken, expiresAt): \(loginHint)")
+            throw CredentialsError.sso(.cachedTokenMalformed(profile: profile, path: path))
         }
         let current = now()
         if current < expiresAt.addingTimeInterval(-Self.tokenRefreshWindow) { return token }
@@ -84,12 +82,12 @@ struct SSOCredentials {
               let clientID = cache["clientId"] as? String, let clientSecret = cache["clientSecret"] as? String
         else {
             if stillValid { return token }
-            throw CredentialsError("The SSO session of profile \"\(profile)\" expired at \(Self.format(expiresAt)) and cannot be refreshed here: \(loginHint)")
+            throw CredentialsError.sso(.sessionExpired(profile: profile, at: expiresAt))
         }
         if let registrationText = cache["registrationExpiresAt"] as? String,
            let registrationExpires = CredentialProcess.parseISO8601(registrationText), current >= registrationExpires {
             if stillValid { return token }
-            throw CredentialsError("The SSO client registration of profile \"\(profile)\" expired at \(Self.format(registrationExpires)): \(loginHint)")
+            throw CredentialsError.sso(.registrationExpired(profile: profile, at: registrationExpires))
         }
         do {
             let refreshed = try createToken(clientID: clientID, clientSecret: clientSecret, refreshToken: refreshToken)
@@ -100,7 +98,7 @@ struct SSOCredentials {
             return refreshed.accessToken
         } catch {
             if stillValid { return token }
-            throw CredentialsError("The SSO session of profile \"\(profile)\" expired and refreshing it failed (\(error.message)): \(loginHint)")
+            throw CredentialsError.sso(.refreshFailed(profile: profile, reason: error))
         }
     }
 
@@ -110,22 +108,22 @@ struct SSOCredentials {
         do {
             oidc = try endpoints.endpoint(for: .ssoOIDC, region: region).value
         } catch {
-            throw CredentialsError(error.message)
+            throw CredentialsError.serviceEndpoint(error.message)
         }
         guard let body = JSONWriter.encode([
             "clientId": clientID, "clientSecret": clientSecret, "grantType": "refresh_token", "refreshToken": refreshToken,
-        ]) else { throw CredentialsError("could not encode the CreateToken request") }
+        ]) else { throw CredentialsError.sso(.createTokenUnencodable) }
         let request = HTTPRequest(
             method: "POST", url: oidc.appendingPathComponent("token"),
             headers: [HTTPHeader("Content-Type", "application/json")], body: body)
         let response = try send(request, what: "CreateToken")
         guard (200..<300).contains(response.status) else {
-            throw CredentialsError("SSO-OIDC CreateToken failed: \(Self.errorSummary(response))")
+            throw CredentialsError.sso(.createTokenFailed(summary: Self.errorSummary(response)))
         }
         guard let object = JSONReader.object(from: response.body), let accessToken = object["accessToken"] as? String,
               !accessToken.isEmpty, let expiresIn = (object["expiresIn"] as? NSNumber)?.doubleValue
         else {
-            throw CredentialsError("SSO-OIDC CreateToken answer lacks accessToken and expiresIn")
+            throw CredentialsError.sso(.createTokenAnswerIncomplete)
         }
         return (accessToken, expiresIn, object["refreshToken"] as? String)
     }
@@ -136,26 +134,26 @@ struct SSOCredentials {
             request.responseLimit = .sso
             return try transport.send(request, timeout: Self.timeout, cancel: HelperRegistry.shared.shutdown)
         } catch {
-            throw CredentialsError("IAM Identity Center \(what) at \(request.url.host ?? "?") did not answer: \(DisplayText.sanitize(error.description))")
+            throw CredentialsError.sso(.unreachable(call: what, host: request.url.host ?? "?", reason: error.description))
         }
     }
 
     /// Writes the cache as the AWS CLI does: JSON, mode 0600, replaced atomically.
     static func writeCache(_ cache: [String: Any], to path: String) throws(CredentialsError) {
         guard let data = JSONWriter.encode(cache) else {
-            throw CredentialsError("could not encode the SSO token cache")
+            throw CredentialsError.sso(.cacheUnencodable)
         }
         let temporary = "\(path).\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw CredentialsError("could not write the SSO token cache \(path): \(String(cString: strerror(errno)))")
+            throw CredentialsError.sso(.cacheUnwritable(path: path, reason: String(cString: strerror(errno))))
         }
         let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         fchmod(descriptor, 0o600)
         close(descriptor)
         guard written == data.count, rename(temporary, path) == 0 else {
             unlink(temporary)
-            throw CredentialsError("could not write the SSO token cache \(path)")
+            throw CredentialsError.sso(.cacheUnwritable(path: path, reason: nil))
         }
     }
 

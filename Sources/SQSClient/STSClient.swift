@@ -43,8 +43,9 @@ public struct STSClient: Sendable {
         if let serial = options.mfaSerial, let code = options.mfaCode {
             parameters += [("SerialNumber", serial), ("TokenCode", code)]
         }
-        let xml = try call("AssumeRole", parameters, signWith: source, what: "assume role \(roleARN)")
-        return try Self.credentials(from: xml, provider: provider, what: "AssumeRole(\(roleARN))")
+        let operation = CredentialsError.STSOperation.assumeRole(roleARN: roleARN)
+        let xml = try call(operation, parameters, signWith: source)
+        return try Self.credentials(from: xml, provider: provider, operation: operation)
     }
 
     /// `AssumeRoleWithWebIdentity` with the OIDC token (unsigned).
@@ -53,8 +54,9 @@ public struct STSClient: Sendable {
     ) throws(CredentialsError) -> AWSCredentials {
         var parameters = [("RoleArn", roleARN), ("RoleSessionName", sessionName), ("WebIdentityToken", token)]
         if let durationSeconds { parameters.append(("DurationSeconds", String(durationSeconds))) }
-        let xml = try call("AssumeRoleWithWebIdentity", parameters, signWith: nil, what: "assume role \(roleARN) with a web identity token")
-        return try Self.credentials(from: xml, provider: provider, what: "AssumeRoleWithWebIdentity(\(roleARN))")
+        let operation = CredentialsError.STSOperation.assumeRoleWithWebIdentity(roleARN: roleARN)
+        let xml = try call(operation, parameters, signWith: nil)
+        return try Self.credentials(from: xml, provider: provider, operation: operation)
     }
 
     /// `GetCallerIdentity`: the ARN the credentials act as.
@@ -72,9 +74,9 @@ public struct STSClient: Sendable {
 
     /// `GetCallerIdentity`: the ARN, user id (the SQS `SenderId`) and account of the credentials.
     public func callerIdentity(_ credentials: AWSCredentials) throws(CredentialsError) -> CallerIdentity {
-        let xml = try call("GetCallerIdentity", [], signWith: credentials, what: "ask who the credentials are")
+        let xml = try call(.getCallerIdentity, [], signWith: credentials)
         guard let arn = xml.text("GetCallerIdentityResult", "Arn") else {
-            throw CredentialsError("STS GetCallerIdentity answer has no Arn")
+            throw CredentialsError.sts(.getCallerIdentity, .arnMissing)
         }
         return CallerIdentity(arn: DisplayText.sanitize(arn),
                               userID: xml.text("GetCallerIdentityResult", "UserId").map(DisplayText.sanitize),
@@ -84,16 +86,16 @@ public struct STSClient: Sendable {
     // MARK: - Protocol
 
     func call(
-        _ action: String, _ parameters: [(String, String)], signWith credentials: AWSCredentials?, what: String
+        _ operation: CredentialsError.STSOperation, _ parameters: [(String, String)], signWith credentials: AWSCredentials?
     ) throws(CredentialsError) -> QueryXML {
-        let pairs = [("Action", action), ("Version", "2011-06-15")] + parameters
+        let pairs = [("Action", operation.action), ("Version", "2011-06-15")] + parameters
         let body = Array(pairs.map { "\(URIEncoding.encode($0.0))=\(URIEncoding.encode($0.1))" }.joined(separator: "&").utf8)
         var headers = [
             HTTPHeader("Host", SQSClient.hostHeader(for: endpoint)),
             HTTPHeader("Content-Type", "application/x-www-form-urlencoded; charset=utf-8"),
         ]
         if let credentials {
-            if let problem = Digest.libraryProblem { throw CredentialsError(problem) }
+            if let problem = Digest.libraryProblem { throw CredentialsError.cryptoLibraryMissing(problem) }
             let path = endpoint.path.isEmpty ? "/" : endpoint.path
             let signing = SigningRequest(method: "POST", path: path, query: endpoint.query ?? "", headers: headers, body: body)
             headers += SigV4Signer.sign(
@@ -103,30 +105,31 @@ public struct STSClient: Sendable {
         do {
             response = try transport.send(HTTPRequest(method: "POST", url: endpoint, headers: headers, body: body, responseLimit: .sts), timeout: Self.timeout, cancel: HelperRegistry.shared.shutdown)
         } catch {
-            throw CredentialsError("STS at \(endpoint.absoluteString) could not \(what): \(DisplayText.sanitize(error.description))")
+            throw CredentialsError.sts(operation, .unreachable(endpoint: endpoint.absoluteString, reason: error.description))
         }
         guard (200..<300).contains(response.status) else {
             let error = ErrorResponseDecoder.decode(response)
-            let message = DisplayText.sanitize(String(error.message.prefix(500)))
-            throw CredentialsError("STS could not \(what): \(DisplayText.sanitize(error.code))\(message.isEmpty ? "" : ": \(message)")")
+            throw CredentialsError.sts(operation, .refused(code: error.code, message: String(error.message.prefix(500))))
         }
         do {
             return try QueryXML(response.text)
         } catch {
-            throw CredentialsError("STS answer to \(action) is \(error.description) (HTTP \(response.status))")
+            throw CredentialsError.sts(operation, .malformedAnswer(reason: error.description, status: response.status))
         }
     }
 
-    static func credentials(from xml: QueryXML, provider: String, what: String) throws(CredentialsError) -> AWSCredentials {
+    static func credentials(
+        from xml: QueryXML, provider: String, operation: CredentialsError.STSOperation
+    ) throws(CredentialsError) -> AWSCredentials {
         guard let keyID = xml.text("Credentials", "AccessKeyId"), !keyID.isEmpty,
               let secret = xml.text("Credentials", "SecretAccessKey"), !secret.isEmpty,
               let token = xml.text("Credentials", "SessionToken"), !token.isEmpty,
               let expirationText = xml.text("Credentials", "Expiration")
         else {
-            throw CredentialsError("STS \(what) answer lacks AccessKeyId, SecretAccessKey, SessionToken or Expiration")
+            throw CredentialsError.sts(operation, .credentialsMissing)
         }
         guard let expiration = CredentialProcess.parseISO8601(expirationText) else {
-            throw CredentialsError("STS \(what) answer has an Expiration that is not an ISO 8601 time")
+            throw CredentialsError.sts(operation, .expirationInvalid)
         }
         return AWSCredentials(
             accessKeyID: keyID, secretAccessKey: secret, sessionToken: token, expiration: expiration, source: provider,

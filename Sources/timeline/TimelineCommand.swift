@@ -31,6 +31,8 @@ struct TimelineCommand: ParsableCommand {
         // An agent runs `hook` once per tool call: it is parsed alone, without the whole command tree.
         let isHook = arguments.first == HookCommand.configuration.commandName
         let root: any ParsableCommand.Type = isHook ? HookCommand.self : TimelineCommand.self
+        // Parse errors (usage, `--version`) and help (ArgumentParser's own help command) are ArgumentParser's
+        // to print; only what one of the commands declared here throws from `run()` goes to `fail`.
         var command: ParsableCommand
         do {
             command = try root.parseAsRoot(isHook ? Array(arguments.dropFirst()) : arguments)
@@ -45,14 +47,21 @@ struct TimelineCommand: ParsableCommand {
         do {
             try command.run()
         } catch {
-            fail(error)
+            guard declares(type(of: command), from: root) else { root.exit(withError: error) }
+            fail(error, root: root)
         }
     }
 
-    /// The one error path of every command: `error: …` on stderr and the exit code (`FailureReport`);
-    /// ArgumentParser's own errors (usage, an `ExitCode` after the command spoke) as it prints them.
-    static func fail(_ error: any Error) -> Never {
-        guard let report = FailureReport(error) else { exit(withError: error) }
+    /// Whether `command` is `root` or one of the subcommands under it (not ArgumentParser's help command).
+    static func declares(_ command: any ParsableCommand.Type, from root: any ParsableCommand.Type) -> Bool {
+        command == root || root.configuration.subcommands.contains { declares(command, from: $0) }
+    }
+
+    /// The one error path of every command's `run()`: `error: …` on stderr and the exit code
+    /// (`FailureReport`); the ArgumentParser errors a command throws (`ExitCode` after it spoke,
+    /// `ValidationError`, `CleanExit`) as `root` prints them.
+    static func fail(_ error: any Error, root: any ParsableCommand.Type) -> Never {
+        guard let report = FailureReport(error) else { root.exit(withError: error) }
         standardError(report.line)
         Foundation.exit(report.exitCode)
     }

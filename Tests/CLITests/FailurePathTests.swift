@@ -59,4 +59,45 @@ import TestSupport
             Self.check(result, command, says: "not a queue url")
         }
     }
+
+    /// Parse errors are ArgumentParser's (its words and usage, exit 64); what a command's `run()` throws is
+    /// one `error: …` line with FailureReport's exit code.
+    @Test func usageErrorsAndRunErrorsTravelApart() throws {
+        let binary = try TimelineBinary()
+        let environment = ["TIMELINE_DB": binary.directory.file("t.db"), "XDG_CONFIG_HOME": binary.directory.file("no-config")]
+        let usage = try binary.run(["prune", "--older-than", "1d", "--no-such-option"], stdin: [], environment: environment)
+        #expect(usage.status == 64, "\(usage.stderr)")
+        #expect(usage.stderr.hasPrefix("Error: Unknown option '--no-such-option'"), "\(usage.stderr)")
+        #expect(usage.stderr.contains("Usage: timeline prune"), "\(usage.stderr)")
+        #expect(!usage.stderr.contains("error: "), "\(usage.stderr)")
+
+        // `hook` is parsed as its own root: its own usage.
+        let hook = try binary.run(["hook"], stdin: [], environment: environment)
+        #expect(hook.status == 64, "\(hook.stderr)")
+        #expect(hook.stderr.hasPrefix("Error: Missing expected argument '<agent>'"), "\(hook.stderr)")
+        #expect(hook.stderr.contains("USAGE: timeline hook <agent>"), "\(hook.stderr)")
+
+        // Help is ArgumentParser's own command: its text on stdout, exit 0, however it is asked for.
+        for arguments in [["list", "--help"], ["help", "list"], ["hook", "--help"]] {
+            let help = try binary.run(arguments, stdin: [], environment: environment)
+            #expect(help.status == 0, "\(arguments): \(help)")
+            #expect(help.stdout.contains("USAGE: timeline \(arguments.contains("hook") ? "hook" : "list")"), "\(arguments): \(help)")
+            #expect(help.stderr.isEmpty, "\(arguments): \(help)")
+        }
+
+        // A run error: the chain finds no credentials for the named profile.
+        let home = binary.directory.file("empty-home")
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let run = try binary.run(["publish", "--title", "t", "--status", "info", "--agent-id", "a",
+                                  "--queue-url", "http://127.0.0.1:1/000000000000/q"], stdin: [], environment: environment.merging([
+            "HOME": home, "AWS_PROFILE": "typo", "AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "AWS_ROLE_ARN": "",
+            "AWS_CONFIG_FILE": home + "/config", "AWS_SHARED_CREDENTIALS_FILE": home + "/credentials",
+            "AWS_EC2_METADATA_DISABLED": "true", "AWS_REGION": "us-east-1",
+        ]) { $1 })
+        let lines = run.stderr.split(separator: "\n")
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(lines.first?.hasPrefix("error: ") == true, "\(run.stderr)")
+        #expect(run.stderr.contains("No AWS credentials found for profile \"typo\" (from AWS_PROFILE)"), "\(run.stderr)")
+        #expect(!run.stderr.contains("Error: ") && !run.stderr.contains("Usage:"), "\(run.stderr)")
+    }
 }

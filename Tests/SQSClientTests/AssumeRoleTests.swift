@@ -38,9 +38,8 @@ import Testing
         let chain = CredentialChain(environment: try environment(temp, [
             "AWS_ROLE_ARN": Self.roleA, "AWS_WEB_IDENTITY_TOKEN_FILE": temp.url.path + "/nope.jwt",
         ]))
-        #expect { _ = try chain.credentials() } throws: { error in
-            "\(error)".contains("web identity token file \(temp.url.path)/nope.jwt") && "\(error)".contains("cannot be read")
-        }
+        #expect(credentialsError { _ = try chain.credentials() } == .webIdentityTokenUnreadable(
+            file: temp.url.path + "/nope.jwt", origin: "AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE"))
     }
 
     @Test func roleChainSignsEachStepWithThePreviousKeysAndPassesEveryOption() throws {
@@ -102,9 +101,7 @@ import Testing
             source_profile = a
             """)
         let chain = CredentialChain(environment: try environment(temp, ["AWS_PROFILE": "a"]))
-        #expect { _ = try chain.credentials() } throws: { error in
-            "\(error)".contains("The role chain loops: \"a\" → \"b\" → \"a\"")
-        }
+        #expect(credentialsError { _ = try chain.credentials() } == .profile("b", .roleChainLoops(["a", "b", "a"])))
     }
 
     @Test func profileCanBeItsOwnSourceWhenItHasKeys() throws {
@@ -143,9 +140,7 @@ import Testing
         // under the AWS_ names: the chain takes the keys first (SDK order); the profile's own path is shown
         // through ProfileCredentials when the keys are not exported, which fails clearly:
         let noKeys = CredentialChain(environment: try environment(temp, ["AWS_PROFILE": "envsource"]))
-        #expect { _ = try noKeys.credentials() } throws: { error in
-            "\(error)".contains("credential_source = Environment, but AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY are not set")
-        }
+        #expect(credentialsError { _ = try noKeys.credentials() } == .profile("envsource", .credentialSourceEnvironmentUnset))
 
         let oidc = try CredentialChain(environment: try environment(temp, ["AWS_PROFILE": "oidc"]), transport: transport).credentials()
         #expect(oidc.identity == "arn:aws:sts::222222222222:assumed-role/role-b/oidc-session")
@@ -198,20 +193,17 @@ import Testing
             credential_source = Environment
             duration_seconds = forever
             """)
-        func message(_ profile: String, _ extra: [String: String] = [:]) throws -> String {
+        func failure(_ profile: String, _ extra: [String: String] = [:]) throws -> CredentialsError? {
             let chain = CredentialChain(environment: try environment(temp, ["AWS_PROFILE": profile].merging(extra) { $1 }))
-            do {
-                _ = try chain.resolve()
-                return "no error"
-            } catch {
-                return error.message
-            }
+            return credentialsError { _ = try chain.resolve() }
         }
-        #expect(try message("nosource").contains("has role_arn but no source_profile, credential_source or web_identity_token_file"))
-        #expect(try message("badsource").contains("use Environment, Ec2InstanceMetadata or EcsContainer"))
-        #expect(try message("missingsource").contains("there is no profile \"ghost\""))
+        let files = SharedConfigFiles(environment: try environment(temp))
+        #expect(try failure("nosource") == .profile("nosource", .roleWithoutSource))
+        #expect(try failure("badsource") == .profile("badsource", .credentialSourceUnknown("Laptop")))
+        #expect(try failure("missingsource") == .profile("missingsource", .sourceProfileMissing(
+            "ghost", configPath: files.configPath, credentialsPath: files.credentialsPath)))
         // Keys exported under other names would be taken first; profile-level errors need none exported.
-        #expect(try message("badduration").contains("credential_source = Environment, but"))
+        #expect(try failure("badduration") == .profile("badduration", .credentialSourceEnvironmentUnset))
         // A refusal from STS itself names the call and the code.
         let server = try LoopbackHTTPServer { _ in
             .respond(status: 403, headers: [("Content-Type", "text/xml")], body: """
@@ -221,9 +213,13 @@ import Testing
         defer { server.stop() }
         try temp.write(".aws/credentials", "[base]\naws_access_key_id = AKIABASE\naws_secret_access_key = s\n")
         try temp.write(".aws/config", "[profile denied]\nrole_arn = \(Self.roleA)\nsource_profile = base\n")
-        let denied = try message("denied", ["AWS_ENDPOINT_URL_STS": server.url.absoluteString])
-        #expect(denied.contains("STS could not assume role \(Self.roleA): AccessDenied: User is not authorized"))
-        #expect(!denied.contains("\u{1B}"))
+        let denied = try failure("denied", ["AWS_ENDPOINT_URL_STS": server.url.absoluteString])
+        guard case .sts(.assumeRole(roleARN: Self.roleA), .refused(code: "AccessDenied", let message))? = denied else {
+            Issue.record("expected STS to refuse, got \(String(describing: denied))")
+            return
+        }
+        #expect(message.hasPrefix("User is not authorized to perform: sts:AssumeRole"))
+        #expect(denied?.message.contains("\u{1B}") == false)
     }
 
     @Test func mfaNeedIsDetectedThroughTheChainAndBlockedPromptsFailClearly() throws {
@@ -248,9 +244,8 @@ import Testing
         #expect(!CredentialChain(environment: temp.environment(["AWS_PROFILE": "top", "AWS_ACCESS_KEY_ID": "K", "AWS_SECRET_ACCESS_KEY": "S"])).asksForMFACode)
         TerminalMFAPrompt.block("the TUI owns the terminal")
         defer { TerminalMFAPrompt.block(nil) }
-        #expect { _ = try TerminalMFAPrompt.ask(profile: "top", serial: "arn:aws:iam::1:mfa/me") } throws: { error in
-            "\(error)".contains("cannot be asked now: the TUI owns the terminal")
-        }
+        #expect(credentialsError { _ = try TerminalMFAPrompt.ask(profile: "top", serial: "arn:aws:iam::1:mfa/me") }
+            == .mfa(profile: "top", serial: "arn:aws:iam::1:mfa/me", .cannotAskNow("the TUI owns the terminal")))
     }
 
     @Test func mfaWithoutATerminalFailsClearly() throws {
@@ -264,9 +259,7 @@ import Testing
             mfaCode: { profile, serial throws(CredentialsError) in
                 try TerminalMFAPrompt.ask(profile: profile, serial: serial, terminal: noTerminal)
             })
-        #expect { _ = try chain.credentials() } throws: { error in
-            "\(error)".contains("needs an MFA code (mfa_serial arn:aws:iam::1:mfa/me) and there is no terminal to ask on")
-        }
+        #expect(credentialsError { _ = try chain.credentials() } == .mfa(profile: "mfa", serial: "arn:aws:iam::1:mfa/me", .noTerminal))
     }
 }
 

@@ -13,7 +13,11 @@ import Testing
             _ = try CredentialChain(environment: temp.environment(["AWS_PROFILE": "evil"])).credentials()
             Issue.record("a missing source_profile was accepted")
         } catch {
-            #expect(error.message.contains("has source_profile = ") && error.message.contains("ghost"))
+            guard case .profile("evil", .sourceProfileMissing(let source, _, _)) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(source.hasSuffix("ghost") && error.message.contains("has source_profile = ghost,"))
             #expect(!error.message.contains("\u{1B}") && !error.message.contains("\u{07}"))
         }
     }
@@ -48,20 +52,21 @@ import Testing
             [profile missing]
             credential_process = /no/such/helper --flag
             """)
-        #expect { _ = try CredentialChain(environment: temp.environment(["AWS_PROFILE": "big"])).credentials() } throws: { error in
-            "\(error)".contains("printed more than 64 KiB and was killed")
-        }
+        #expect(credentialsError { _ = try CredentialChain(environment: temp.environment(["AWS_PROFILE": "big"])).credentials() }
+            == .credentialProcess(profile: "big", .outputTooLarge(kibibytes: 64)))
         do {
             _ = try CredentialChain(environment: temp.environment(["AWS_PROFILE": "hostile"])).credentials()
             Issue.record("a failing helper gave credentials")
         } catch {
-            #expect(error.message.contains("exit status 3"))
+            guard case .credentialProcess("hostile", .failed(status: 3, _, _)) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(error.message.contains("bad") && error.message.contains("done"))
             #expect(!error.message.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
         }
-        #expect { _ = try CredentialChain(environment: temp.environment(["AWS_PROFILE": "missing"])).credentials() } throws: { error in
-            "\(error)".contains("could not start: /no/such/helper: command not found")
-        }
+        #expect(credentialsError { _ = try CredentialChain(environment: temp.environment(["AWS_PROFILE": "missing"])).credentials() }
+            == .credentialProcess(profile: "missing", .cannotStart(reason: "/no/such/helper: command not found (or not executable)")))
     }
 
     @Test func timeoutKillsTheWholeProcessGroup() throws {
@@ -82,9 +87,8 @@ import Testing
     @Test func timeoutThroughTheChainIsConfigurableAndSaid() throws {
         let temp = try TemporaryDirectory()
         try temp.write(".aws/config", "[default]\ncredential_process = sleep 30\n")
-        #expect { _ = try CredentialChain(environment: temp.environment(["TIMELINE_CREDENTIAL_PROCESS_TIMEOUT": "1"])).credentials() } throws: { error in
-            "\(error)".contains("did not finish within 1 s and was killed (with its process group)")
-        }
+        #expect(credentialsError { _ = try CredentialChain(environment: temp.environment(["TIMELINE_CREDENTIAL_PROCESS_TIMEOUT": "1"])).credentials() }
+            == .credentialProcess(profile: "default", .timedOut(seconds: 1)))
     }
 
     @Test func aGrandchildHoldingTheOutputOpenDoesNotHoldUsUp() throws {

@@ -25,19 +25,27 @@ import Testing
         let server = try FakeContainerCredentialsServer(path: "/creds", authorization: "right")
         defer { server.stop() }
         let temp = try TemporaryDirectory()
-        #expect { _ = try CredentialChain(environment: temp.environment([
+        func failure(_ environment: [String: String]) -> CredentialsError? {
+            credentialsError { _ = try CredentialChain(environment: temp.environment(environment)).credentials() }
+        }
+        let wrongToken = failure([
             "AWS_CONTAINER_CREDENTIALS_FULL_URI": server.fullURI(path: "/creds"), "AWS_CONTAINER_AUTHORIZATION_TOKEN": "wrong",
-        ])).credentials() } throws: { error in "\(error)".contains("answered HTTP 401") }
-        #expect { _ = try CredentialChain(environment: temp.environment([
-            "AWS_CONTAINER_CREDENTIALS_FULL_URI": "http://example.com/creds",
-        ])).credentials() } throws: { error in "\(error)".contains("must be https, or http on loopback") }
+        ])
+        guard case .container(.status(url: server.fullURI(path: "/creds"), 401, excerpt: _))? = wrongToken else {
+            Issue.record("expected HTTP 401, got \(String(describing: wrongToken))")
+            return
+        }
+        #expect(failure(["AWS_CONTAINER_CREDENTIALS_FULL_URI": "http://example.com/creds"])
+            == .container(.fullURIInsecure(host: "example.com")))
         let refused = try FreePort.find()
-        #expect { _ = try CredentialChain(environment: temp.environment([
-            "AWS_CONTAINER_CREDENTIALS_FULL_URI": "http://127.0.0.1:\(refused)/creds",
-        ])).credentials() } throws: { error in "\(error)".contains("The container credential endpoint http://127.0.0.1:\(refused)/creds did not answer") }
-        #expect { _ = try CredentialChain(environment: temp.environment([
+        let unanswered = failure(["AWS_CONTAINER_CREDENTIALS_FULL_URI": "http://127.0.0.1:\(refused)/creds"])
+        guard case .container(.unreachable(url: "http://127.0.0.1:\(refused)/creds", reason: _))? = unanswered else {
+            Issue.record("expected no answer, got \(String(describing: unanswered))")
+            return
+        }
+        #expect(failure([
             "AWS_CONTAINER_CREDENTIALS_FULL_URI": server.fullURI(path: "/creds"), "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE": temp.url.path + "/none",
-        ])).credentials() } throws: { error in "\(error)".contains("AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE \(temp.url.path)/none cannot be read") }
+        ]) == .container(.authorizationTokenFileUnreadable(temp.url.path + "/none")))
     }
 
     @Test func instanceWithoutARoleSaysSo() throws {
@@ -46,9 +54,10 @@ import Testing
         }
         defer { imds.stop() }
         let temp = try TemporaryDirectory()
-        #expect { _ = try CredentialChain(environment: temp.environment([
+        let failure = credentialsError { _ = try CredentialChain(environment: temp.environment([
             "AWS_EC2_METADATA_DISABLED": "false", "AWS_EC2_METADATA_SERVICE_ENDPOINT": "http://127.0.0.1:\(imds.port)",
-        ])).credentials() } throws: { error in "\(error)".contains("names no IAM role: attach an instance profile") }
+        ])).credentials() }
+        #expect(failure?.instanceMetadataFailure == .instanceMetadata(endpoint: "http://127.0.0.1:\(imds.port)", .noRole))
     }
 
     @Test func instanceMetadataV2() throws {
@@ -70,22 +79,25 @@ import Testing
     @Test func instanceMetadataUnreachableOrDisabledEndsTheChainClearly() throws {
         let temp = try TemporaryDirectory()
         let refused = try FreePort.find()
-        #expect { _ = try CredentialChain(environment: temp.environment([
+        let unanswered = credentialsError { _ = try CredentialChain(environment: temp.environment([
             "AWS_EC2_METADATA_DISABLED": "false", "AWS_EC2_METADATA_SERVICE_ENDPOINT": "http://127.0.0.1:\(refused)",
-        ])).credentials() } throws: { error in
-            "\(error)".contains("No AWS credentials found") && "\(error)".contains("EC2 instance metadata (The EC2 instance metadata service at http://127.0.0.1:\(refused) did not answer")
+        ])).credentials() }
+        guard case .instanceMetadata(endpoint: "http://127.0.0.1:\(refused)", .unreachable(seconds: 1, reason: _))?
+            = unanswered?.instanceMetadataFailure else {
+            Issue.record("expected no answer from IMDS, got \(String(describing: unanswered))")
+            return
         }
-        #expect { _ = try CredentialChain(environment: temp.environment()).credentials() } throws: { error in
-            "\(error)".contains("EC2 instance metadata (skipped: AWS_EC2_METADATA_DISABLED=true)")
-        }
+        #expect(credentialsError { _ = try CredentialChain(environment: temp.environment()).credentials() }?.search?.instanceMetadata
+            == .disabled)
         // A server that only speaks IMDSv1 refuses the token: no fallback to v1.
         let v1Only = try LoopbackHTTPServer { request in
             request.method == "PUT" ? .respond(status: 403, headers: [], body: "") : .respond(status: 200, headers: [], body: "role")
         }
         defer { v1Only.stop() }
-        #expect { _ = try CredentialChain(environment: temp.environment([
+        #expect(credentialsError { _ = try CredentialChain(environment: temp.environment([
             "AWS_EC2_METADATA_DISABLED": "false", "AWS_EC2_METADATA_SERVICE_ENDPOINT": "http://127.0.0.1:\(v1Only.port)",
-        ])).credentials() } throws: { error in "\(error)".contains("refused a session token (HTTP 403; IMDSv2 only)") }
+        ])).credentials() }?.instanceMetadataFailure
+            == .instanceMetadata(endpoint: "http://127.0.0.1:\(v1Only.port)", .refused(.sessionToken, status: 403)))
         #expect(v1Only.requests.count == 1)
     }
 
@@ -99,8 +111,7 @@ import Testing
         try FileManager.default.removeItem(atPath: temp.url.path + "/.aws/credentials")
         #expect(try CredentialChain(environment: temp.environment(base)).credentials().accessKeyID == "ASIACONT0001")
         // A named profile that does not exist is an error, not a silent fall-through to the container.
-        #expect { _ = try CredentialChain(environment: temp.environment(base.merging(["AWS_PROFILE": "typo"]) { $1 })).credentials() } throws: { error in
-            "\(error)".contains("No AWS credentials found for profile \"typo\"")
-        }
+        let typo = credentialsError { _ = try CredentialChain(environment: temp.environment(base.merging(["AWS_PROFILE": "typo"]) { $1 })).credentials() }
+        #expect(typo?.search?.profile == "typo" && typo?.search?.instanceMetadata == nil)
     }
 }

@@ -105,15 +105,16 @@ import Testing
             "expiresAt": Self.iso(Date().addingTimeInterval(-60)), "clientId": server.clientID,
             "clientSecret": server.clientSecret, "refreshToken": "revoked-refresh",
         ])
-        #expect { _ = try CredentialChain(environment: environment).credentials() } throws: { error in
-            "\(error)".contains("refreshing it failed") && "\(error)".contains("invalid_grant")
-                && "\(error)".contains("run `aws sso login --profile dev`")
+        let refreshFailure = credentialsError { _ = try CredentialChain(environment: environment).credentials() }
+        guard case .sso(.refreshFailed(profile: "dev", reason: .sso(.createTokenFailed(let summary))))? = refreshFailure else {
+            Issue.record("expected a failed refresh, got \(String(describing: refreshFailure))")
+            return
         }
+        #expect(summary.contains("invalid_grant"))
         // No cache at all.
         try FileManager.default.removeItem(atPath: path)
-        #expect { _ = try CredentialChain(environment: environment).credentials() } throws: { error in
-            "\(error)".contains("No cached SSO token for profile \"dev\"") && "\(error)".contains("run `aws sso login --profile dev`")
-        }
+        #expect(credentialsError { _ = try CredentialChain(environment: environment).credentials() }
+            == .sso(.noCachedToken(profile: "dev", path: path)))
     }
 
     @Test func legacyStartURLProfileUsesTheStartURLCacheAndCannotRefresh() throws {
@@ -133,8 +134,10 @@ import Testing
             "startUrl": Self.startURL, "region": "us-east-1", "accessToken": "legacy-token",
             "expiresAt": Self.iso(Date().addingTimeInterval(-1)),
         ])
-        #expect { _ = try CredentialChain(environment: environment).credentials() } throws: { error in
-            "\(error)".contains("expired at") && "\(error)".contains("run `aws sso login --profile legacy`")
+        let expired = credentialsError { _ = try CredentialChain(environment: environment).credentials() }
+        guard case .sso(.sessionExpired(profile: "legacy", at: _))? = expired else {
+            Issue.record("expected an expired session, got \(String(describing: expired))")
+            return
         }
     }
 
@@ -147,17 +150,18 @@ import Testing
             "startUrl": Self.startURL, "region": "eu-west-1", "accessToken": "revoked-by-admin",
             "expiresAt": Self.iso(Date().addingTimeInterval(3600)),
         ])
-        #expect { _ = try CredentialChain(environment: environment).credentials() } throws: { error in
-            "\(error)".contains("refused the cached SSO token") && "\(error)".contains("UnauthorizedException")
-                && "\(error)".contains("run `aws sso login --profile dev`")
+        let refused = credentialsError { _ = try CredentialChain(environment: environment).credentials() }
+        guard case .sso(.tokenRefused(profile: "dev", let summary))? = refused else {
+            Issue.record("expected the token refused, got \(String(describing: refused))")
+            return
         }
+        #expect(summary.contains("UnauthorizedException"))
     }
 
     @Test func incompleteSSOProfileNamesWhatIsMissing() throws {
         let temp = try TemporaryDirectory()
         try temp.write(".aws/config", "[profile half]\nsso_session = nowhere\nsso_account_id = 1\nsso_role_name = R\n")
-        #expect { _ = try CredentialChain(environment: temp.environment(["AWS_PROFILE": "half"])).credentials() } throws: { error in
-            "\(error)".contains("has no [sso-session nowhere] section")
-        }
+        #expect(credentialsError { _ = try CredentialChain(environment: temp.environment(["AWS_PROFILE": "half"])).credentials() }
+            == .profile("half", .ssoSessionMissing("nowhere", configPath: temp.url.path + "/.aws/config")))
     }
 }

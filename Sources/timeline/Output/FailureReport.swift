@@ -31,9 +31,11 @@ struct FailureReport: Equatable {
     var message: String
     var exitCode: Int32
 
-    /// nil for ArgumentParser's own errors (usage, `--help`, an `ExitCode` after the command spoke itself).
+    /// nil for the ArgumentParser errors a command's `run()` may throw (`ExitCode` after the command spoke
+    /// itself, `CleanExit`, `ValidationError`): ArgumentParser prints them and chooses their exit codes.
+    /// Parse errors (usage, `--help`) never come here: `TimelineCommand.main` hands them to ArgumentParser.
     init?(_ error: any Error) {
-        if Self.isArgumentParsers(error) { return nil }
+        if error is ExitCode || error is CleanExit || error is ValidationError { return nil }
         switch error {
         case let failure as CommandFailure:
             self.init(message: failure.message, exitCode: failure.exitCode)
@@ -48,19 +50,13 @@ struct FailureReport: Equatable {
         case let sqlite as SQLiteError:
             self.init(message: "the database cannot be used: \(sqlite.description)", exitCode: ExitStatus.unusable)
         case let credentials as CredentialsError:
+            // Not 2 even for a broken profile: as when the same error comes through an SQS call.
             self.init(message: credentials.message, exitCode: ExitStatus.failed)
         case let sqs as SQSError:
             self.init(message: sqs.explanation(), exitCode: ExitStatus.failed)
         default:
             self.init(message: "\(error)", exitCode: ExitStatus.failed)
         }
-    }
-
-    /// ArgumentParser's errors (`ExitCode`, `CleanExit`, `ValidationError`, its internal `CommandError` for
-    /// usage and `--help`): it prints them and chooses their exit codes.
-    static func isArgumentParsers(_ error: any Error) -> Bool {
-        error is ExitCode || error is CleanExit || error is ValidationError
-            || String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
     }
 
     init(message: String, exitCode: Int32) {

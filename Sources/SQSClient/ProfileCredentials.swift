@@ -1,5 +1,4 @@
 import Foundation
-import SharedRules
 import SigV4
 
 /// The credentials a profile describes, in the order botocore tries them: `role_arn` (with

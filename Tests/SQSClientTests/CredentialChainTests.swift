@@ -133,7 +133,7 @@ import TestSupport
                 Issue.record("\(error)")
                 return
             }
-            #expect(!String(reflecting: error).contains(Self.secret) && !error.message.contains(Self.secret))
+            #expect(!everything(error).contains(Self.secret) && !error.message.contains(Self.secret))
         }
     }
 

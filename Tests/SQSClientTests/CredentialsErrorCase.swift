@@ -21,3 +21,10 @@ extension CredentialsError {
         if case .failed(let failure)? = search?.instanceMetadata { failure } else { nil }
     }
 }
+
+/// Every value `error` holds, however deep (a `dump`, which does not stop at `description`).
+func everything(_ error: CredentialsError) -> String {
+    var text = ""
+    dump(error, to: &text)
+    return text
+}

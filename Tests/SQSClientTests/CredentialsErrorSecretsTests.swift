@@ -20,10 +20,16 @@ import Testing
 
     /// `error` holds and says no secret.
     static func checkClean(_ error: CredentialsError, _ scenario: String) {
-        let dumped = String(reflecting: error) + "\n" + error.message
+        let dumped = everything(error) + "\n" + error.message
         for secret in all {
             #expect(!dumped.contains(secret), "\(scenario): \(secret) in \(dumped)")
         }
+    }
+
+    @Test func theCheckLooksAtDataTheWordsLeaveOut() {
+        let error = CredentialsError.profile("kept-but-unsaid", .ssoSessionIncomplete("corp", configPath: "/c"))
+        #expect(!error.message.contains("kept-but-unsaid"))
+        #expect(everything(error).contains("kept-but-unsaid"))
     }
 
     /// The error of resolving `environment` through `transport`, checked clean and matched by `expected`.

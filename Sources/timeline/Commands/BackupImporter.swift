@@ -52,7 +52,7 @@ struct BackupImporter {
     }
 
     func summary(source: String) -> String {
-        "Restored \(records) backup record\(records == 1 ? "" : "s") from \(EscapedBytes.escape(source)): "
+        "Restored \(records) backup record\(records == 1 ? "" : "s") from \(DisplayText.escaped(source)): "
             + "\(counts.events) events (\(counts.duplicateEvents) already stored), \(counts.rejected) rejected messages, "
             + "\(counts.marks) marks, \(counts.readMarks) read marks, \(counts.replies) replies added."
     }

@@ -27,7 +27,7 @@ struct HistoryCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard let timeline = try store.openForReading() else { throw ExitCode.failure }
+        guard let timeline = try store.openForReading() else { return }
         var events = try timeline.history(taskID: taskID, limit: limit)
         if events.isEmpty {
             // An id as `list` printed it, cut ("deploy-billing-v1.3…"), or any unique beginning of one.

@@ -124,6 +124,18 @@ struct HookInstallerTests {
         #expect(throws: HookInstallError.self) { try claude.install() }
     }
 
+    /// Strings in a settings file are read by the one JSON reader: an escaped key is the same key, and a
+    /// string JSON does not allow (an unknown escape, a raw line break) makes the file one not to touch.
+    @Test func settingsStringsAreReadByTheStrictJSONReader() throws {
+        let after = try roundTrip(.claude, "{\n  \"ho\\u006fks\": {},\n  \"x\": \"\\ud83d\\ude80 \\\"q\\\" \\/\"\n}\n")
+        #expect(!after.contains("\"hooks\""), "the hooks went into the escaped key's object: \(after)")
+        for broken in ["{\"a\": \"\\x\"}\n", "{\"a\": \"line\nbreak\"}\n"] {
+            let (claude, directory) = try installer(.claude, broken)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            #expect(throws: HookInstallError.self, "\(broken.debugDescription)") { try claude.install() }
+        }
+    }
+
     @Test func commandLinesAreQuotedAndRecognized() {
         let line = HookCommandLine.join(["/home/me/My Tools/timeline", "hook", "claude"])
         #expect(line == "'/home/me/My Tools/timeline' hook claude")

@@ -1,4 +1,5 @@
 import Foundation
+import TimelineCore
 import TimelineStore
 
 /// Restores the records of a backup (after its first line) in batches and keeps the tallies.

@@ -127,8 +127,12 @@ struct HookInstallerTests {
     /// Strings in a settings file are read by the one JSON reader: an escaped key is the same key, and a
     /// string JSON does not allow (an unknown escape, a raw line break) makes the file one not to touch.
     @Test func settingsStringsAreReadByTheStrictJSONReader() throws {
-        let after = try roundTrip(.claude, "{\n  \"ho\\u006fks\": {},\n  \"x\": \"\\ud83d\\ude80 \\\"q\\\" \\/\"\n}\n")
-        #expect(!after.contains("\"hooks\""), "the hooks went into the escaped key's object: \(after)")
+        let (escaped, directory) = try installer(.claude, "{\n  \"ho\\u006fks\": {\n    \"Custom\": []\n  },\n  \"x\": \"\\ud83d\\ude80 \\\"q\\\" \\/\"\n}\n")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let after = try #require(try escaped.install().after)
+        // Still two top-level members (indented 2): the hooks went into the escaped key's object.
+        #expect(after.components(separatedBy: "\n  \"").count - 1 == 2 && after.contains("\"ho\\u006fks\": {"), "\(after)")
+        #expect(after.contains("\"Custom\": []") && after.contains("\"SessionStart\""), "\(after)")
         for broken in ["{\"a\": \"\\x\"}\n", "{\"a\": \"line\nbreak\"}\n"] {
             let (claude, directory) = try installer(.claude, broken)
             defer { try? FileManager.default.removeItem(at: directory) }

@@ -60,7 +60,7 @@ struct NoticeBytesTests {
         #expect(text(.restoreWindowTitle, .none) == "\u{1B}[23;0t")
         #expect(text(.windowTitle("timeline · 2 errors"), .none) == "\u{1B}]2;timeline · 2 errors\u{1B}\\")
         #expect(text(.windowTitle("a\u{1B}\\\u{07}\u{1B}]0;b\u{07}" + String(repeating: "c", count: 200)), .osc9, tmux: true)
-            == "\u{1B}]2;a" + String(repeating: "c", count: 119) + "…\u{1B}\\", "sanitized, cut, never wrapped or belled")
+            == "\u{1B}]2;a" + String(repeating: "c", count: 118) + "…\u{1B}\\", "sanitized, cut, never wrapped or belled")
     }
 
     @Test func severalNoticesInOrder() {

@@ -15,7 +15,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from timeline_testing.agent_questions import ended, output_of, question_on, reply_body, start_hook
+from timeline_testing.agent_questions import collect, ended, output_of, question_on, reply_body, start_hook
 
 FIXTURES = Path(__file__).resolve().parents[1] / "AgentHooksTests" / "Fixtures"
 MOTO_SENDER = "AIDAIT2UOQQY3AUEKVGXU"  # the SenderId moto gives every message

@@ -119,7 +119,7 @@ struct TUICommand: ParsableCommand {
         var status: (@Sendable () -> PollerStatusView)?
         var restart: (@Sendable () -> Void)?
         if let poller {
-            status = { TUIPollerStatus.view(of: poller.status) }
+            status = { poller.status.view() }
             restart = { poller.restart() }
         }
         try restoreMarksAndViews(&state, databasePath: path)

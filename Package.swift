@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "TimelineUI", dependencies: ["TimelineCore"]),
         // Runs TimelineUI's effects on background lanes against the store and feeds the results back.
         .target(name: "TimelineRuntime", dependencies: ["TimelineUI", "TimelineCore", "CMalloc"]),
-        .target(name: "Terminal", dependencies: ["TimelineUI", "CNCursesW"]),
+        .target(name: "Terminal", dependencies: ["TimelineUI", "TimelineCore", "CNCursesW"]),
         // Human in the loop: sends replies (SQS or webhook) and keeps their outcome.
         .target(name: "ReplyDelivery", dependencies: ["TimelineCore", "SQSClient", "StrictJSON"]),
         // Notifications (decisions and channels), read state watching, the fleet line.

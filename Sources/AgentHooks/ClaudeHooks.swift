@@ -21,18 +21,13 @@ public enum ClaudeHooks {
     ) -> HookReport? {
         guard let session = input.string("session_id"), let event = input.string("hook_event_name") else { return nil }
         let cwd = input.string("cwd")
-        func make(_ title: String, _ body: String = "", _ status: Status, step: Bool = false) -> HookReport {
-            HookReport(session: session, cwd: cwd, title: title, body: body, status: status, isStep: step)
-        }
-        let tool = input.string("tool_name").map { ToolSummary.describe(tool: $0, input: input.object("tool_input"), cwd: cwd) }
+        let make = ReportMaker(session: session, cwd: cwd)
+        let tool = input.toolSummary(cwd: cwd)
         switch event {
         case "SessionStart":
             return make("Session started (\(input.string("source") ?? "startup"))", "", .info)
         case "UserPromptSubmit":
-            guard options.includePrompts, let prompt = input.string("prompt") else {
-                return make("Working on a new prompt", "", .inProgress)
-            }
-            return make("Working: \(TextCut.firstLine(prompt))", prompt, .inProgress)
+            return make.prompt(input.string("prompt"), options: options)
         case "PreToolUse" where input.string("tool_name") == "AskUserQuestion":
             // Claude asks the user. One question is asked on the timeline by the foreground hook
             // (`AskUserQuestionPrompt`): here an informational step, which leaves that wait alone.

@@ -16,13 +16,9 @@ public enum CursorHooks {
             return nil
         }
         let cwd = input.string("cwd") ?? (input.array("workspace_roots")?.first as? String)
-        func make(_ title: String, _ body: String = "", _ status: Status, step: Bool = false) -> HookReport {
-            HookReport(session: session, cwd: cwd, title: title, body: body, status: status, isStep: step)
-        }
+        let make = ReportMaker(session: session, cwd: cwd)
         switch event {
-        case "beforeSubmitPrompt":
-            guard options.includePrompts, let prompt = input.string("prompt") else { return make("Working on a new prompt", "", .inProgress) }
-            return make("Working: \(TextCut.firstLine(prompt))", prompt, .inProgress)
+        case "beforeSubmitPrompt": return make.prompt(input.string("prompt"), options: options)
         case "beforeShellExecution", "afterShellExecution":
             let command = input.string("command") ?? ""
             let title = "Shell: \(TextCut.firstLine(command, limit: 120))"

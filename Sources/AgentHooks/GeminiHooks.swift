@@ -12,15 +12,11 @@ public enum GeminiHooks {
     public static func report(_ input: HookInput, options: HookOptions) -> HookReport? {
         guard let session = input.string("session_id"), let event = input.string("hook_event_name") else { return nil }
         let cwd = input.string("cwd")
-        func make(_ title: String, _ body: String = "", _ status: Status, step: Bool = false) -> HookReport {
-            HookReport(session: session, cwd: cwd, title: title, body: body, status: status, isStep: step)
-        }
-        let tool = input.string("tool_name").map { ToolSummary.describe(tool: $0, input: input.object("tool_input"), cwd: cwd) }
+        let make = ReportMaker(session: session, cwd: cwd)
+        let tool = input.toolSummary(cwd: cwd)
         switch event {
         case "SessionStart": return make("Session started (\(input.string(["source", "trigger"]) ?? "startup"))", "", .info)
-        case "BeforeAgent":
-            guard options.includePrompts, let prompt = input.string("prompt") else { return make("Working on a new prompt", "", .inProgress) }
-            return make("Working: \(TextCut.firstLine(prompt))", prompt, .inProgress)
+        case "BeforeAgent": return make.prompt(input.string("prompt"), options: options)
         case "BeforeTool": return make(tool ?? "Tool", input.json("tool_input") ?? "", .inProgress, step: true)
         case "AfterTool": return make("Finished \(tool ?? "tool")", input.json("tool_response") ?? "", .inProgress, step: true)
         case "Notification":

@@ -211,37 +211,23 @@ struct JSONTextEditor {
             }
         }
 
-        /// A string literal at `index` (escapes decoded well enough to compare commands).
+        /// The string literal at `index`, decoded by the one JSON reader (`StrictJSON`).
         mutating func string() throws(HookInstallError) -> String {
+            let start = index
             index += 1
-            var out: [UInt8] = []
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "\"") { index += 1; return String(decoding: out, as: UTF8.self) }
-                if byte == UInt8(ascii: "\\") {
-                    guard index + 1 < bytes.count else { break }
-                    let next = bytes[index + 1]
-                    switch next {
-                    case UInt8(ascii: "n"): out.append(0x0A)
-                    case UInt8(ascii: "t"): out.append(0x09)
-                    case UInt8(ascii: "r"): out.append(0x0D)
-                    case UInt8(ascii: "b"): out.append(0x08)
-                    case UInt8(ascii: "f"): out.append(0x0C)
-                    case UInt8(ascii: "u"):
-                        guard index + 5 < bytes.count,
-                              let code = UInt32(String(decoding: bytes[(index + 2)...(index + 5)], as: UTF8.self), radix: 16)
-                        else { throw failure("bad escape") }
-                        out.append(contentsOf: Array(String(Unicode.Scalar(code).map(Character.init) ?? "\u{FFFD}").utf8))
-                        index += 4
-                    default: out.append(next)
-                    }
-                    index += 2
-                    continue
-                }
-                out.append(byte)
-                index += 1
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
             }
-            throw failure("unterminated string")
+            guard index < bytes.count else { throw failure("unterminated string") }
+            index += 1
+            let literal = Array(bytes[start..<index])
+            let decoded = literal.withUnsafeBufferPointer { buffer -> String? in
+                var reader = JSONReader(buffer, inputIsValidUTF8: false)
+                guard case .other(.string(let text))? = try? reader.readDocument() else { return nil }
+                return text
+            }
+            guard let decoded else { throw failure("bad string") }
+            return decoded
         }
     }
 }

@@ -10,9 +10,7 @@ public enum OpencodeHooks {
         guard let session = input.string("sessionID"), let type = input.string("type") else { return nil }
         let cwd = input.string("directory")
         let properties = input.object("properties")
-        func make(_ title: String, _ body: String = "", _ status: Status, step: Bool = false) -> HookReport {
-            HookReport(session: session, cwd: cwd, title: title, body: body, status: status, isStep: step)
-        }
+        let make = ReportMaker(session: session, cwd: cwd)
         switch type {
         case "tool.execute.before":
             let tool = ToolSummary.describe(tool: input.string("tool") ?? "tool", input: input.object("args"), cwd: cwd)

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TimelineCore
 import TimelineStore
 
 /// Hands the attention monitor's findings on, the one way `timeline tui` and `timeline poll` both use:
@@ -9,25 +10,19 @@ import TimelineStore
 public final class AttentionRelay {
     /// What a step found for the caller to show.
     public struct Findings: Equatable {
-        /// Bytes for the terminal (notification sequences and the title), empty without a terminal.
-        public var terminalBytes: [UInt8] = []
+        /// What to show on the terminal (notifications and the title), none without a terminal.
+        public var notices: [TerminalNotice] = []
         /// The newest fleet counts, when they were read.
         public var fleet: FleetCounts?
         /// A failing notify command or store read.
         public var failure: String?
     }
 
-    /// The terminal the relay writes to (nil: none, as in `timeline poll`).
+    /// The terminal the relay tells (nil: none, as in `timeline poll`); `Terminal` decides the bytes.
     public struct TerminalOutput {
-        public var sequence: InBandNotification.Sequence
-        public var tmux: Bool
         public var setsTitle: Bool
 
-        public init(sequence: InBandNotification.Sequence, tmux: Bool, setsTitle: Bool) {
-            self.sequence = sequence
-            self.tmux = tmux
-            self.setsTitle = setsTitle
-        }
+        public init(setsTitle: Bool) { self.setsTitle = setsTitle }
     }
 
     /// How often new events are looked for (a cheap indexed read) and the fleet counts read.
@@ -81,24 +76,21 @@ public final class AttentionRelay {
         command?.waitUntilIdle(timeout: timeout)
     }
 
-    /// The bytes a terminal gets first (the title saved) and last (restored).
-    public var startBytes: [UInt8] { terminal?.setsTitle == true ? TerminalTitle.push : [] }
-    public var exitBytes: [UInt8] { terminal?.setsTitle == true ? TerminalTitle.pop : [] }
+    /// What a terminal gets first (the title saved) and last (restored).
+    public var startNotices: [TerminalNotice] { terminal?.setsTitle == true ? [.saveWindowTitle] : [] }
+    public var exitNotices: [TerminalNotice] { terminal?.setsTitle == true ? [.restoreWindowTitle] : [] }
 
     private func deliver(_ taken: (notifications: [Notification], fleet: FleetCounts?, failure: String?)) -> Findings {
         var findings = Findings(fleet: taken.fleet, failure: taken.failure)
         for n in taken.notifications {
-            if let terminal {
-                findings.terminalBytes += InBandNotification.bytes(title: n.title, body: n.body, sequence: terminal.sequence,
-                                                                   tmux: terminal.tmux)
-            }
+            if terminal != nil { findings.notices.append(.notification(title: n.title, body: n.body)) }
             command?.deliver(n)
             desktop?.deliver(n)
         }
         if let fleet = taken.fleet, let terminal, terminal.setsTitle {
             let title = FleetLine.title(fleet)
             if title != lastTitle {
-                findings.terminalBytes += TerminalTitle.set(title)
+                findings.notices.append(.windowTitle(title))
                 lastTitle = title
             }
         }

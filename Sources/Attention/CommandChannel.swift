@@ -168,8 +168,8 @@ public final class DesktopChannel: Sendable {
 
     public func deliver(_ n: Notification) {
         let args = ["--app-name=timeline", "--",
-                    InBandNotification.sanitizedField(n.title, limit: InBandNotification.titleLimit),
-                    Self.markupEscaped(InBandNotification.sanitizedField(n.body, limit: InBandNotification.bodyLimit))]
+                    NotificationField.text(n.title, limit: NotificationField.titleLimit),
+                    Self.markupEscaped(NotificationField.text(n.body, limit: NotificationField.bodyLimit))]
         let url = executable
         queue.async {
             _ = try? CommandChannel.run([url.path] + args, stdin: Data())

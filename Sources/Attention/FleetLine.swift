@@ -56,13 +56,3 @@ public enum FleetLine {
             + "\"running\":\(c.running),\"needs_attention\":\(c.needsAttention)}"
     }
 }
-
-/// The terminal title: pushed on start (XTWINOPS 22;0t), set with OSC 2, popped on exit (23;0t).
-public enum TerminalTitle {
-    public static let push: [UInt8] = Array("\u{1B}[22;0t".utf8)
-    public static let pop: [UInt8] = Array("\u{1B}[23;0t".utf8)
-    /// `ESC ] 2 ; text ST` — `text` is our own fleet line (counts), never event text; sanitized anyway.
-    public static func set(_ text: String) -> [UInt8] {
-        Array("\u{1B}]2;".utf8) + Array(InBandNotification.sanitizedField(text, limit: 120).utf8) + [0x1B, 0x5C]
-    }
-}

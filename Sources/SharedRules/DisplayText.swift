@@ -37,27 +37,6 @@ public enum DisplayText {
         }
     }
 
-    /// `s` with every character that is not plainly printable shown as an escape (`\n`, `\t`, `\u001B`,
-    /// `\u202E`, …) and backslashes doubled: for showing raw bodies (e.g. rejected messages) on one row.
-    public static func escaped(_ s: String) -> String {
-        var out = ""
-        for scalar in s.unicodeScalars {
-            switch scalar.value {
-            case 0x5C: out += "\\\\"
-            case 0x0A: out += "\\n"
-            case 0x0D: out += "\\r"
-            case 0x09: out += "\\t"
-            default:
-                if TerminalSafety.isUnsafe(scalar) {
-                    out += "\\u" + TerminalSafety.hex4(scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return repairOrphanMarks(out)
-    }
-
     /// Printable ASCII only (the common case, which needs no work).
     private static func isPlainASCII(_ s: String) -> Bool {
         s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
@@ -106,7 +85,7 @@ public enum DisplayText {
 
     /// Gives a leading combining mark (left alone by a removed character or at the start) a space base,
     /// so that it cannot combine with whatever the terminal drew before it.
-    private static func repairOrphanMarks(_ s: String) -> String {
+    static func repairOrphanMarks(_ s: String) -> String {
         guard let first = s.unicodeScalars.first, isCombiningMark(first) else { return s }
         return " " + s
     }

@@ -17,17 +17,18 @@ public enum TerminalApp {
     /// Runs until the user quits or a termination signal arrives; the terminal is restored on return.
     /// `databasePath`: watched for other processes' writes. Commits in this process (the in-process
     /// poller) are reported with `controller.checkForChangesNow()`. `light`: colours for a light background.
-    /// `sideChannel`: notifications and the terminal title, written between frames.
+    /// `sideChannel`: notifications and the terminal title, written between frames as `notices` says.
     public static func run<Driver: TimelineDriver>(
         controller: Driver, color: Bool, light: Bool = false, databasePath: String? = nil,
         sideChannel: (any TerminalSideChannel<Driver>)? = nil,
+        notices: NoticeBytes = NoticeBytes(sequence: .none, tmux: false),
         clock: @escaping () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000) }
     ) {
         let curses = CursesScreen(color: color, light: light)
         curses.setMouse(controller.state.mouse)
         let keyboard = TerminalInput()
         defer { curses.end() }
-        TerminalSideOutput.write(sideChannel?.startBytes() ?? [])
+        TerminalSideOutput.write(notices.bytes(sideChannel?.startNotices() ?? []))
         let wakePipe = WakePipe()
         let watcher = databasePath.flatMap(StoreWatcher.init)
         let events = EventWait(wakePipe: wakePipe, storeWatcher: watcher)
@@ -89,7 +90,7 @@ public enum TerminalApp {
                 controller.send(.resize(width: size.width, height: size.height))
                 dirty = true
             }
-            if sideChannel?.service(controller: controller, nowMicros: now) == true { dirty = true }
+            if sideChannel?.service(controller: controller, nowMicros: now, as: notices) == true { dirty = true }
             var changed = false
             if dirty {
                 changed = curses.draw(render(controller.state, width: size.width, height: size.height))
@@ -102,7 +103,7 @@ public enum TerminalApp {
         }
         controller.finishActions(timeout: 2)  // a mark or pin made just before quitting is kept
         curses.end()
-        TerminalSideOutput.write(sideChannel?.exitBytes() ?? [])
+        TerminalSideOutput.write(notices.bytes(sideChannel?.exitNotices() ?? []))
         TerminalRestore.reraiseIfSignalled()
     }
 }

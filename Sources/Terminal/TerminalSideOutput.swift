@@ -1,25 +1,26 @@
 import Foundation
+import TimelineCore
 import TimelineUI
 
 /// Output beside the drawn screen (notifications, the window title), handed to the terminal by the loop.
 /// `Controller`: what the loop drives (a `TimelineDriver`), handed to `step`.
 public protocol TerminalSideChannel<Controller>: AnyObject {
     associatedtype Controller
-    /// Bytes written once before the first frame (e.g. save the title).
-    func startBytes() -> [UInt8]
+    /// Shown once before the first frame (e.g. save the title).
+    func startNotices() -> [TerminalNotice]
     /// Called every loop iteration before drawing; may send inputs (true: redraw).
     func step(controller: Controller, nowMicros: Int64) -> Bool
-    /// Bytes to write between frames (sequences that do not move the cursor).
-    func pendingBytes() -> [UInt8]
-    /// Bytes written after the terminal is restored (e.g. restore the title).
-    func exitBytes() -> [UInt8]
+    /// Shown between frames (sequences that do not move the cursor).
+    func pendingNotices() -> [TerminalNotice]
+    /// Shown after the terminal is restored (e.g. restore the title).
+    func exitNotices() -> [TerminalNotice]
 }
 
 extension TerminalSideChannel {
-    /// The loop's one call per iteration: `step`, then its bytes (ncurses flushed the last frame; true: redraw).
-    func service(controller: Controller, nowMicros: Int64) -> Bool {
+    /// The loop's one call per iteration: `step`, then its notices (ncurses flushed the last frame; true: redraw).
+    func service(controller: Controller, nowMicros: Int64, as encoding: NoticeBytes) -> Bool {
         let changed = step(controller: controller, nowMicros: nowMicros)
-        TerminalSideOutput.write(pendingBytes())
+        TerminalSideOutput.write(encoding.bytes(pendingNotices()))
         return changed
     }
 }

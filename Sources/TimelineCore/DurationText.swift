@@ -50,6 +50,23 @@ public enum DurationText {
         return out
     }
 
+    /// A span of time as the screen shows it, rounded down: `45s`, `12m 30s`, `1h 05m`, `2d 03h` (two units at
+    /// most). `short` drops the second unit below an hour and the space: `12m`, `1h05m`, `2d03h`. `hundredths`
+    /// shows a span under 10 seconds to the hundredth: `0.04s`, `1.25s`. Negative counts as zero.
+    public static func span(micros: Int64, short: Bool = false, hundredths: Bool = false) -> String {
+        let micros = max(0, micros)
+        let s = micros / 1_000_000
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let gap = short ? "" : " "
+        switch s {
+        case ..<10 where hundredths: return "\(s).\(two(micros % 1_000_000 / 10_000))s"
+        case ..<60: return "\(s)s"
+        case ..<3_600: return short ? "\(s / 60)m" : "\(s / 60)m\(gap)\(two(s % 60))s"
+        case ..<86_400: return "\(s / 3_600)h\(gap)\(two(s % 3_600 / 60))m"
+        default: return "\(s / 86_400)d\(gap)\(two(s % 86_400 / 3_600))h"
+        }
+    }
+
     /// `seconds` in words, rounded down to one unit: `45 s`, `5 min` (from 2 minutes), `12 h` (from 2 hours),
     /// `4 days` (from 2 days).
     public static func prose(seconds: Int64) -> String {

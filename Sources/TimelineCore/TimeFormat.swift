@@ -5,20 +5,6 @@ import SharedRules
 public enum TimeFormat {
     /// Compact age of `fromMicros` at `nowMicros`, rounded down: `now` under one second, then `12s`, `5m`, `3h`,
     /// `2d` (under a week), `3w` (under a year), `2y`. A time in the future (clock skew) gets a `+`: `+5s`.
-    /// A duration: `45s`, `12m 30s`, `1h 05m`, `2d 03h` (two units at most; `short` drops the second
-    /// below an hour and the space: `12m`, `1h05m`, `2d03h`).
-    public static func duration(micros: Int64, short: Bool = false) -> String {
-        let s = max(0, micros) / 1_000_000
-        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let gap = short ? "" : " "
-        switch s {
-        case ..<60: return "\(s)s"
-        case ..<3_600: return short ? "\(s / 60)m" : "\(s / 60)m\(gap)\(two(s % 60))s"
-        case ..<86_400: return "\(s / 3_600)h\(gap)\(two(s % 3_600 / 60))m"
-        default: return "\(s / 86_400)d\(gap)\(two(s % 86_400 / 3_600))h"
-        }
-    }
-
     public static func relative(fromMicros: Int64, nowMicros: Int64) -> String {
         let future = fromMicros > nowMicros
         let (delta, overflow) = future ? fromMicros.subtractingReportingOverflow(nowMicros)

@@ -61,10 +61,10 @@ enum DetailLayout {
         switch Liveness(row, nowMicros: s.nowMicros, thresholds: s.runThresholds) {
         case .live: field("Activity", "live: updates are arriving", Style(fg: .inProgress))
         case .stale:
-            field("Activity", "stale: no update for over \(TimeFormat.duration(micros: s.runThresholds.staleSeconds * 1_000_000))",
+            field("Activity", "stale: no update for over \(DurationText.span(micros: s.runThresholds.staleSeconds * 1_000_000))",
                   Style(fg: .warning))
         case .timedOut:
-            field("Activity", "timed out: running for over \(TimeFormat.duration(micros: s.runThresholds.maxLifetimeSeconds * 1_000_000)) (the viewer's judgement; the agent reported no error)",
+            field("Activity", "timed out: running for over \(DurationText.span(micros: s.runThresholds.maxLifetimeSeconds * 1_000_000)) (the viewer's judgement; the agent reported no error)",
                   Style(fg: .warning, bold: true))
         case .quiet, .notRunning: break
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TimelineCore
 
 /// The full message of a stopped or retrying poller (the `!` overlay), nil while it is fine.
 func pollerMessage(_ p: PollerStatusView) -> String? {

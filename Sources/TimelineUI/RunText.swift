@@ -6,13 +6,13 @@ enum RunText {
     /// "12m" or "12m · ~4m left" for a running row whose start is known, "waiting 3m" for an unanswered
     /// `needs_input` row; nil otherwise.
     static func row(_ row: TimelineRow, state: AppState) -> String? {
-        if let waited = waitedMicros(row, state: state) { return "waiting " + TimeFormat.duration(micros: waited, short: true) }
+        if let waited = waitedMicros(row, state: state) { return "waiting " + DurationText.span(micros: waited, short: true) }
         guard row.event.status == .inProgress, let first = row.firstMicros else { return nil }
-        let elapsed = TimeFormat.duration(micros: state.nowMicros - first, short: true)
+        let elapsed = DurationText.span(micros: state.nowMicros - first, short: true)
         guard let left = ProgressETA.remainingMicros(row.recentProgress, nowMicros: state.nowMicros) else {
             return elapsed
         }
-        return "\(elapsed) · ~\(TimeFormat.duration(micros: left, short: true)) left"
+        return "\(elapsed) · ~\(DurationText.span(micros: left, short: true)) left"
     }
 }
 
@@ -21,17 +21,17 @@ extension RunText {
     /// running task, "Duration" (first to last event) for one that ended.
     static func detailFields(_ row: TimelineRow, state: AppState) -> [(String, String)] {
         if let waited = waitedMicros(row, state: state) {
-            return [("Waiting", "for you for " + TimeFormat.duration(micros: waited))]
+            return [("Waiting", "for you for " + DurationText.span(micros: waited))]
         }
         guard let first = row.firstMicros else { return [] }
         if row.event.status == .inProgress {
-            var out = [("Running", "for " + TimeFormat.duration(micros: state.nowMicros - first))]
+            var out = [("Running", "for " + DurationText.span(micros: state.nowMicros - first))]
             if let left = ProgressETA.remainingMicros(row.recentProgress, nowMicros: state.nowMicros) {
-                out.append(("ETA", "~\(TimeFormat.duration(micros: left)) left (from the progress reports)"))
+                out.append(("ETA", "~\(DurationText.span(micros: left)) left (from the progress reports)"))
             }
             return out
         }
-        return [("Duration", TimeFormat.duration(micros: row.event.timestampMicros - first) + " in total")]
+        return [("Duration", DurationText.span(micros: row.event.timestampMicros - first) + " in total")]
     }
 }
 

@@ -124,6 +124,22 @@ struct HookInstallerTests {
         #expect(throws: HookInstallError.self) { try claude.install() }
     }
 
+    /// Strings in a settings file are read by the one JSON reader: an escaped key is the same key, and a
+    /// string JSON does not allow (an unknown escape, a raw line break) makes the file one not to touch.
+    @Test func settingsStringsAreReadByTheStrictJSONReader() throws {
+        let (escaped, directory) = try installer(.claude, "{\n  \"ho\\u006fks\": {\n    \"Custom\": []\n  },\n  \"x\": \"\\ud83d\\ude80 \\\"q\\\" \\/\"\n}\n")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let after = try #require(try escaped.install().after)
+        // Still two top-level members (indented 2): the hooks went into the escaped key's object.
+        #expect(after.components(separatedBy: "\n  \"").count - 1 == 2 && after.contains("\"ho\\u006fks\": {"), "\(after)")
+        #expect(after.contains("\"Custom\": []") && after.contains("\"SessionStart\""), "\(after)")
+        for broken in ["{\"a\": \"\\x\"}\n", "{\"a\": \"line\nbreak\"}\n"] {
+            let (claude, directory) = try installer(.claude, broken)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            #expect(throws: HookInstallError.self, "\(broken.debugDescription)") { try claude.install() }
+        }
+    }
+
     @Test func commandLinesAreQuotedAndRecognized() {
         let line = HookCommandLine.join(["/home/me/My Tools/timeline", "hook", "claude"])
         #expect(line == "'/home/me/My Tools/timeline' hook claude")

@@ -7,61 +7,6 @@ import TimelineCore
 
 @Suite("Notification channels")
 struct ChannelTests {
-    private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
-
-    @Test func osc9IsOneSequenceThenOneBell() {
-        let bytes = InBandNotification.bytes(title: "timeline: ci error", body: "Build failed", sequence: .osc9, tmux: false)
-        #expect(text(bytes) == "\u{1B}]9;timeline: ci error: Build failed\u{1B}\\\u{07}")
-    }
-
-    @Test func osc777CarriesTitleAndBodyAndASemicolonCannotMoveText() {
-        let bytes = InBandNotification.bytes(title: "a;b", body: "c;d", sequence: .osc777, tmux: false)
-        #expect(text(bytes) == "\u{1B}]777;notify;a,b;c;d\u{1B}\\\u{07}")
-    }
-
-    @Test func osc99SendsTitleThenBody() {
-        let bytes = InBandNotification.bytes(title: "T", body: "B", sequence: .osc99, tmux: false)
-        #expect(text(bytes) == "\u{1B}]99;i=timeline:d=0:p=title;T\u{1B}\\\u{1B}]99;i=timeline:d=1:p=body;B\u{1B}\\\u{07}")
-    }
-
-    @Test func tmuxWrapsThePassthroughWithEscapesDoubledAndTheBellOutside() {
-        let bytes = InBandNotification.bytes(title: "T", body: "B", sequence: .osc9, tmux: true)
-        #expect(text(bytes) == "\u{1B}Ptmux;\u{1B}\u{1B}]9;T: B\u{1B}\u{1B}\\\u{1B}\\\u{07}")
-    }
-
-    @Test func bellAloneAndNone() {
-        #expect(InBandNotification.bytes(title: "T", body: "B", sequence: .bell, tmux: true) == [0x07])
-        #expect(InBandNotification.bytes(title: "T", body: "B", sequence: .none, tmux: false).isEmpty)
-    }
-
-    @Test(arguments: InBandNotification.Sequence.allCases)
-    func hostileTextCannotEndOrExtendTheSequence(_ sequence: InBandNotification.Sequence) {
-        let hostile = "x\u{1B}\\\u{07}\u{1B}]2;owned\u{07}\u{9C}\u{9D}\u{1B}[31m\r\n\u{202E}y"
-        let bytes = InBandNotification.bytes(title: hostile, body: hostile, sequence: sequence, tmux: true)
-        #expect(bytes.filter { $0 == 0x07 }.count == (sequence == .none ? 0 : 1))
-        // Our own ESCs only: each one starts a passthrough, a doubled ESC, or an ST; never text-supplied.
-        let s = text(bytes)
-        #expect(!s.contains("owned\u{07}"))
-        #expect(!s.unicodeScalars.contains { (0x80...0x9F).contains($0.value) || $0 == "\u{202E}" || $0 == "\r" || $0 == "\n" })
-        if sequence == .osc9 {
-            #expect(s == "\u{1B}Ptmux;\u{1B}\u{1B}]9;x⏎y: x⏎y\u{1B}\u{1B}\\\u{1B}\\\u{07}")
-        }
-    }
-
-    @Test func longTextIsCut() {
-        let bytes = InBandNotification.bytes(title: String(repeating: "t", count: 500), body: String(repeating: "b", count: 900),
-                                             sequence: .osc777, tmux: false)
-        #expect(text(bytes) == "\u{1B}]777;notify;" + String(repeating: "t", count: 79) + "…;"
-            + String(repeating: "b", count: 239) + "…\u{1B}\\\u{07}")
-    }
-
-    @Test func detectsTheTerminal() {
-        #expect(InBandNotification.Sequence.detect(["TERM": "xterm-kitty"]) == .osc99)
-        #expect(InBandNotification.Sequence.detect(["VTE_VERSION": "7600", "TERM": "xterm-256color"]) == .osc777)
-        #expect(InBandNotification.Sequence.detect(["TERM": "rxvt-unicode-256color"]) == .osc777)
-        #expect(InBandNotification.Sequence.detect(["TERM": "xterm-256color"]) == .osc9)
-    }
-
     @Test func theCommandGetsTheNotificationJSONOnStdinAndNoEventTextInArgv() throws {
         let dir = try TemporaryDirectory()
         let record = dir.file("out dir.json")

@@ -49,6 +49,24 @@ import TestSupport
         }
     }
 
+    /// A database that does not exist yet holds nothing: every reading command says so in the same plain
+    /// note (no `error: `), prints nothing, exits 0 and creates no file; `status` prints its `no data yet`.
+    @Test func aMissingDatabaseIsTheSameNoteEverywhere() throws {
+        let binary = try TimelineBinary()
+        let db = binary.directory.file("never stored.db")
+        let environment = ["TIMELINE_DB": db, "XDG_CONFIG_HOME": binary.directory.file("no-config")]
+        let note = "No database at \(db) yet: nothing stored. Feed it with `timeline import FILE` or `timeline poll`.\n"
+        for command in [["list"], ["history", "T1"], ["rejected"], ["export", "--format", "jsonl"], ["mark"]] {
+            let result = try binary.run(command, stdin: [], environment: environment)
+            #expect(result.status == 0, "\(command): exit \(result.status), stderr: \(result.stderr)")
+            #expect(result.stderr == note, "\(command): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(command): \(result.stdout)")
+        }
+        let status = try binary.run(["status"], stdin: [], environment: environment)
+        #expect(status.status == 0 && status.stdout == "no data yet\n", "\(status.stdout)\(status.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: db))
+    }
+
     @Test func aBadQueueURLIsTheSameErrorEverywhere() throws {
         let binary = try TimelineBinary()
         for command in Self.queueCommands {

@@ -78,6 +78,18 @@ import Testing
         #expect(DisplayText.escaped("a\u{1B}[31m\n\u{202E}\\\t\u{9B}") == "a\\u001B[31m\\n\\u202E\\\\\\t\\u009B")
         #expect(DisplayText.escaped("部署 🚀") == "部署 🚀")
     }
+
+    @Test func escapedBytesShowInvalidUTF8AsHexAndTextAsEscaped() {
+        #expect(DisplayText.escaped(bytes: [0xFF, 0xFE] + Array(#"{"id":"x3"}"#.utf8)) == #"\xFF\xFE{"id":"x3"}"#)
+        #expect(DisplayText.escaped(bytes: Array("a\u{1B}[2J\r\n\u{7F}\\é".utf8)) == #"a\u001B[2J\r\n\u007F\\é"#)
+        #expect(DisplayText.escaped(bytes: [0xC0, 0xAF]) == #"\xC0\xAF"#, "an overlong slash is two bad bytes")
+        #expect(DisplayText.escaped(bytes: [0xED, 0xA0, 0x80]) == #"\xED\xA0\x80"#, "an encoded surrogate is not text")
+        #expect(DisplayText.escaped(bytes: [0xE2, 0x82, 0x41]) == #"\xE2\x82A"#, "a cut sequence ends at the next character")
+        #expect(DisplayText.escaped(bytes: [0xF0, 0x9F, 0x9A]) == #"\xF0\x9F\x9A"#, "a sequence cut by the end")
+        #expect(DisplayText.escaped(bytes: Array("\u{202E}\u{9B}31m".utf8)) == #"\u202E\u009B31m"#)
+        #expect(DisplayText.escaped(bytes: Array("\u{301}x".utf8)) == " \u{301}x", "a leading mark gets a base")
+        #expect(DisplayText.escaped(bytes: []) == "")
+    }
 }
 
 @Suite struct DisplayWidthTests {

@@ -20,6 +20,29 @@ import TimelineCore
     }
 }
 
+/// Spans of time on the screen (running for, waiting for, ETA, time in the queue).
+@Suite struct DurationSpanTests {
+    @Test func twoUnitsAtMostRoundedDown() {
+        #expect(DurationText.span(micros: 45_000_000) == "45s")
+        #expect(DurationText.span(micros: 750_000_000) == "12m 30s")
+        #expect(DurationText.span(micros: 750_000_000, short: true) == "12m")
+        #expect(DurationText.span(micros: 3_900_000_000) == "1h 05m")
+        #expect(DurationText.span(micros: 3_900_000_000, short: true) == "1h05m")
+        #expect(DurationText.span(micros: 183_600_000_000) == "2d 03h")
+        #expect(DurationText.span(micros: -5) == "0s")
+    }
+
+    @Test func hundredthsUnderTenSeconds() {
+        #expect(DurationText.span(micros: 40_000, hundredths: true) == "0.04s")
+        #expect(DurationText.span(micros: 1_259_999, hundredths: true) == "1.25s")
+        #expect(DurationText.span(micros: 9_999_999, hundredths: true) == "9.99s")
+        #expect(DurationText.span(micros: 10_000_000, hundredths: true) == "10s")
+        #expect(DurationText.span(micros: 300_000_000, hundredths: true) == "5m 00s")
+        #expect(DurationText.span(micros: -1, hundredths: true) == "0.00s")
+        #expect(DurationText.span(micros: 1_250_000) == "1s", "whole seconds unless asked")
+    }
+}
+
 /// Durations in words (doctor's queue attributes, the poller's give-up messages).
 @Suite struct DurationProseTests {
     @Test func oneUnitRoundedDown() {

@@ -90,12 +90,15 @@ import TestSupport
     }
 }
 
-/// `DisplayText.escaped` (what `timeline ask` prints) against the cases shared with `terminal_text.py`.
+/// `DisplayText.escaped` (what `timeline ask` prints; the bytes form agrees on text) against the cases shared with `terminal_text.py`.
 @Suite struct EscapedAnswerTests {
     @Test func sharedCases() throws {
         let data = try Data(contentsOf: RepositoryPaths.root.appendingPathComponent("schema/examples/escaped-text.json"))
         let cases = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["cases"] as? [[String]])
         #expect(cases.count >= 10)
-        for pair in cases { #expect(DisplayText.escaped(pair[0]) == pair[1], "\(pair[0].debugDescription)") }
+        for pair in cases {
+            #expect(DisplayText.escaped(pair[0]) == pair[1], "\(pair[0].debugDescription)")
+            #expect(DisplayText.escaped(bytes: Array(pair[0].utf8)) == pair[1], "bytes of \(pair[0].debugDescription)")
+        }
     }
 }

@@ -130,14 +130,4 @@ struct RunningTaskTests {
                 "the estimated end has passed: no estimate rather than ~0s left")
         #expect(ProgressETA.remainingMicros(points([(0, 100), (1, 50), (2, 10)]), nowMicros: fixedNow) == nil, "done")
     }
-
-    @Test func durations() {
-        #expect(TimeFormat.duration(micros: 45_000_000) == "45s")
-        #expect(TimeFormat.duration(micros: 750_000_000) == "12m 30s")
-        #expect(TimeFormat.duration(micros: 750_000_000, short: true) == "12m")
-        #expect(TimeFormat.duration(micros: 3_900_000_000) == "1h 05m")
-        #expect(TimeFormat.duration(micros: 3_900_000_000, short: true) == "1h05m")
-        #expect(TimeFormat.duration(micros: 183_600_000_000) == "2d 03h")
-        #expect(TimeFormat.duration(micros: -5) == "0s")
-    }
 }

@@ -12,11 +12,11 @@ import socket
 import subprocess
 import sys
 import threading
-import uuid
 import time
 from pathlib import Path
 
 import pytest
+from timeline_testing.agent_questions import collect, ended, question_on, reply_body, start_hook
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fake_anthropic import BASH_COMMAND, FINAL_TEXT, FakeAnthropic  # noqa: E402
@@ -108,14 +108,6 @@ def run_claude(env: dict[str, str], cwd: Path) -> tuple[subprocess.CompletedProc
     result = subprocess.run([CLAUDE, "-p", "Print the marker, please", "--allowedTools", "Bash", "--output-format", "json"],
                             env=env, cwd=cwd, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     return result, time.monotonic() - started
-
-
-def collect(queue, events: list[dict], until) -> None:
-    """Receives into `events` (each message once) until `until(events)` holds."""
-    def check() -> bool:
-        events.extend(json.loads(m["Body"]) for m in queue.receive_all())
-        return until(events)
-    return check
 
 
 def last_problem(env: dict[str, str]) -> str:
@@ -292,12 +284,6 @@ def test_a_real_permission_prompt_shows_as_waiting(run_timeline, hook_env, proje
 MOTO_SENDER = "AIDAIT2UOQQY3AUEKVGXU"  # the SenderId moto gives every message
 
 
-def reply_body(question: dict, **answer) -> str:
-    return json.dumps({"type": "reply", "id": str(uuid.uuid4()), "in_reply_to": question["id"],
-                       "task_id": question["task_id"], "agent_id": question["agent_id"], **answer,
-                       "from": "alice@laptop", "timestamp": "2026-11-22T03:04:05Z"})
-
-
 def ask_claude(env: dict[str, str], project: Path) -> subprocess.Popen[str]:
     return subprocess.Popen([CLAUDE, "-p", "Clean up, please", "--output-format", "json"], env=env, cwd=project,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
@@ -316,16 +302,9 @@ def permission_setup(run_timeline, hook_env, project, make_queue):
     api.stop()
 
 
-def question_on(queue, events: list[dict], wait_until) -> dict:
-    wait_until(collect(queue, events, lambda got: any(e["status"] == "needs_input" and "actions" in e for e in got)),
-               timeout=30, message=lambda: f"the question; got {[e['title'] for e in events]}")
-    return next(e for e in events if e["status"] == "needs_input" and "actions" in e)
-
-
 def test_a_permission_prompt_is_answered_from_the_timeline(permission_setup, project, queue, wait_until):
     env, replies, api = permission_setup
-    claude = ask_claude(env, project)
-    try:
+    with ended(ask_claude(env, project)) as claude:
         events: list[dict] = []
         question = question_on(queue, events, wait_until)
         assert [a["id"] for a in question["actions"]] == ["allow", "allow-session", "deny"]
@@ -334,9 +313,6 @@ def test_a_permission_prompt_is_answered_from_the_timeline(permission_setup, pro
         replies.send_raw(reply_body(question, action="rm-rf-everything"))
         replies.send_raw(reply_body(question, action="allow"))
         out, err = claude.communicate(timeout=90)
-    finally:
-        if claude.poll() is None:
-            claude.kill()
     assert claude.returncode == 0, err
     assert not (project / "build").exists(), "the allowed command ran"
     wait_until(collect(queue, events, lambda got: any(e["title"] == "Allowed from the timeline: Bash rm -rf build"
@@ -345,15 +321,11 @@ def test_a_permission_prompt_is_answered_from_the_timeline(permission_setup, pro
 
 def test_a_text_reply_denies_with_its_message(permission_setup, project, queue, wait_until):
     env, replies, api = permission_setup
-    claude = ask_claude(env, project)
-    try:
+    with ended(ask_claude(env, project)) as claude:
         events: list[dict] = []
         question = question_on(queue, events, wait_until)
         replies.send_raw(reply_body(question, text="use make clean instead"))
         out, err = claude.communicate(timeout=90)
-    finally:
-        if claude.poll() is None:
-            claude.kill()
     assert claude.returncode == 0, err
     assert (project / "build").exists(), "the denied command did not run"
     assert "use make clean instead" in json.dumps(api.requests[-1]), "Claude got the deny message"
@@ -380,12 +352,7 @@ def test_sigterm_while_waiting_reports_the_terminal_answer(timeline_bin, permiss
     payload = json.loads((Path(__file__).resolve().parents[1] / "AgentHooksTests" / "Fixtures" / "claude-captured"
                           / "PermissionRequest.json").read_text())
     payload["cwd"] = str(project)
-    hook = subprocess.Popen([timeline_bin, "hook", "claude"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        hook.stdin.write(json.dumps(payload))
-        hook.stdin.close()
-        hook.stdin = None  # closed: communicate() must not flush it
+    with ended(start_hook(timeline_bin, "claude", payload, env)) as hook:
         events: list[dict] = []
         question_on(queue, events, wait_until)
         hook.terminate()  # Claude stops the hook: the user answered in its own dialog
@@ -393,8 +360,5 @@ def test_sigterm_while_waiting_reports_the_terminal_answer(timeline_bin, permiss
         out, _ = hook.communicate(timeout=10)
         assert time.monotonic() - started < 3.0
         assert (hook.returncode, out) == (0, "")
-    finally:
-        if hook.poll() is None:
-            hook.kill()
     wait_until(collect(queue, events, lambda got: any(e["title"] == "Answered in the terminal: Bash rm -rf build"
                                                       for e in got)), timeout=20, message="the terminal answer")

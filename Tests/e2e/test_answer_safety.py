@@ -120,6 +120,24 @@ def tui(tmux, timeline_bin, e2e_env, queue, db_path):
     return start
 
 
+def open_text_prompt(tmux, replies):
+    """On the question on screen: `i` opens the answer bar, `r` the text prompt for the reply queue."""
+    tmux.send_keys("i")
+    tmux.wait_for("r reply with text", timeout=10)
+    tmux.send_keys("r")
+    tmux.wait_for(f"Reply to queue {replies.name}:", timeout=10)
+
+
+@pytest.fixture
+def question_at_80x24(tmux, tui, queue, sqs, make_queue):
+    """The TUI at 80x24 showing a question whose reply_to is a new queue (returned)."""
+    replies = make_queue()
+    tui(80, 24)
+    publish_question(queue, sqs, "deploy-billing", replies.url)
+    tmux.wait_for("need you", timeout=20)
+    return replies
+
+
 @needs_tmux
 def test_the_tui_refuses_a_reply_to_on_another_host(tmux, tui, queue, sqs, capture):
     tui()
@@ -139,21 +157,15 @@ def test_the_tui_refuses_a_reply_to_on_another_host(tmux, tui, queue, sqs, captu
 
 
 @needs_tmux
-def test_a_paste_never_answers_at_80x24(tmux, tui, queue, sqs, make_queue):
-    replies = make_queue()
-    tui(80, 24)
-    publish_question(queue, sqs, "deploy-billing", replies.url)
-    tmux.wait_for("need you", timeout=20)
+def test_a_paste_never_answers_at_80x24(tmux, sqs, question_at_80x24):
+    replies = question_at_80x24
     # Outside a prompt, a paste is not keys: `i`, `1`, `y` and Enter in it do nothing.
     tmux.paste("i1y\n")
     tmux.wait_for("paste ignored", timeout=10)
     screen = tmux.capture()
     assert "[1 Deploy]" not in screen and "Send " not in screen
     # In the text prompt, a paste is text: its line break is a space, not Enter.
-    tmux.send_keys("i")
-    tmux.wait_for("r reply with text", timeout=10)
-    tmux.send_keys("r")
-    tmux.wait_for(f"Reply to queue {replies.name}:", timeout=10)
+    open_text_prompt(tmux, replies)
     tmux.paste("pip install -r requirements.txt\n")
     tmux.wait_for(lambda screen: f"Reply to queue {replies.name}:" in screen and "-r requirements.txt" in screen, timeout=10)
     assert_nothing_arrived(sqs, replies.url)
@@ -204,15 +216,9 @@ def test_bracketed_paste_is_switched_off_when_the_tui_exits(tmux, timeline_bin, 
 
 
 @needs_tmux
-def test_a_clipboard_that_closes_its_own_paste_does_not_answer(tmux, tui, queue, sqs, make_queue):
-    replies = make_queue()
-    tui(80, 24)
-    publish_question(queue, sqs, "deploy-billing", replies.url)
-    tmux.wait_for("need you", timeout=20)
-    tmux.send_keys("i")
-    tmux.wait_for("r reply with text", timeout=10)
-    tmux.send_keys("r")
-    tmux.wait_for(f"Reply to queue {replies.name}:", timeout=10)
+def test_a_clipboard_that_closes_its_own_paste_does_not_answer(tmux, sqs, question_at_80x24):
+    replies = question_at_80x24
+    open_text_prompt(tmux, replies)
     # The pasted text ends the paste itself, then "presses" Enter and y: they came with the paste, not a hand.
     tmux.paste("rm -rf build\x1b[201~\ry")
     tmux.wait_for(lambda screen: f"Reply to queue {replies.name}: rm -rf build" in screen, timeout=10)

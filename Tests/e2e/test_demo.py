@@ -71,30 +71,29 @@ def test_demo_without_a_terminal_runs_a_short_variant_and_leaves_nothing(timelin
     assert not Path(workdir).exists()
 
 
+def answer_with_the_first_action(tmux, buttons, label, queue_name):
+    """`i` shows the buttons, `1` picks the first, whose confirmation names it and the reply queue, `y` sends it;
+    then back to following the newest."""
+    tmux.send_keys("i")
+    tmux.wait_for(buttons, timeout=20)
+    tmux.send_keys("1")
+    tmux.wait_for(lambda screen: f'Send "{label}"' in screen and f"to queue {queue_name} (account " in screen
+                  and screen.rstrip().endswith("y/N"), timeout=10)
+    tmux.send_keys("y")
+    tmux.wait_for(f'sent "{label}" to queue {queue_name}', timeout=20)
+    tmux.send_keys("Escape", "f")
+
+
 def test_demo_in_a_terminal_shows_the_fleet_and_q_stops_everything(tmux, timeline_bin, process_alive):
     tmux.start([str(DEMO)], env=demo_env(timeline_bin), width=140, height=40, cwd=str(REPO_ROOT))
     tmux.wait_for(lambda screen: sum(agent in screen for agent in FLEET) >= 3, timeout=60)
     # The Claude Code session asks first (it has waited longest): i, a digit, y allow it through the real hook.
     tmux.wait_for("Waiting for you: Bash rm -rf build", timeout=60)
-    tmux.send_keys("i")
-    tmux.wait_for("[1 Allow once]", timeout=20)
-    tmux.send_keys("1")
-    tmux.wait_for(lambda screen: 'Send "Allow once"' in screen and "to queue claude-replies (account " in screen
-                  and screen.rstrip().endswith("y/N"), timeout=10)
-    tmux.send_keys("y")
-    tmux.wait_for('sent "Allow once" to queue claude-replies', timeout=20)
-    tmux.send_keys("Escape", "f")
+    answer_with_the_first_action(tmux, "[1 Allow once]", "Allow once", "claude-replies")
     tmux.wait_for("Done: Fixed the rounding in cart.ts", timeout=60)  # the session went on after the answer
     # A newcomer answers a waiting agent: i, a digit, y — and the agent acts on it.
     tmux.wait_for("need you", timeout=60)
-    tmux.send_keys("i")
-    tmux.wait_for("[1 Deploy] [2 Cancel]", timeout=20)
-    tmux.send_keys("1")
-    tmux.wait_for(lambda screen: 'Send "Deploy"' in screen and "to queue agent-replies (account " in screen
-                  and screen.rstrip().endswith("y/N"), timeout=10)
-    tmux.send_keys("y")
-    tmux.wait_for('sent "Deploy" to queue agent-replies', timeout=20)
-    tmux.send_keys("Escape", "f")
+    answer_with_the_first_action(tmux, "[1 Deploy] [2 Cancel]", "Deploy", "agent-replies")
     tmux.wait_for("Deployed billing v1.3 to prod", timeout=60)
     tmux.send_keys("q")
     assert tmux.wait_exit(timeout=60) == 0

@@ -18,6 +18,7 @@ import pytest
 
 from hostile_server import EndlessServer
 from test_human_in_the_loop import wait_for_task
+from timeline_testing.waiting import wait_until
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 AGENT_TOOL = REPO_ROOT / "agent-tool"
@@ -198,6 +199,16 @@ def captured(log: Path):
     return [line for line in log.read_text().splitlines()] if log.exists() else []
 
 
+def approve_in_namespace(ns, task_id, url, queue, sqs, run_timeline, timeline_bin, env, db_path):
+    """Publishes a question whose Approve action posts to `url`, then answers it with `timeline reply` run
+    inside the namespace `ns` with `env`; the finished process."""
+    publish_dict(ask_event(task_id, actions=[{"id": "approve", "label": "Approve", "url": url}]),
+                 queue_url=queue.url, client=sqs)
+    wait_for_task(run_timeline, queue, db_path, task_id)
+    return subprocess.run(ns.command([timeline_bin, "reply", task_id, "--action", "approve", "--db", db_path]),
+                          env=env, capture_output=True, text=True, timeout=60)
+
+
 def test_a_webhook_name_that_resolves_to_metadata_sends_nothing(namespace, queue, sqs, run_timeline, timeline_bin,
                                                                  e2e_env, db_path, tmp_path):
     """https://hook.test resolves (the namespace's /etc/hosts) to 169.254.169.254, owned by a capture server
@@ -210,18 +221,13 @@ def test_a_webhook_name_that_resolves_to_metadata_sends_nothing(namespace, queue
     log = tmp_path / "capture.log"
     ns.capture("169.254.169.254", 8443, log, str(cert), str(key))
     url = "https://hook.test:8443/hook"
-    publish_dict(ask_event("hook-1", actions=[{"id": "approve", "label": "Approve", "url": url}]),
-                 queue_url=queue.url, client=sqs)
-    wait_for_task(run_timeline, queue, db_path, "hook-1")
-    result = subprocess.run(ns.command([timeline_bin, "reply", "hook-1", "--action", "approve", "--db", db_path]),
-                            env=e2e_env, capture_output=True, text=True, timeout=60)
+    result = approve_in_namespace(ns, "hook-1", url, queue, sqs, run_timeline, timeline_bin, e2e_env, db_path)
     assert result.returncode == 1, result
     assert (f'not sent "Approve" to {url}: refusedAddress: refused to send to https://hook.test:8443: its connected address '
             "169.254.169.254 is a link-local address") in result.stderr, result.stderr
-    deadline = time.monotonic() + 10  # the capture server logs the connection once the binary closed it
-    while not captured(log) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert captured(log) and all('"bytes": 0' in line for line in captured(log)), captured(log)
+    # The capture server logs the connection once the binary closed it.
+    wait_until(lambda: captured(log), message="the connection was not logged")
+    assert all('"bytes": 0' in line for line in captured(log)), captured(log)
 
 
 def test_a_private_webhook_is_refused_before_connecting_unless_allowed(namespace, queue, sqs, run_timeline,
@@ -230,11 +236,7 @@ def test_a_private_webhook_is_refused_before_connecting_unless_allowed(namespace
     log = tmp_path / "capture.log"
     ns.capture("10.203.0.1", 8080, log)
     url = "https://10.203.0.1:8080/hook"
-    publish_dict(ask_event("hook-2", actions=[{"id": "approve", "label": "Approve", "url": url}]),
-                 queue_url=queue.url, client=sqs)
-    wait_for_task(run_timeline, queue, db_path, "hook-2")
-    result = subprocess.run(ns.command([timeline_bin, "reply", "hook-2", "--action", "approve", "--db", db_path]),
-                            env=e2e_env, capture_output=True, text=True, timeout=60)
+    result = approve_in_namespace(ns, "hook-2", url, queue, sqs, run_timeline, timeline_bin, e2e_env, db_path)
     assert result.returncode == 1, result
     assert (f'not sent "Approve" to {url}: refused webhook: 10.203.0.1 is a private address '
             "(webhook_allow_private = true allows it)") in result.stderr, result.stderr
@@ -245,10 +247,7 @@ def test_a_private_webhook_is_refused_before_connecting_unless_allowed(namespace
                              env={**e2e_env, "TIMELINE_WEBHOOK_ALLOW_PRIVATE": "1"}, capture_output=True, text=True,
                              timeout=60)
     assert "refused webhook" not in allowed.stderr, allowed.stderr
-    deadline = time.monotonic() + 10
-    while not captured(log) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert captured(log), "with webhook_allow_private the binary connects"
+    wait_until(lambda: captured(log), message="with webhook_allow_private the binary connects")
 
 
 def test_loopback_requests_never_go_through_a_proxy(namespace, queue, sqs, run_timeline, timeline_bin, e2e_env,
@@ -260,12 +259,8 @@ def test_loopback_requests_never_go_through_a_proxy(namespace, queue, sqs, run_t
     ns.capture("192.0.2.1", 3128, proxy_log)
     ns.capture("127.0.0.1", 8080, hook_log)
     url = "http://127.0.0.1:8080/hook"
-    publish_dict(ask_event("hook-3", actions=[{"id": "approve", "label": "Approve", "url": url}]),
-                 queue_url=queue.url, client=sqs)
-    wait_for_task(run_timeline, queue, db_path, "hook-3")
     proxied = {**e2e_env, "http_proxy": "http://192.0.2.1:3128", "HTTP_PROXY": "http://192.0.2.1:3128"}
-    result = subprocess.run(ns.command([timeline_bin, "reply", "hook-3", "--action", "approve", "--db", db_path]),
-                            env=proxied, capture_output=True, text=True, timeout=60)
+    result = approve_in_namespace(ns, "hook-3", url, queue, sqs, run_timeline, timeline_bin, proxied, db_path)
     assert result.returncode == 0, result.stderr
     assert f'sent "Approve" to {url} (HTTP 204)' in result.stdout
     assert captured(proxy_log) == []

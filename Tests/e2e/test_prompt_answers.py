@@ -15,6 +15,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from timeline_testing.agent_questions import collect, ended, output_of, question_on, reply_body, start_hook
 
 FIXTURES = Path(__file__).resolve().parents[1] / "AgentHooksTests" / "Fixtures"
 MOTO_SENDER = "AIDAIT2UOQQY3AUEKVGXU"  # the SenderId moto gives every message
@@ -33,42 +34,11 @@ def prompt_env(e2e_env, queue, make_queue, tmp_path):
     return env, replies
 
 
-def start_hook(timeline_bin: str, agent: str, payload: dict, env: dict[str, str]) -> subprocess.Popen[str]:
-    hook = subprocess.Popen([timeline_bin, "hook", agent], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    hook.stdin.write(json.dumps(payload))
-    hook.stdin.close()
-    hook.stdin = None  # closed: communicate() must not flush it
-    return hook
-
-
-def finish(hook: subprocess.Popen[str], timeout: float = 60) -> str:
-    try:
-        out, _ = hook.communicate(timeout=timeout)
-    finally:
-        if hook.poll() is None:
-            hook.kill()
+def finish(hook, timeout: float = 60) -> str:
+    """The hook's stdout once it exits 0 (a hook never fails its agent)."""
+    out, _ = output_of(hook, timeout)
     assert hook.returncode == 0
     return out
-
-
-def collect(queue, events: list[dict], until):
-    def check() -> bool:
-        events.extend(json.loads(m["Body"]) for m in queue.receive_all())
-        return until(events)
-    return check
-
-
-def question_on(queue, events: list[dict], wait_until) -> dict:
-    wait_until(collect(queue, events, lambda got: any(e["status"] == "needs_input" and "actions" in e for e in got)),
-               timeout=30, message=lambda: f"the question; got {[e['title'] for e in events]}")
-    return next(e for e in events if e["status"] == "needs_input" and "actions" in e)
-
-
-def reply_body(question: dict, **answer) -> str:
-    return json.dumps({"type": "reply", "id": str(uuid.uuid4()), "in_reply_to": question["id"],
-                       "task_id": question["task_id"], "agent_id": question["agent_id"], **answer,
-                       "from": "alice@laptop", "timestamp": "2026-11-22T03:04:05Z"})
 
 
 def test_claude_ask_user_question_gets_the_chosen_label(timeline_bin, prompt_env, queue, wait_until):
@@ -172,16 +142,13 @@ await hooks.event({{ event: {{ type: "permission.asked", properties: {json.dumps
 setTimeout(() => {{ console.log("no answer"); process.exit(1); }}, 60000);
 """)
     opencode = subprocess.Popen([node, str(driver)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
+    with ended(opencode):
         events: list[dict] = []
         question = question_on(queue, events, wait_until)
         assert [a["id"] for a in question["actions"]] == ["allow", "allow-session", "deny"]
         assert question["title"] == "Waiting for you: bash rm -rf vendor"
         replies.send_raw(reply_body(question, action="allow-session"))
         out, err = opencode.communicate(timeout=60)
-    finally:
-        if opencode.poll() is None:
-            opencode.kill()
     assert opencode.returncode == 0, err
     assert json.loads(out) == {"path": {"id": "ses_01", "permissionID": "per_2"}, "body": {"response": "always"}}
 

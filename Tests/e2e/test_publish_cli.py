@@ -42,3 +42,21 @@ def test_unknown_queue_exits_1_with_a_hint(run_timeline, queue):
                           "--region", queue.region, "--title", "x", "--status", "info", "--agent-id", "a")
     assert result.returncode == 1
     assert "does not exist" in result.stderr and "Check the queue URL" in result.stderr
+
+
+def test_the_agent_id_comes_from_the_flag_else_the_environment_for_publish_and_ask(run_timeline, queue,
+                                                                                    connection_args, e2e_env):
+    flags = ("--title", "x", "--status", "info")
+    sent = run_timeline("publish", *connection_args, *flags, env={**e2e_env, "TIMELINE_AGENT_ID": "from-env"})
+    assert sent.returncode == 0, sent.stderr
+    flagged = run_timeline("publish", *connection_args, *flags, "--agent-id", "from-flag",
+                           env={**e2e_env, "TIMELINE_AGENT_ID": "from-env"})
+    assert flagged.returncode == 0, flagged.stderr
+    assert sorted(json.loads(m["Body"])["agent_id"] for m in queue.receive_all()) == ["from-env", "from-flag"]
+    # Empty counts as unset: nothing is sent, by either command.
+    unset = {**e2e_env, "TIMELINE_AGENT_ID": ""}
+    refused = run_timeline("publish", *connection_args, *flags, env=unset)
+    assert refused.returncode == 2 and 'missing required field "agent_id"' in refused.stderr, refused.stderr
+    asked = run_timeline("ask", *connection_args, "--title", "go?", "--reply-queue-url", queue.url, env=unset)
+    assert asked.returncode == 2 and 'missing required field "agent_id"' in asked.stderr, asked.stderr
+    assert queue.receive_all() == []

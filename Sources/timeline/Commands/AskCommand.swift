@@ -106,7 +106,7 @@ struct Question {
     static func make(_ command: AskCommand, environment: [String: String]) -> Result<Question, CommandFailure> {
         func fail(_ message: String) -> Result<Question, CommandFailure> { .failure(CommandFailure(message, exitCode: 2)) }
         guard let title = command.title else { return fail("missing required field \"title\"") }
-        guard let agent = command.agentID ?? environment["TIMELINE_AGENT_ID"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+        guard let agent = AgentIdentity.resolve(flag: command.agentID, environment: environment) else {
             return fail("missing required field \"agent_id\"")
         }
         guard let replyTo = command.replyQueueURL ?? environment["TIMELINE_REPLY_QUEUE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) else {

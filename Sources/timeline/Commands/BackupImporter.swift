@@ -1,4 +1,5 @@
 import Foundation
+import TimelineCore
 import TimelineStore
 
 /// Restores the records of a backup (after its first line) in batches and keeps the tallies.
@@ -52,7 +53,7 @@ struct BackupImporter {
     }
 
     func summary(source: String) -> String {
-        "Restored \(records) backup record\(records == 1 ? "" : "s") from \(EscapedBytes.escape(source)): "
+        "Restored \(records) backup record\(records == 1 ? "" : "s") from \(DisplayText.escaped(source)): "
             + "\(counts.events) events (\(counts.duplicateEvents) already stored), \(counts.rejected) rejected messages, "
             + "\(counts.marks) marks, \(counts.readMarks) read marks, \(counts.replies) replies added."
     }

@@ -59,7 +59,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     private func export() throws {
-        guard let timeline = try store.openForReading() else { throw ExitCode.failure }
+        guard let timeline = try store.openForReading() else { return }
         let selection = ExportSelection(query: TimelineQuery.parse(queryText), taskIDs: taskIDs.isEmpty ? nil : taskIDs,
                                         markedOnly: marked)
         let sink = try ExportSink(path: output)

@@ -27,7 +27,7 @@ struct HistoryCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard let timeline = try store.openForReading() else { throw ExitCode.failure }
+        guard let timeline = try store.openForReading() else { return }
         var events = try timeline.history(taskID: taskID, limit: limit)
         if events.isEmpty {
             // An id as `list` printed it, cut ("deploy-billing-v1.3…"), or any unique beginning of one.
@@ -35,12 +35,12 @@ struct HistoryCommand: ParsableCommand {
             let matches = try timeline.taskIDs(startingWith: prefix, limit: 6)
             switch matches.count {
             case 0:
-                throw CommandFailure("No events for task \"\(EscapedBytes.escape(taskID))\".")
+                throw CommandFailure("No events for task \"\(DisplayText.escaped(taskID))\".")
             case 1:
                 events = try timeline.history(taskID: matches[0], limit: limit)
             default:
-                let shown = matches.prefix(5).map { "\"\(EscapedBytes.escape($0))\"" }.joined(separator: ", ")
-                throw CommandFailure("\"\(EscapedBytes.escape(taskID))\" begins more than one task id: \(shown)"
+                let shown = matches.prefix(5).map { "\"\(DisplayText.escaped($0))\"" }.joined(separator: ", ")
+                throw CommandFailure("\"\(DisplayText.escaped(taskID))\" begins more than one task id: \(shown)"
                     + (matches.count > 5 ? ", …" : "") + ". Give more of it.")
             }
         }

@@ -144,7 +144,7 @@ private struct Importer {
         if case .rejected(_, _, let reason) = item, listRejects {
             if rejectsListed < Self.rejectsListedAtMost {
                 progress.clear()
-                standardError("line \(line.number): rejected: \(EscapedBytes.escape(reason))")
+                standardError("line \(line.number): rejected: \(DisplayText.escaped(reason))")
             } else if rejectsListed == Self.rejectsListedAtMost {
                 progress.clear()
                 standardError("(more rejected lines are not listed here: `timeline rejected` shows every one)")
@@ -169,7 +169,7 @@ private struct Importer {
 
     func summary(source: String) -> String {
         func count(_ outcome: IngestOutcome) -> Int { counts[outcome, default: 0] }
-        var text = "Imported \(lines) line\(lines == 1 ? "" : "s") from \(EscapedBytes.escape(source)): "
+        var text = "Imported \(lines) line\(lines == 1 ? "" : "s") from \(DisplayText.escaped(source)): "
             + "\(count(.inserted)) inserted, \(count(.replaced)) replaced, \(count(.keptOlder)) kept older, "
             + "\(count(.duplicate)) duplicates, \(count(.rejected)) rejected"
         if blank > 0 { text += ", \(blank) blank skipped" }

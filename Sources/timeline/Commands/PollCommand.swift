@@ -68,20 +68,10 @@ struct PollCommand: ParsableCommand {
         let retentionTimer = RetentionTimer.start(databasePath: databasePath, keepSeconds: try retention.seconds(),
                                                   log: { standardError(Self.timestamped($0)) })
         defer { retentionTimer?.stop() }
-        var nextSummary = Date().addingTimeInterval(60)
-        var lastState = poller.status.state
-        // -v also samples the state a few times a second to log backoff and recovery as they happen.
-        while !poller.waitUntilStopped(
-            deadline: min(nextSummary, Date().addingTimeInterval(notifier == nil && !verbose ? 60 : 0.2))) {
+        var log = PollerLog(verbose: verbose, status: poller.status)
+        while !poller.waitUntilStopped(deadline: log.nextLook(busy: notifier != nil)) {
             notify()
-            if verbose, let change = PollerText.change(from: lastState, to: poller.status.state) {
-                standardError(Self.timestamped(change))
-            }
-            lastState = poller.status.state
-            if Date() >= nextSummary {
-                standardError(Self.timestamped(PollerText.summary(poller.status)))
-                nextSummary = Date().addingTimeInterval(60)
-            }
+            for line in log.lines(poller.status) { standardError(Self.timestamped(line)) }
         }
         // At exit: what still waits for its burst window goes out now, and the commands finish.
         notify(force: true)

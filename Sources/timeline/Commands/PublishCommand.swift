@@ -74,7 +74,7 @@ struct PublishCommand: ParsableCommand {
                 String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             }
         }
-        let agent = agentID ?? environment["TIMELINE_AGENT_ID"].flatMap { $0.isEmpty ? nil : $0 }
+        let agent = AgentIdentity.resolve(flag: agentID, environment: environment)
         for (name, value) in [("title", title), ("status", status), ("agent_id", agent)] where value == nil {
             return .failure(EventRejection("missing required field \"\(name)\""))
         }

@@ -49,11 +49,11 @@ struct RejectedCommand: ParsableCommand {
                 print(try EventJSONLine.line(object))
                 continue
             }
-            var body = EscapedBytes.escape(bytes)
+            var body = DisplayText.escaped(bytes: bytes)
             if bodyChars > 0, body.count > bodyChars { body = String(body.prefix(bodyChars)) + "… (\(bytes.count) bytes)" }
-            let where_ = message.messageID.map { " message " + EscapedBytes.escape($0) } ?? ""
+            let where_ = message.messageID.map { " message " + DisplayText.escaped($0) } ?? ""
             print(TerminalStyle.paint("#\(message.seq) \(TimeFormat.absolute(micros: message.receivedMicros, utc: false))\(where_)", TerminalStyle.dim, enabled: color))
-            print("  reason: " + TerminalStyle.paint(EscapedBytes.escape(message.reason), TerminalStyle.color(of: .error), enabled: color))
+            print("  reason: " + TerminalStyle.paint(DisplayText.escaped(message.reason), TerminalStyle.color(of: .error), enabled: color))
             print("  body:   " + body)
         }
     }

@@ -1,21 +1,22 @@
 import Attention
 import Terminal
+import TimelineCore
 import TimelineRuntime
 import TimelineUI
 
-/// Connects the attention relay to the terminal loop: its bytes between frames, its fleet counts in the
+/// Connects the attention relay to the terminal loop: its notices between frames, its fleet counts in the
 /// header, its failures in the status bar.
 final class TUIAttention: TerminalSideChannel {
     private let relay: AttentionRelay
-    private var pending: [UInt8] = []
+    private var pending: [TerminalNotice] = []
 
     init(relay: AttentionRelay) { self.relay = relay }
 
-    func startBytes() -> [UInt8] { relay.startBytes }
+    func startNotices() -> [TerminalNotice] { relay.startNotices }
 
     func step(controller: TimelineController, nowMicros: Int64) -> Bool {
         let found = relay.step(nowMicros: nowMicros, openTaskID: controller.state.detail?.taskID)
-        pending += found.terminalBytes
+        pending += found.notices
         var redraw = false
         // A failing notify command or store read shows in the status bar (until the next window load).
         if let failure = found.failure {
@@ -29,13 +30,13 @@ final class TUIAttention: TerminalSideChannel {
         return redraw
     }
 
-    func pendingBytes() -> [UInt8] {
+    func pendingNotices() -> [TerminalNotice] {
         defer { pending = [] }
         return pending
     }
 
-    func exitBytes() -> [UInt8] {
+    func exitNotices() -> [TerminalNotice] {
         relay.waitUntilIdle(timeout: 3)
-        return relay.exitBytes
+        return relay.exitNotices
     }
 }

@@ -119,7 +119,7 @@ struct TUICommand: ParsableCommand {
         var status: (@Sendable () -> PollerStatusView)?
         var restart: (@Sendable () -> Void)?
         if let poller {
-            status = { TUIPollerStatus.view(of: poller.status) }
+            status = { poller.status.view() }
             restart = { poller.restart() }
         }
         try restoreMarksAndViews(&state, databasePath: path)
@@ -146,10 +146,11 @@ struct TUICommand: ParsableCommand {
         let sequence = notifyOptions.notify == .off ? .none : notifyTerminal.sequence ?? .detect(env)
         let attention = TUIAttention(relay: AttentionRelay(
             monitor: monitor,
-            terminal: .init(sequence: sequence, tmux: !(env["TMUX"] ?? "").isEmpty, setsTitle: !noTitle),
+            terminal: .init(setsTitle: !noTitle),
             notifyCommand: notifyOptions.commandWords, desktop: DesktopChannel(environment: env)))
         TerminalApp.run(controller: controller, color: color, light: try theme.chosen() == .light,
-                        databasePath: path, sideChannel: attention)
+                        databasePath: path, sideChannel: attention,
+                        notices: NoticeBytes(sequence: sequence, tmux: !(env["TMUX"] ?? "").isEmpty))
     }
 
     /// How times are shown (`--time`).
@@ -158,7 +159,7 @@ struct TUICommand: ParsableCommand {
     /// The sequence a notification writes to the terminal (`--notify-terminal`); `auto` detects it.
     enum NotifyTerminal: String, ExpressibleByArgument, CaseIterable {
         case auto, osc9, osc777, osc99, bell, none
-        var sequence: InBandNotification.Sequence? { InBandNotification.Sequence(rawValue: rawValue) }
+        var sequence: NotificationSequence? { NotificationSequence(rawValue: rawValue) }
     }
 
     /// The `time` setting: flag > TIMELINE_TIME > config file > relative.

@@ -4,7 +4,6 @@ import Foundation
 import TimelineCore
 
 extension NotifyLevel: ExpressibleByArgument {}
-extension InBandNotification.Sequence: ExpressibleByArgument {}
 
 /// Notification flags shared by `timeline tui` and `timeline poll`.
 struct NotifyOptions: ParsableArguments {

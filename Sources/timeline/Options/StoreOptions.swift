@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TimelineConfig
+import TimelineCore
 import TimelineStore
 
 /// `--db PATH` for every command that touches the store.
@@ -49,14 +50,22 @@ struct StoreOptions: ParsableArguments {
         return try TimelineStore(path: path)
     }
 
-    /// Opens an existing store read-only; nil (after saying so on stderr) when there is no database yet.
+    /// Opens an existing store read-only; nil when there is no database yet. Every reading command (`list`,
+    /// `history`, `rejected`, `export`, `mark` without ids; `status` prints `no data yet`) treats that the
+    /// same way: nothing was ever stored, which is not a failure: this note on stderr, nothing on stdout, exit 0.
     func openForReading() throws -> TimelineStore? {
         let path = try resolvedPath()
         guard FileManager.default.fileExists(atPath: path) else {
-            standardError("No database at \(path) yet: nothing stored. Feed it with `timeline import FILE` or `timeline poll`.")
+            standardError(Self.noDatabaseNote(path))
             return nil
         }
         return try TimelineStore(path: path, readOnly: true)
+    }
+}
+
+extension StoreOptions {
+    static func noDatabaseNote(_ path: String) -> String {
+        "No database at \(DisplayText.escaped(path)) yet: nothing stored. Feed it with `timeline import FILE` or `timeline poll`."
     }
 }
 

@@ -1,5 +1,5 @@
-/// What the status bar shows about the background poller. The `timeline tui` command maps the
-/// Ingest poller's status into this plain value, so TimelineUI never depends on Ingest.
+/// What the status bar shows about the background poller: a plain value Ingest makes from its supervisor's
+/// status (`PollerSupervisor.Status.view`) and TimelineUI draws, so neither depends on the other.
 public struct PollerStatusView: Sendable, Equatable {
     public enum State: Sendable, Equatable {
         /// No request has succeeded yet.

@@ -216,6 +216,10 @@ def report(results: list[dict], latencies: list[float], missing: int, depths: li
               + (f"; drained {drained_at - wall1:.1f} s after the load stopped" if drained_at else
                  "; not drained within 120 s after the load stopped")
               + " (target: < 2 s)", flush=True)
+        last_depth = during[-1]  # at the end of the load
+        drained = f", {last_depth / (drained_at - wall1):,.0f}/s while draining after it" if drained_at and last_depth else ""
+        print(f"  viewer intake (what it took off the queue): {max(0, sent - last_depth) / wall:,.0f}/s during the load"
+              f"{drained}", flush=True)
     if latencies or missing:
         ordered = sorted(latencies + [PROBE_TIMEOUT] * missing)  # a probe never shown counts as the timeout
         ms = lambda s: s * 1000  # noqa: E731

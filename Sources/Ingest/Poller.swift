@@ -6,6 +6,9 @@ import TimelineStore
 /// Long-polls SQS queues on background threads, stores each batch in one transaction, and deletes the
 /// stored messages only after the commit (DESIGN.md invariant 1: a crash means redelivery, never loss).
 ///
+/// Each queue has `configuration.concurrency` workers while it is quiet and more (up to
+/// `maxConcurrency`) while receives come back full (`ReceiveWorkerScaling`).
+///
 /// Retryable request errors (throttling, 5xx, network) back off with full jitter, capped so that polling
 /// resumes within 2 s of the endpoint coming back; after a failure (and at start) the next receive is a
 /// short one, so the state turns `receiving` as soon as a request succeeds. Auth errors and a missing
@@ -30,6 +33,8 @@ public final class Poller: @unchecked Sendable {
     private var currentStatus = PollerStatus()
     private var stopping = false
     private var runningWorkers = 0
+    /// Each queue's receive workers (by queue URL).
+    private var scaling: [String: ReceiveWorkerScaling] = [:]
     private var receiveTokens: [ObjectIdentifier: CancellationToken] = [:]
     private var started = false
     /// Workers holding a batch the store could not commit; while > 0 nobody receives.
@@ -71,15 +76,38 @@ public final class Poller: @unchecked Sendable {
             guard !started else { return [] }
             started = true
             lastSuccess = timing.now()
+            for queueURL in configuration.queueURLs {
+                scaling[queueURL] = ReceiveWorkerScaling(usual: configuration.concurrency, maximum: configuration.maxConcurrency)
+            }
             let all = configuration.queueURLs.flatMap { Array(repeating: $0, count: configuration.concurrency) }
             runningWorkers = all.count
+            currentStatus.receiveWorkers = runningWorkers
             return all
         }
-        for queueURL in queues {
-            let thread = Thread { [self] in runWorker(queueURL: queueURL) }
-            thread.name = "timeline-poller"
-            thread.start()
+        queues.forEach(startThread(queueURL:))
+    }
+
+    private func startThread(queueURL: String) {
+        let thread = Thread { [self] in runWorker(queueURL: queueURL) }
+        thread.name = "timeline-poller"
+        thread.start()
+    }
+
+    /// Applies the scaling rule after one of `queueURL`'s receives answered with `count` messages, starting
+    /// a worker when it says so. Returns whether the calling worker ends.
+    private func scaleAfterReceive(queueURL: String, count: Int) -> Bool {
+        let decision: ReceiveWorkerScaling.Decision = condition.withLock {
+            guard !stopping, var rule = scaling[queueURL] else { return .keep }
+            let decision = rule.afterReceive(count: count, full: configuration.maxMessages)
+            scaling[queueURL] = rule
+            if decision == .add {
+                runningWorkers += 1
+                currentStatus.receiveWorkers = runningWorkers
+            }
+            return decision
         }
+        if decision == .add { startThread(queueURL: queueURL) }
+        return decision == .retire
     }
 
     /// Asks every worker to stop: in-flight long polls are abandoned at once; a batch being stored
@@ -125,6 +153,7 @@ public final class Poller: @unchecked Sendable {
         defer {
             condition.withLock {
                 runningWorkers -= 1
+                currentStatus.receiveWorkers = runningWorkers
                 condition.broadcast()
             }
         }
@@ -135,7 +164,8 @@ public final class Poller: @unchecked Sendable {
         }
     }
 
-    /// The receive → store → delete loop of one worker, until the poller stops.
+    /// The receive → store → delete loop of one worker, until the poller stops or the worker is one more
+    /// than the queue needs.
     private func poll(queueURL: String, store: TimelineStore) {
         var backoff = Backoff(base: Self.requestBackoff.base, cap: Self.requestBackoff.cap)
         var attempt = ReceiveAttempt(queueURL: queueURL)
@@ -161,12 +191,15 @@ public final class Poller: @unchecked Sendable {
                 attempt.succeeded()
                 probe = false
                 recordReceive(count: messages.count)
+                let retire = scaleAfterReceive(queueURL: queueURL, count: messages.count)
                 if messages.isEmpty {
+                    if retire { return }
                     if configuration.stopWhenEmpty && queueIsEmpty(queueURL) { requestStop(reason: .drained) }
                     continue
                 }
                 let batch = storeCommits ? gatherBacklog(after: messages, queueURL: queueURL, attempt: &attempt) : messages
                 storeCommits = storeAndDelete(batch, queueURL: queueURL, store: store)
+                if retire { return }
             }
         }
     }

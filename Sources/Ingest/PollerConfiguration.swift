@@ -4,8 +4,12 @@ import Foundation
 public struct PollerConfiguration: Sendable {
     /// Queues to poll (one consumer per queue; several viewers use an SNS fan-out to several queues).
     public var queueURLs: [String]
-    /// Long polls in flight at once per queue.
+    /// Long polls in flight at once per queue while it is quiet.
     public var concurrency: Int
+    /// Most receive workers per queue while receives come back full (a busy queue); at least `concurrency`.
+    public var maxConcurrency: Int
+    /// `maxConcurrency` unless given (each worker waits for its receive, its commit and its deletes in turn).
+    public static let defaultMaxConcurrency = 8
     /// ReceiveMessage wait time (0–20 s).
     public var waitSeconds: Int
     /// Messages per receive (1–10).
@@ -38,7 +42,7 @@ public struct PollerConfiguration: Sendable {
         queueURLs: [String], concurrency: Int = 2, waitSeconds: Int = 20, maxMessages: Int = 10,
         messagesPerCommit: Int = 500, peek: Bool = false, visibilityTimeout: Int? = nil, stopWhenEmpty: Bool = false,
         giveUpAfter: TimeInterval? = nil, storeGiveUpAfter: TimeInterval? = nil,
-        backlogGatherTime: TimeInterval = PollerConfiguration.viewerBacklogGatherTime
+        backlogGatherTime: TimeInterval = PollerConfiguration.viewerBacklogGatherTime, maxConcurrency: Int? = nil
     ) {
         self.giveUpAfter = giveUpAfter
         self.storeGiveUpAfter = storeGiveUpAfter
@@ -46,6 +50,7 @@ public struct PollerConfiguration: Sendable {
         // Callers validate user input (`PollingOptions.validate()`); a bad value here is a programming error.
         precondition(concurrency >= 1, "PollerConfiguration: concurrency must be at least 1, got \(concurrency)")
         self.concurrency = concurrency
+        self.maxConcurrency = max(concurrency, maxConcurrency ?? Self.defaultMaxConcurrency)
         self.waitSeconds = min(20, max(0, waitSeconds))
         self.maxMessages = min(10, max(1, maxMessages))
         self.messagesPerCommit = max(self.maxMessages, messagesPerCommit)

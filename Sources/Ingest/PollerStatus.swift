@@ -31,6 +31,8 @@ public struct PollerStatus: Sendable, Equatable {
     /// Messages received `QueueDelivery.flaggedReceiveCount` (3) times or more: something keeps failing
     /// to store or delete them, and a redrive policy may move them to the dead-letter queue.
     public var receivedManyTimes = 0
+    /// Receive workers running: the configured concurrency, more while receives come back full.
+    public var receiveWorkers = 0
     /// Time of the last successful ReceiveMessage answer (empty or not).
     public var lastReceive: Date?
     /// Time the last non-empty batch was stored.

@@ -22,8 +22,9 @@ import TimelineStore
         try kit.send((0..<total).map { PollerTestKit.eventJSON(id: "c\($0)", task: "t\($0)", title: "Task \($0)", second: $0) })
         let steps = Locked<[Step]>([])
         let (dbPath, client, queueURL) = (kit.dbPath, kit.client, kit.queueURL)
+        // One worker throughout (none added while receives come back full): each hook is followed by its batch.
         let poller = kit.poller(
-            waitSeconds: 1, concurrency: 1, stopWhenEmpty: true,
+            waitSeconds: 1, concurrency: 1, maxConcurrency: 1, stopWhenEmpty: true,
             onBatch: { outcome in
                 guard case .stored(let report) = outcome else { return }
                 steps.withValue { $0.append(.batch(received: report.received, stored: report.stored, deleted: report.deleted)) }

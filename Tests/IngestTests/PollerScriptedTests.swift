@@ -20,7 +20,7 @@ import TimelineStore
     static func poller(
         _ transport: ScriptedTransport, store: @escaping Poller.StoreFactory, concurrency: Int = 1,
         giveUpAfter: TimeInterval? = nil, storeGiveUpAfter: TimeInterval? = nil, clockStep: TimeInterval = 0,
-        messagesPerCommit: Int = 500, onBatch: (@Sendable (BatchOutcome) -> Void)? = nil
+        messagesPerCommit: Int = 500, maxConcurrency: Int? = nil, onBatch: (@Sendable (BatchOutcome) -> Void)? = nil
     ) -> Poller {
         Poller(
             client: SQSClient(
@@ -28,7 +28,7 @@ import TimelineStore
                 credentials: StaticCredentialsProvider(TestClients.credentials), transport: transport),
             configuration: PollerConfiguration(
                 queueURLs: [queueURL], concurrency: concurrency, waitSeconds: 20, messagesPerCommit: messagesPerCommit,
-                giveUpAfter: giveUpAfter, storeGiveUpAfter: storeGiveUpAfter),
+                giveUpAfter: giveUpAfter, storeGiveUpAfter: storeGiveUpAfter, maxConcurrency: maxConcurrency),
             makeStore: store, timing: PollerTiming(now: jumpingClock(step: clockStep), random: { 0 }),
             onBatch: onBatch)
     }
@@ -153,7 +153,8 @@ import TimelineStore
             }
         }
         let reports = Locked<[BatchReport]>([])
-        let poller = Self.poller(transport, store: factory, messagesPerCommit: 100, onBatch: { outcome in
+        // One worker throughout (no added workers), so the order of its receives is known.
+        let poller = Self.poller(transport, store: factory, messagesPerCommit: 100, maxConcurrency: 1, onBatch: { outcome in
             if case .stored(let report) = outcome { reports.withValue { $0.append(report) } }
         })
         poller.start()

@@ -26,7 +26,7 @@ final class PollerTestKit {
 
     /// A poller on this queue and database, through `endpoint` (e.g. a fault proxy) when given.
     func poller(
-        endpoint: URL? = nil, waitSeconds: Int = 2, concurrency: Int = 2, peek: Bool = false,
+        endpoint: URL? = nil, waitSeconds: Int = 2, concurrency: Int = 2, maxConcurrency: Int? = nil, peek: Bool = false,
         stopWhenEmpty: Bool = false, queueURL: String? = nil, dbPath: String? = nil,
         onBatch: (@Sendable (BatchOutcome) -> Void)? = nil, onCommit: (@Sendable () -> Void)? = nil
     ) -> Poller {
@@ -36,7 +36,7 @@ final class PollerTestKit {
             client: pollClient,
             configuration: PollerConfiguration(
                 queueURLs: [queueURL ?? self.queueURL], concurrency: concurrency, waitSeconds: waitSeconds,
-                peek: peek, stopWhenEmpty: stopWhenEmpty),
+                peek: peek, stopWhenEmpty: stopWhenEmpty, maxConcurrency: maxConcurrency),
             makeStore: { try TimelineStore(path: path) }, onBatch: onBatch, onCommit: onCommit)
     }
 

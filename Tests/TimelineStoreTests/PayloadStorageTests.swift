@@ -74,6 +74,35 @@ struct PayloadStorageTests {
         #expect(back == Dictionary(uniqueKeysWithValues: events.map { ($0.id, $0.rawJSON) }))
     }
 
+    /// A file of version 11 (payloads in `raw_json`) is rebuilt in place: every event, odd ones too, reads
+    /// back the same, in the same arrival order, and ingest goes on.
+    @Test func version11EventsAreRebuiltByteExact() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("v11.db")
+        let payloads = [
+            #"{"id":"m1","agent_id":"a","task_id":"T1","title":"t","body":"b","status":"info","category":"c","timestamp":"2026-01-01T00:00:00.5Z","progress":1.0}"#,
+            #"{"id": "m2", "agent_id": "a", "task_id": "T1", "title": "caf\u00e9 \ud83d\ude00 \/", "status": "in_progress", "timestamp": "2026-01-01T00:00:01.000123Z", "progress": 0.45, "u": {"v": [1, 2]}}"#,
+            " {\"id\":\"m3\",\"agent_id\":\"a\",\"task_id\":\"T2\",\"title\":\"x\",\"status\":\"success\",\"timestamp\":\"2026-01-01T00:00:02Z\"}\n",
+        ]
+        var events = try payloads.map { try EventParser.parse($0).get() }
+        events.append(Event(id: "m4", agentID: "a", taskID: "T3", title: "code", status: .warning, category: "k",
+                            timestampMicros: 5, rawJSON: #"{"id":"other"}"#))
+        let before: [Event]
+        do {
+            let store = try TimelineStore(path: path)
+            try store.ingestEvents(events)
+            before = try ["T1", "T2", "T3"].flatMap { try store.history(taskID: $0, limit: 10) }
+            try store.db.restorePayloadColumnsLayout()
+            try store.db.execute("PRAGMA user_version = 11")
+        }
+        let store = try TimelineStore(path: path)
+        #expect(try store.db.userVersion() == Schema.latestVersion)
+        #expect(try ["T1", "T2", "T3"].flatMap { try store.history(taskID: $0, limit: 10) } == before)
+        #expect(Set(before.map(\.rawJSON)) == Set(events.map(\.rawJSON)))
+        #expect(try store.db.scalarInt("SELECT group_concat(seq) = '1,2,3,4' FROM (SELECT seq FROM events ORDER BY seq)") == 1)
+        #expect(try store.ingestEvents([events[0], makeEvent("m5", task: "T2", second: 0)]) == [.duplicate, .replaced])
+    }
+
     /// A database written by the release before this layout (`Fixtures/version9.db`, made by
     /// `Fixtures/make-version9.sh` from `version9-input.jsonl`) migrates in place and keeps every event,
     /// rejected message, mark, read state and reply: its backup after the migration is the one that

@@ -31,6 +31,7 @@ enum Schema {
         Migration(version: 9, apply: endIndexedValues),
         Migration(version: 10, apply: storePayloadOnce),
         Migration(version: 11, apply: keepTaskCounts),
+        Migration(version: 12, apply: storeColumnsAndPayloadShapes),
     ]
 
     static var latestVersion: Int64 { migrations.last?.version ?? 0 }
@@ -301,5 +302,65 @@ enum Schema {
     /// Version 11 (counts at scale): timeline rows per status, kept by triggers (`TaskCounts`).
     private static func keepTaskCounts(_ db: Database) throws {
         try db.execute(TaskCounts.createSQL)
+    }
+
+    /// The `events` table of version 12: the known fields as columns, the payload as a template of what
+    /// they do not hold (`PayloadTemplate`), shared through `payload_shapes` or kept in the row (`PayloadShapes`).
+    static let eventsTableVersion12 = """
+        seq              INTEGER PRIMARY KEY,
+        id_key           INTEGER NOT NULL,
+        task_row         INTEGER NOT NULL,
+        ts_us            INTEGER NOT NULL,
+        progress         REAL,
+        received_us      INTEGER NOT NULL,
+        message_id       TEXT,
+        sent_us          INTEGER,
+        receive_count    INTEGER,
+        payload_shape    INTEGER,
+        id               TEXT NOT NULL,
+        agent_id         TEXT NOT NULL,
+        task_id          TEXT NOT NULL,
+        title            TEXT NOT NULL,
+        body             TEXT NOT NULL,
+        status           TEXT NOT NULL,
+        category         TEXT,
+        payload_template TEXT
+        """
+
+    /// Version 12 (history at hook scale): the JSON keys, quotes and timestamp text were paid in every row;
+    /// now each row holds its fields as columns and only what they do not give of the payload (a template,
+    /// mostly shared). The table is rebuilt in `seq` order (`seq` kept); every payload reads back byte-exact.
+    private static func storeColumnsAndPayloadShapes(_ db: Database) throws {
+        try db.execute(PayloadShapes.createTableSQL + "CREATE TABLE events_v12 (\n\(eventsTableVersion12)\n);")
+        let read = try db.prepare("""
+            SELECT seq, id_key, task_row, ts_us, progress, received_us, message_id, sent_us, receive_count,
+                   id, agent_id, task_id, title, body, status, category, raw_json
+            FROM events ORDER BY seq
+            """)
+        let insert = try db.prepare(EventRow.insertSQL(table: "events_v12", withSeq: true))
+        var shapes = try PayloadShapes.Interner(db: db)
+        while try read.step() == .row {
+            let values = PayloadValues(id: read.string(9), agentID: read.string(10), taskID: read.string(11),
+                                       title: read.string(12), body: read.string(13), status: read.string(14),
+                                       category: read.optionalString(15), timestampMicros: read.int64(3),
+                                       progress: read.optionalDouble(4))
+            let template = PayloadTemplate.template(of: read.string(16), values: values)
+            let shape = try shapes.shape(of: template)
+            try EventRow.bind(values, template: template, shape: shape, to: insert)
+            try insert.bind(read.int64(2), at: EventRow.taskRow)
+            try insert.bind(read.int64(1), at: EventRow.idKey)
+            try insert.bind(read.int64(5), at: EventRow.receivedMicros)
+            try insert.bind(read.optionalString(6), at: EventRow.messageID)
+            try insert.bind(read.optionalInt64(7), at: EventRow.sentMicros)
+            try insert.bind(read.optionalInt64(8), at: EventRow.receiveCount)
+            try insert.bind(read.int64(0), at: EventRow.seq)
+            try insert.run()
+        }
+        try db.execute("""
+            DROP TABLE events;
+            ALTER TABLE events_v12 RENAME TO events;
+            CREATE INDEX events_id_key ON events (id_key);
+            CREATE INDEX events_task_order ON events (task_row, ts_us);
+            """)
     }
 }

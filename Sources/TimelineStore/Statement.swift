@@ -59,6 +59,19 @@ public final class Statement {
         try check(rc)
     }
 
+    /// Binds UTF-8 bytes as TEXT.
+    public func bind(text bytes: [UInt8], at index: Int32) throws {
+        let rc = bytes.withUnsafeBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress, buffer.count > 0 else {
+                return sqlite3_bind_text(handle, index, "", 0, tl_sqlite_transient())
+            }
+            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                sqlite3_bind_text(handle, index, $0, Int32(buffer.count), tl_sqlite_transient())
+            }
+        }
+        try check(rc)
+    }
+
     public func bind(blob bytes: [UInt8], at index: Int32) throws {
         let rc = bytes.withUnsafeBytes { raw -> Int32 in
             guard let base = raw.baseAddress, raw.count > 0 else { return sqlite3_bind_zeroblob(handle, index, 0) }

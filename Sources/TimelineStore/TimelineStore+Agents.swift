@@ -7,7 +7,7 @@ extension TimelineStore: AgentDirectory {
         let sql = """
             SELECT a.agent_id, a.tasks, a.running, a.errors, a.waiting,
                    e.seq, e.id, e.agent_id, e.task_id, e.title, e.body, e.status, e.category, e.ts_us, e.progress,
-                   e.raw_json
+                   \(PayloadShapes.rawJSON("e"))
             FROM (SELECT agent_id, count(*) AS tasks,
                          count(*) FILTER (WHERE status = 'in_progress') AS running,
                          count(*) FILTER (WHERE status = 'error') AS errors,

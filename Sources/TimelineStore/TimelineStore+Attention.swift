@@ -41,7 +41,7 @@ extension TimelineStore {
     /// Up to `limit` events that arrived after `seq`, in arrival order.
     public func events(arrivedAfter seq: Int64, limit: Int) throws -> [ArrivedEvent] {
         let sql = "SELECT e.seq, e.id, e.agent_id, e.task_id, e.title, e.body, e.status, e.category, e.ts_us,"
-            + " e.progress, e.raw_json, e.received_us FROM events e WHERE e.seq > ? ORDER BY e.seq LIMIT ?"
+            + " e.progress, " + PayloadShapes.rawJSON("e") + ", e.received_us FROM events e WHERE e.seq > ? ORDER BY e.seq LIMIT ?"
         return try locked {
             let statement = try db.cached(sql)
             defer { statement.reset() }

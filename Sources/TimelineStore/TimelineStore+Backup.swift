@@ -10,7 +10,7 @@ extension TimelineStore {
     public func forEachBackupRecord(_ body: (BackupRecord) throws -> Void) throws {
         try locked {
             try db.transaction(immediate: false) {
-                try forEachRow("SELECT raw_json, message_id, received_us, sent_us, receive_count, ts_us FROM events ORDER BY seq") { s in
+                try forEachRow("SELECT " + PayloadShapes.rawJSON("e") + ", e.message_id, e.received_us, e.sent_us, e.receive_count, e.ts_us FROM events e ORDER BY e.seq") { s in
                     let sent = s.optionalInt64(3), count = s.optionalInt64(4)
                     try body(.event(StoredEvent(
                         rawJSON: s.string(0), orderingMicros: s.int64(5), messageID: s.optionalString(1), receivedMicros: s.int64(2),

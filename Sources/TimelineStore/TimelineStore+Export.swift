@@ -33,7 +33,7 @@ extension TimelineStore {
             + filter.whereClause(adding: extra)
         let sql = """
             SELECT x.seq, x.id, x.agent_id, x.task_id, x.title, x.body, x.status, x.category, x.ts_us, x.progress,
-                   x.raw_json, x.received_us
+                   \(PayloadShapes.rawJSON("x")), x.received_us
             FROM (\(tasks)) k JOIN events x ON x.task_row = k.row_id
             ORDER BY \(groupedByTask ? "k.ts_us DESC, k.seq DESC, x.seq" : "x.seq")
             """

@@ -138,6 +138,8 @@ struct BatchWriter {
     let insertEvent: Statement
     let findStored: Statement
     let findRow: Statement
+    /// The payload templates' shapes (`PayloadShapes`).
+    private var shapes: PayloadShapes.Interner
     /// The row id the next new task gets (loaded on first use).
     private var nextRowID: Int64?
     private var changes: [String: TaskChange] = [:]
@@ -147,25 +149,12 @@ struct BatchWriter {
     init(db: Database, receivedMicros: Int64) throws {
         self.db = db
         self.receivedMicros = receivedMicros
-        insertEvent = try db.cached(Self.insertEventSQL)
+        insertEvent = try db.cached(EventRow.insertSQL())
+        shapes = try PayloadShapes.Interner(db: db)
         // The id_key index finds candidates; the full id decides (keys of different ids may collide).
         findStored = try db.cached("SELECT 1 FROM events WHERE id_key = ?1 AND id = ?2 LIMIT 1")
         findRow = try db.cached("SELECT row_id, seq, ts_us, status FROM timeline WHERE task_id = ?1")
     }
-
-    /// Inserts one event: parameters 1–7 are its text fields (in `PayloadColumns.fields` order: kept only
-    /// where the payload, parameter 10, does not give them exactly), then ts_us, progress, raw_json,
-    /// message_id, received_us, id_key, task_row, sent_us, receive_count.
-    static let insertEventSQL: String = {
-        let owns = PayloadColumns.fields.enumerated().map { index, field in
-            PayloadColumns.ownValue(field, value: "?\(index + 1)", raw: "?10")
-        }
-        return """
-            INSERT INTO events (\(PayloadColumns.fields.map(\.own).joined(separator: ", ")), ts_us, progress,
-                                raw_json, message_id, received_us, id_key, task_row, sent_us, receive_count)
-            VALUES (\(owns.joined(separator: ", ")), ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
-            """
-    }()
 
     /// Stores one event (received at `receivedAt`, else at the batch's time).
     mutating func store(_ event: Event, messageID: String?, receivedAt: Int64? = nil) throws -> IngestOutcome {
@@ -173,22 +162,15 @@ struct BatchWriter {
         if try isStored(event.id, key: idKey) { return .duplicate }
         let existing = try changes[event.taskID] ?? storedRow(of: event.taskID)
         let rowID = try existing?.rowID ?? allocateRowID()
-        try insertEvent.bind(event.id, at: 1)
-        try insertEvent.bind(event.agentID, at: 2)
-        try insertEvent.bind(event.taskID, at: 3)
-        try insertEvent.bind(event.title, at: 4)
-        try insertEvent.bind(event.body, at: 5)
-        try insertEvent.bind(event.status.rawValue, at: 6)
-        try insertEvent.bind(event.category, at: 7)
-        try insertEvent.bind(event.timestampMicros, at: 8)
-        try insertEvent.bind(event.progress, at: 9)
-        try insertEvent.bind(event.rawJSON, at: 10)
-        try insertEvent.bind(messageID, at: 11)
-        try insertEvent.bind(receivedAt ?? receivedMicros, at: 12)
-        try insertEvent.bind(idKey, at: 13)
-        try insertEvent.bind(rowID, at: 14)
-        try insertEvent.bind(event.delivery?.sentMicros, at: 15)
-        try insertEvent.bind(event.delivery?.receiveCount.map(Int64.init), at: 16)
+        let values = PayloadValues(event)
+        let template = PayloadTemplate.template(of: event.rawJSON, values: values)
+        try EventRow.bind(values, template: template, shape: shapes.shape(of: template), to: insertEvent)
+        try insertEvent.bind(messageID, at: EventRow.messageID)
+        try insertEvent.bind(receivedAt ?? receivedMicros, at: EventRow.receivedMicros)
+        try insertEvent.bind(idKey, at: EventRow.idKey)
+        try insertEvent.bind(rowID, at: EventRow.taskRow)
+        try insertEvent.bind(event.delivery?.sentMicros, at: EventRow.sentMicros)
+        try insertEvent.bind(event.delivery?.receiveCount.map(Int64.init), at: EventRow.receiveCount)
         try insertEvent.run()
         let seq = db.lastInsertRowID
 

@@ -5,12 +5,12 @@ extension TimelineStore: TimelineReading {
     /// Columns of a timeline row: the winning event joined with its task's row.
     private static let rowColumns = """
         e.seq, e.id, e.agent_id, e.task_id, e.title, e.body, e.status, e.category, e.ts_us, e.progress,
-        e.raw_json, e.received_us, e.sent_us, e.receive_count, t.event_count, \(ReadState.unreadColumn),
+        \(PayloadShapes.rawJSON("e")), e.received_us, e.sent_us, e.receive_count, t.event_count, \(ReadState.unreadColumn),
         (SELECT MIN(f.ts_us) FROM events f WHERE f.task_row = t.row_id), t.row_id
         """
     private static let eventColumns = """
         e.seq, e.id, e.agent_id, e.task_id, e.title, e.body, e.status, e.category, e.ts_us, e.progress,
-        e.raw_json, e.received_us, e.sent_us, e.receive_count
+        \(PayloadShapes.rawJSON("e")), e.received_us, e.sent_us, e.receive_count
         """
 
     public func rows(matching query: TimelineQuery, olderThan key: RowKey?, limit: Int) throws -> [TimelineRow] {

@@ -55,6 +55,7 @@ public final class TimelineStore: @unchecked Sendable {
         self.db = db
         try db.registerUnicodeContains()
         try db.registerEventIDKey()
+        try db.registerPayloadRendering()
         // A modest page cache per connection (the TUI opens two or three): windows touch a few pages, and
         // the OS page cache holds the file anyway. Bulk imports raise it while they run (`ingest`).
         // Temporary b-trees (counts over large match sets) go to temp files, not the heap.

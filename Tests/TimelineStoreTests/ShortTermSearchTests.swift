@@ -128,6 +128,7 @@ struct ShortTermSearchTests {
             try store.ingestEvents([makeEvent("a", task: "TA", second: 1, title: "年次の監査"),
                                     makeEvent("b", task: "TB", second: 2, title: "plain")])
             try store.flushSearchIndex()
+            try store.db.restorePayloadColumnsLayout()
             try store.db.execute("""
                 INSERT INTO search (search) VALUES ('delete-all');
                 INSERT INTO search (rowid, title, body, agent_id, task_id, category)

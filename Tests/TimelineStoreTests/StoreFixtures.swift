@@ -44,3 +44,26 @@ extension TimelineStore {
         try rows(matching: query, olderThan: nil, limit: Int.max)
     }
 }
+
+extension Database {
+    /// Puts the events of a file written now back in the layout of versions 10 and 11 (each payload in
+    /// `raw_json`, `PayloadColumns`), for tests that fake an older version on such a file.
+    func restorePayloadColumnsLayout() throws {
+        let fields = PayloadColumns.fields
+        try execute("""
+            CREATE TABLE events_v10 (
+            \(Schema.eventsTableVersion10)
+            );
+            INSERT INTO events_v10 (seq, id_key, task_row, ts_us, progress, received_us, message_id, sent_us,
+                                    receive_count, raw_json, \(fields.map(\.own).joined(separator: ", ")))
+            SELECT seq, id_key, task_row, ts_us, progress, received_us, message_id, sent_us, receive_count, raw,
+                   \(fields.map { PayloadColumns.ownValue($0, value: $0.name, raw: "raw") }.joined(separator: ", "))
+            FROM (SELECT e.*, \(PayloadShapes.rawJSON("e")) AS raw FROM events e) ORDER BY seq;
+            DROP TABLE events;
+            DROP TABLE payload_shapes;
+            ALTER TABLE events_v10 RENAME TO events;
+            CREATE INDEX events_id_key ON events (id_key);
+            CREATE INDEX events_task_order ON events (task_row, ts_us);
+            """)
+    }
+}

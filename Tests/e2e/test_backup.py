@@ -16,7 +16,9 @@ from sqs_helpers import make_event, send
 #: Every table's content, store-local numbers (arrival sequences, timeline row ids) left out: records refer
 #: to each other by event and task id, and rows are listed in arrival order.
 TABLES = {
-    "events": "SELECT id, id_key, agent_id, task_id, title, body, status, category, ts_us, progress, raw_json,"
+    # The payload as stored: the row's columns plus its template (shared or in the row).
+    "events": "SELECT id, id_key, agent_id, task_id, title, body, status, category, ts_us, progress,"
+              " coalesce(payload_template, (SELECT template FROM payload_shapes s WHERE s.id = payload_shape)),"
               " message_id, received_us, sent_us, receive_count FROM events ORDER BY seq",
     "timeline": "SELECT t.task_id, e.id, t.ts_us, t.status, t.agent_id, t.category, t.event_count,"
                 " t.indexed_seq IS t.seq FROM timeline t JOIN events e ON e.seq = t.seq ORDER BY t.task_id",

@@ -57,3 +57,43 @@ struct JumpWhileLoadingTests {
         #expect(Self.visible(s) == newest)
     }
 }
+
+@Suite("Window answers that a newer load made stale")
+struct StaleWindowTests {
+    @Test func endsRowsArrivingAfterHomeAreDropped() throws {
+        let store = InMemoryTimeline((0..<300).map { makeRow("T\($0)", "task \($0)", secondsAgo: Int64(10_000 - $0), seq: Int64($0 + 1)) })
+        let d = SyncDriver(store, width: 80, height: 12)
+        var s = d.state
+        let end = reduce(&s, .key(.end))
+        let home = reduce(&s, .key(.home))
+        // End's rows arrive only now, after Home asked for the newest: they are not shown.
+        for effect in end {
+            guard case .loadWindow = effect, let result = EffectExecutor.run(effect, on: store) else { continue }
+            _ = reduce(&s, result)
+        }
+        #expect(s.window.first?.taskID == "T299", "the screen still shows the newest rows")
+        #expect(s.mode == .follow)
+        for effect in home {
+            guard case .loadWindow = effect, let result = EffectExecutor.run(effect, on: store) else { continue }
+            _ = reduce(&s, result)
+        }
+        #expect(s.window.first?.taskID == "T299" && s.selected == 0)
+    }
+}
+
+@Suite("A jump across a store change")
+struct JumpAcrossStoreChangeTests {
+    @Test func endStillArrivesWhenTheStoreChangesOnTheWay() throws {
+        let store = InMemoryTimeline((0..<300).map { makeRow("T\($0)", "task \($0)", secondsAgo: Int64(10_000 - $0), seq: Int64($0 + 1)) })
+        let d = SyncDriver(store, width: 80, height: 12)
+        var s = d.state
+        let end = reduce(&s, .key(.end))
+        let changed = reduce(&s, .storeChanged)
+        for effect in end + changed {
+            guard case .loadWindow = effect, let result = EffectExecutor.run(effect, on: store) else { continue }
+            _ = reduce(&s, result)
+        }
+        #expect(s.selectedRow?.taskID == "T0", "End is not undone by the reload a store change asks for")
+        #expect(s.mode == .browse)
+    }
+}

@@ -59,11 +59,16 @@ public enum EffectExecutor {
             return WindowResult(request: r, rows: page, anchorIndex: 0, startPosition: 0, reachesNewest: true,
                                 reachesOldest: rows.count <= r.below, anchorMoved: false)
         case .oldest:
+            // One row more than shown tells whether these rows reach the newest; their position needs the
+            // list's size: the exact counts' when the request carries it (a count of a large filtered list
+            // would hold this lane, and the frame, for as long as it runs), else a count.
             let floor = RowKey(timestampMicros: .min, seq: .min)
-            let rows = try reader.rows(matching: r.query, newerThan: floor, limit: r.below)
-            let total = try reader.count(matching: r.query)
+            let fetched = try reader.rows(matching: r.query, newerThan: floor, limit: r.below + 1)
+            let reachesNewest = fetched.count <= r.below
+            let rows = Array(fetched.suffix(r.below))
+            let total = reachesNewest ? rows.count : try r.listTotal ?? reader.count(matching: r.query)
             return WindowResult(request: r, rows: rows, anchorIndex: max(0, rows.count - 1),
-                                startPosition: max(0, total - rows.count), reachesNewest: rows.count >= total,
+                                startPosition: max(0, total - rows.count), reachesNewest: reachesNewest,
                                 reachesOldest: true, anchorMoved: false)
         case .row(let taskID, let key):
             let current = try reader.row(taskID: taskID)

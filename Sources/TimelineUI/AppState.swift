@@ -102,6 +102,9 @@ public struct AppState: Sendable, Equatable {
     public var loadedOnce = false
     /// Set by a store change: the next window load must recount the anchor position.
     public var positionStale = false
+    /// The window load asked for last: the answer to an earlier one (End, then Home before End's rows came)
+    /// is stale and is dropped, so it never replaces the screen for a moment.
+    public var awaitedWindow: WindowRequest?
     /// Newest key when BROWSE began, for `↑ N new`.
     public var browseBaseline: RowKey?
 

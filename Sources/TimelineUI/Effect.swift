@@ -26,6 +26,9 @@ public struct WindowRequest: Sendable, Equatable {
     public var keepSelection: Bool
     /// Screen line the anchor row should be drawn on when the result arrives (jumps only).
     public var targetLine: Int?
+    /// How many rows the list holds, when the exact counts on screen say so: the oldest rows (End) then
+    /// find their position without counting the whole list again.
+    public var listTotal: Int? = nil
 }
 
 /// A fetched window, newest first.

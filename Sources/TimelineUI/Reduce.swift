@@ -3,14 +3,23 @@ import TimelineCore
 /// The first loads when the view opens: the newest window, then the counts.
 public func startEffects(_ s: inout AppState) -> [Effect] {
     s.positionStale = true
-    return [Pinned.load(s), windowEffect(&s), countsEffect(s), RejectedView.load(s)].compactMap { $0 }
+    let effects = [Pinned.load(s), windowEffect(&s), countsEffect(s), RejectedView.load(s)].compactMap { $0 }
+    awaitWindow(&s, effects)
+    return effects
 }
 
 /// Applies one input to the state and returns the effects to run. No I/O happens here.
 public func reduce(_ s: inout AppState, _ input: Input) -> [Effect] {
     let effects = reduceInput(&s, input)
     guardOpenPrompt(&s)
+    awaitWindow(&s, effects)
     return effects
+}
+
+/// Remembers the last window load among `effects` as the one whose answer the screen waits for (answers
+/// come in the order asked, so an earlier one's arrives before it, and none after it).
+private func awaitWindow(_ s: inout AppState, _ effects: [Effect]) {
+    for case .loadWindow(let request) in effects { s.awaitedWindow = request }
 }
 
 private func reduceInput(_ s: inout AppState, _ input: Input) -> [Effect] {
@@ -30,7 +39,10 @@ private func reduceInput(_ s: inout AppState, _ input: Input) -> [Effect] {
         return []
     case .storeChanged:
         s.positionStale = true
-        var effects = [windowEffect(&s), countsEffect(s)].compactMap { $0 }
+        // A jump still on its way (End, n/N) is asked for again, on the changed store: a reload around the
+        // rows on screen would replace it and undo the key.
+        let window = s.awaitedWindow.flatMap { $0.keepSelection ? nil : Effect.loadWindow($0) } ?? windowEffect(&s)
+        var effects = [window, countsEffect(s)].compactMap { $0 }
         if let d = s.detail { effects.append(.loadHistory(taskID: d.taskID)) }
         if s.agentsView != nil { effects.append(.loadAgents(limit: agentsViewLimit)) }
         return effects + [RejectedView.load(s), Pinned.load(s)].compactMap { $0 }
@@ -87,7 +99,8 @@ func applyCounts(_ s: inout AppState, _ result: CountsResult) -> [Effect] {
 
 /// Installs a loaded window, keeping the selection on the right row and screen line.
 func applyWindow(_ s: inout AppState, _ r: WindowResult) -> [Effect] {
-    guard r.request.generation == s.generation else { return [] }
+    guard r.request.generation == s.generation, s.awaitedWindow.map({ $0 == r.request }) ?? true else { return [] }
+    s.awaitedWindow = nil
     let previousTask = s.selectedRow?.taskID
     let previousKey = s.selectedRow?.key
     // A FOLLOW load that lands after the user moved away must not yank the selection: if the

@@ -56,14 +56,18 @@ func enterBrowse(_ s: inout AppState) {
     s.counts.newSinceBrowse = 0
 }
 
-/// Back to FOLLOW: newest task on top, selection on it.
+/// Back to FOLLOW: newest task on top, selection on it. When the loaded rows do not reach the newest (Home
+/// from far down), the screen keeps them until the newest rows arrive: their top is not row 1, and a frame
+/// that drew it as such would show rows that are neither where the user was nor where they asked to go.
 func follow(_ s: inout AppState) -> [Effect] {
     s.mode = .follow
     s.pendingMove = 0
     s.browseBaseline = nil
     s.counts.newSinceBrowse = 0
-    s.selected = 0
-    s.selectedLine = 0
+    if s.windowReachesNewest {
+        s.selected = 0
+        s.selectedLine = 0
+    }
     s.positionStale = true
     return [windowEffect(&s), countsEffect(s)].compactMap { $0 } + detailFollowsSelection(&s)
 }
@@ -112,9 +116,10 @@ func jumpToOldest(_ s: inout AppState) -> [Effect] {
     if s.windowReachesOldest && !s.window.isEmpty {
         return moveSelection(&s, by: s.window.count - 1 - s.selected, keepLine: false)
     }
+    let exactTotal = s.counts.generation == s.generation && s.counts.cap == nil ? s.counts.total : nil
     let req = WindowRequest(generation: s.generation, query: s.listQuery, anchor: .oldest, above: 0,
                             below: s.listHeight + margin(s), anchorPosition: nil, keepSelection: false,
-                            targetLine: nil)
+                            targetLine: nil, listTotal: exactTotal)
     return [.loadWindow(req)]
 }
 

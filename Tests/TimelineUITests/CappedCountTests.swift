@@ -14,8 +14,9 @@ struct CappedCountTests {
             for case .loadCounts(let r) in reduce(&s, .key(.char(c))) { request = r }
         }
         if !promptOpen { _ = reduce(&s, .key(.enter)) }
-        let window = WindowRequest(generation: s.generation, query: s.listQuery, anchor: .newest, above: 0, below: 100,
-                                   anchorPosition: nil, keepSelection: false, targetLine: nil)
+        // The answer to the window load the filter asked for.
+        let window = s.awaitedWindow ?? WindowRequest(generation: s.generation, query: s.listQuery, anchor: .newest, above: 0,
+                                                      below: 100, anchorPosition: nil, keepSelection: false, targetLine: nil)
         _ = reduce(&s, .windowLoaded(WindowResult(request: window, rows: sampleRows().filter { QueryMatcher.matches($0, s.listQuery, nowMicros: fixedNow, marks: []) }, anchorIndex: 0,
                                                   startPosition: 0, reachesNewest: true, reachesOldest: false,
                                                   anchorMoved: false)))

@@ -20,6 +20,12 @@ struct PruneBatching {
     var eventSpan: Int64 = 50_000
     /// Rejected messages deleted per transaction.
     var rejected = 5_000
+    /// Share of the events a prune must remove (estimated) for it to copy the kept events into a new table
+    /// (`pruneByCopy`) instead of deleting the old ones one by one: a delete costs a row and two index
+    /// entries, a copy one row written and a sorted index build, so copying wins well before this.
+    var copyAbove = 0.5
+    /// Rows of the old events table deleted per transaction after a copy (it has no indexes by then).
+    var dropSpan: Int64 = 100_000
     /// Called after each transaction, with the store's lock released (tests write from elsewhere there).
     var afterEachBatch: () throws -> Void = {}
 }
@@ -44,8 +50,14 @@ extension TimelineStore {
     func prune(olderThan cutoffMicros: Int64, keepRunning: Bool, reclaimSpace: Bool,
                batching: PruneBatching) throws -> PruneReport {
         let before = Self.fileSize(path) + Self.fileSize(path + "-wal")
-        let tasks = try pruneWholeTasks(olderThan: cutoffMicros, keepRunning: keepRunning, batching: batching)
-        let events = try pruneOldEvents(olderThan: cutoffMicros, keepRunning: keepRunning, batching: batching)
+        let tasks: (tasks: Int, events: Int), events: Int
+        if try estimatedPrunedShare(olderThan: cutoffMicros) >= batching.copyAbove {
+            tasks = try pruneByCopy(olderThan: cutoffMicros, keepRunning: keepRunning, batching: batching)
+            events = 0
+        } else {
+            tasks = try pruneWholeTasks(olderThan: cutoffMicros, keepRunning: keepRunning, batching: batching)
+            events = try pruneOldEvents(olderThan: cutoffMicros, keepRunning: keepRunning, batching: batching)
+        }
         let rejected = try pruneRejected(olderThan: cutoffMicros, batching: batching)
         if reclaimSpace {
             try locked {
@@ -59,16 +71,17 @@ extension TimelineStore {
     }
 
     /// One short write transaction of a prune, alone among this process's writers of the file.
-    private func pruneStep<T>(_ batching: PruneBatching, _ body: () throws -> T) throws -> T {
+    func pruneStep<T>(_ batching: PruneBatching, _ body: () throws -> T) throws -> T {
         let result = try locked { try WriteGate.shared(path: db.path).withWriteLock { try db.transaction(body) } }
         try batching.afterEachBatch()
         return result
     }
 
     /// Tasks whose current event is older than the cutoff, `batching.tasks` at a time: their index
-    /// entries (with the exact indexed text), events, rows, marks and read marks.
-    private func pruneWholeTasks(olderThan cutoffMicros: Int64, keepRunning: Bool,
-                                 batching: PruneBatching) throws -> (tasks: Int, events: Int) {
+    /// entries (with the exact indexed text), events (unless `deleteEvents` is false: a prune by copy leaves
+    /// them out of the copy), rows, marks and read marks.
+    func pruneWholeTasks(olderThan cutoffMicros: Int64, keepRunning: Bool, batching: PruneBatching,
+                         deleteEvents: Bool = true) throws -> (tasks: Int, events: Int) {
         let running = keepRunning ? " AND status <> '\(Status.inProgress.rawValue)'" : ""
         var tasks = 0, events = 0
         while true {
@@ -91,8 +104,11 @@ extension TimelineStore {
                         (SELECT t.task_id FROM timeline t WHERE t.row_id IN (SELECT row_id FROM temp.prune_tasks));
                     DELETE FROM read_marks WHERE task_row IN (SELECT row_id FROM temp.prune_tasks);
                     """)
-                try db.execute("DELETE FROM events WHERE task_row IN (SELECT row_id FROM temp.prune_tasks)")
-                let deletedEvents = Int(db.changes)
+                var deletedEvents = 0
+                if deleteEvents {
+                    try db.execute("DELETE FROM events WHERE task_row IN (SELECT row_id FROM temp.prune_tasks)")
+                    deletedEvents = Int(db.changes)
+                }
                 try db.execute("DELETE FROM timeline WHERE row_id IN (SELECT row_id FROM temp.prune_tasks)")
                 return (found, deletedEvents)
             }

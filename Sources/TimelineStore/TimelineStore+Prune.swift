@@ -41,8 +41,16 @@ extension TimelineStore {
     /// between them, so the poller's commits and this process's readers get through while a large history
     /// is pruned; each batch is consistent on its own (a crash or an error keeps what earlier batches
     /// removed).
-    /// `reclaimSpace` then rebuilds the file (VACUUM: the file has no auto-vacuum, and VACUUM rewrites only
-    /// what is kept) and writes the WAL back, so it shrinks; without it freed pages are reused by new events.
+    /// When at least `copyAbove` of the events go, the kept ones are copied into a new table instead
+    /// (`pruneByCopy`); otherwise each old event is deleted.
+    ///
+    /// `reclaimSpace` then rebuilds the file (VACUUM) and writes the WAL back, so it shrinks; without it
+    /// freed pages stay in the file and new events reuse them. The trade-off: files are made without
+    /// auto-vacuum, so VACUUM is the only way bytes go back to the OS. It rewrites only what is kept (after a
+    /// large prune, a tenth of the file) and never blocks readers (WAL: they read their snapshot), but it is
+    /// one write transaction: a poller's commit waits for it, and past its busy timeout holds its batch on
+    /// SQS and stores it again later (nothing lost). Incremental auto-vacuum would give pages back in bounded
+    /// steps, but costs every later write its pointer-map upkeep and needs this same VACUUM once to turn on.
     public func prune(olderThan cutoffMicros: Int64, keepRunning: Bool, reclaimSpace: Bool) throws -> PruneReport {
         try prune(olderThan: cutoffMicros, keepRunning: keepRunning, reclaimSpace: reclaimSpace, batching: PruneBatching())
     }
@@ -78,19 +86,22 @@ extension TimelineStore {
     }
 
     /// Tasks whose current event is older than the cutoff, `batching.tasks` at a time: their index
-    /// entries (with the exact indexed text), events (unless `deleteEvents` is false: a prune by copy leaves
-    /// them out of the copy), rows, marks and read marks.
+    /// entries (removed with the exact text they were made from: that of `indexed_seq`), events, rows, marks
+    /// and read marks. With `deleteEvents` false (a prune by copy) the events stay, owned by no row, until
+    /// the copy leaves them out.
     func pruneWholeTasks(olderThan cutoffMicros: Int64, keepRunning: Bool, batching: PruneBatching,
                          deleteEvents: Bool = true) throws -> (tasks: Int, events: Int) {
         let running = keepRunning ? " AND status <> '\(Status.inProgress.rawValue)'" : ""
         var tasks = 0, events = 0
         while true {
             let batch: (tasks: Int, events: Int) = try pruneStep(batching) {
-                // Index waiting rows first: a row's index entry is removed with the text of the event it was
-                // indexed from, which may be an old event about to be deleted.
-                while try SearchIndexer(db: db).indexWaitingRows(limit: Self.searchIndexChunk) > 0 {}
+                // Index waiting rows first when old events are deleted here: a row's index entry is removed
+                // with the text of the event it was indexed from, which may be an old event about to go.
+                if deleteEvents {
+                    while try SearchIndexer(db: db).indexWaitingRows(limit: Self.searchIndexChunk) > 0 {}
+                }
                 try db.run("""
-                    CREATE TEMP TABLE prune_tasks AS SELECT row_id, seq FROM timeline
+                    CREATE TEMP TABLE prune_tasks AS SELECT row_id, indexed_seq FROM timeline
                     WHERE ts_us < ?\(running) LIMIT \(batching.tasks)
                     """, [.integer(cutoffMicros)])
                 defer { try? db.execute("DROP TABLE IF EXISTS temp.prune_tasks") }
@@ -99,7 +110,7 @@ extension TimelineStore {
                 try db.execute("""
                     INSERT INTO search (search, rowid, title, body, agent_id, task_id, category)
                         SELECT 'delete', p.row_id, \(SearchIndexer.indexedValues(of: "e"))
-                        FROM temp.prune_tasks p JOIN events e ON e.seq = p.seq;
+                        FROM temp.prune_tasks p JOIN events e ON e.seq = p.indexed_seq;
                     DELETE FROM marks WHERE task_id IN
                         (SELECT t.task_id FROM timeline t WHERE t.row_id IN (SELECT row_id FROM temp.prune_tasks));
                     DELETE FROM read_marks WHERE task_row IN (SELECT row_id FROM temp.prune_tasks);

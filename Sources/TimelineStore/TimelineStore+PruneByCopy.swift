@@ -6,13 +6,15 @@ import TimelineCore
 /// Steps, each its own short write transaction (`PruneBatching`), so this process's readers and a poller
 /// wait for one step at most:
 /// 1. tasks pruned whole lose their timeline row, index entry, mark and read mark (their events stay
-///    until the swap, owned by no row);
+///    until the swap, owned by no row); when most tasks go, the whole index is emptied first instead and
+///    the rows that stay are indexed again after the swap (`clearSearchIndexIfMostTasksGo`);
 /// 2. a new table `events_prune_copy` is made from the `events` table's own definition (`EventsTableShape`);
 /// 3. the kept events are copied into it in `seq` order, one `eventSpan` range per step;
-/// 4. the swap: waiting index entries are written, events that arrived since step 2 are copied too, the
+/// 4. the swap: events that arrived since step 2 are copied too, the
 ///    old indexes are dropped, `events` becomes `events_pruned` and the copy becomes `events`, its indexes
 ///    are built (a sorted build of the kept rows only) and the counts of tasks that lost events redone;
-/// 5. `events_pruned` is emptied, `dropSpan` rows at a time, then dropped.
+/// 5. rows waiting for the full-text index are indexed, `searchIndexChunk` per step;
+/// 6. `events_pruned` is emptied, `dropSpan` rows at a time, then dropped.
 ///
 /// Readers see the whole old history until step 4 commits and the pruned one after it: every step leaves a
 /// consistent database, and a prune stopped anywhere (a crash, kill -9) leaves at most `events_prune_copy`
@@ -27,6 +29,7 @@ extension TimelineStore {
     func pruneByCopy(olderThan cutoffMicros: Int64, keepRunning: Bool,
                      batching: PruneBatching) throws -> (tasks: Int, events: Int) {
         try clearInterruptedPrune(batching: batching)
+        try pruneStep(batching) { try clearSearchIndexIfMostTasksGo(olderThan: cutoffMicros, keepRunning: keepRunning) }
         let tasks = try pruneWholeTasks(olderThan: cutoffMicros, keepRunning: keepRunning, batching: batching,
                                         deleteEvents: false)
         let copy = EventsTableShape.quoted(Self.pruneCopyTable)
@@ -47,7 +50,6 @@ extension TimelineStore {
             low = high
         }
         deleted += try pruneStep(batching) {
-            while try SearchIndexer(db: db).indexWaitingRows(limit: Self.searchIndexChunk) > 0 {}
             let tail = try copyKeptEvents(from: low, below: .max, olderThan: cutoffMicros, keepRunning: keepRunning)
             let shape = try EventsTableShape.read(db)
             for index in shape.indexes { try db.execute("DROP INDEX \(EventsTableShape.quoted(index.name))") }
@@ -62,19 +64,38 @@ extension TimelineStore {
                 """)
             return tail
         }
+        // Until a step finds fewer than a chunk waiting (rows a writer adds meanwhile are its to index).
+        while try pruneStep(batching, { try SearchIndexer(db: db).indexWaitingRows(limit: Self.searchIndexChunk) })
+            == Self.searchIndexChunk {}
         try dropPrunedEvents(batching: batching)
         return (tasks.tasks, deleted)
     }
 
     /// Which events of `events` a prune keeps (SQL; `?1` is the cutoff): those at or after it, each task's
     /// current event, and with `keepRunning` every event of a running task. Events of tasks pruned whole
-    /// have no timeline row any more, and go.
+    /// have no timeline row any more, and go. The event a row's index entry was made from also stays (a row
+    /// indexed late: its entry is removed with that text when the row is indexed again).
     private static func keptEvent(keepRunning: Bool) -> String {
         let running = keepRunning ? " OR t.status = '\(Status.inProgress.rawValue)'" : ""
         return """
             (events.ts_us >= ?1 OR EXISTS (SELECT 1 FROM timeline t
-                WHERE t.row_id = events.task_row AND (t.seq = events.seq\(running))))
+                WHERE t.row_id = events.task_row AND (t.seq = events.seq OR t.indexed_seq = events.seq\(running))))
             """
+    }
+
+    /// When at least half the tasks go whole, empties the full-text index and marks every row as waiting
+    /// for it (one transaction): removing an entry costs about what adding one does, so indexing the rows
+    /// that stay, after the swap, is cheaper than removing the others. Meanwhile searches find the waiting
+    /// rows by LIKE (slower, same results), as after a bulk import.
+    private func clearSearchIndexIfMostTasksGo(olderThan cutoffMicros: Int64, keepRunning: Bool) throws {
+        let running = keepRunning ? " AND status <> '\(Status.inProgress.rawValue)'" : ""
+        let going = try db.scalarInt("SELECT count(*) FROM timeline WHERE ts_us < ?1\(running)", [.integer(cutoffMicros)])
+        let all = try db.scalarInt("SELECT coalesce(sum(tasks), 0) FROM task_counts")
+        guard going > 0, going * 2 >= all else { return }
+        try db.execute("""
+            INSERT INTO search (search) VALUES ('delete-all');
+            UPDATE timeline SET indexed_seq = NULL WHERE indexed_seq IS NOT NULL;
+            """)
     }
 
     /// Copies the kept events with `seq` in `low..<high` into the copy table and notes the tasks (with a

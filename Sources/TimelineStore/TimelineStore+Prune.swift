@@ -68,11 +68,11 @@ extension TimelineStore {
         }
         let rejected = try pruneRejected(olderThan: cutoffMicros, batching: batching)
         if reclaimSpace {
-            try locked {
-                try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                try db.execute("VACUUM")
-                try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            }
+            // `checkpoint()` waits out a background checkpoint (a checkpoint here would return busy at once,
+            // silently): the file only shrinks once the VACUUM's last frame is copied back.
+            try checkpoint()
+            try locked { try db.execute("VACUUM") }
+            try checkpoint()
         }
         return PruneReport(eventsDeleted: tasks.events + events, tasksDeleted: tasks.tasks, rejectedDeleted: rejected,
                            bytesBefore: before, bytesAfter: Self.fileSize(path) + Self.fileSize(path + "-wal"))

@@ -107,6 +107,21 @@ struct PruneByCopyTests {
         #expect(try Self.inconsistencies(store) == [])
     }
 
+    /// With `reclaimSpace` the file itself shrinks and the WAL is emptied, whatever checkpoint runs beside.
+    @Test func reclaimingShrinksTheFile() throws {
+        let fixture = try StoreFixture()
+        try fixture.store.ingestEvents((0..<4_000).map {
+            makeEvent("e\($0)", task: "t\($0 % 400)", second: Int64($0), body: String(repeating: "b", count: 500))
+        })
+        try fixture.store.checkpoint()
+        let before = TimelineStore.fileSize(fixture.path)
+        let report = try fixture.store.prune(olderThan: Self.micros(3_600), keepRunning: false, reclaimSpace: true)
+        #expect(report.eventsDeleted == 3_600)
+        #expect(TimelineStore.fileSize(fixture.path) < before / 3)
+        #expect(TimelineStore.fileSize(fixture.path + "-wal") == 0)
+        #expect(try Self.inconsistencies(fixture.store) == [])
+    }
+
     /// The share is estimated from the arrival order: the old half of a history is about half.
     @Test func theSharePrunedIsEstimatedFromSamples() throws {
         let fixture = try StoreFixture()

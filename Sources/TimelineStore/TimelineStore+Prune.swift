@@ -26,6 +26,10 @@ struct PruneBatching {
     var copyAbove = 0.5
     /// Rows of the old events table deleted per transaction after a copy (it has no indexes by then).
     var dropSpan: Int64 = 100_000
+    /// Pause after each transaction, the write lock free: a writer of another process (a poller) waiting on
+    /// SQLite's busy handler only looks again every few to 100 ms, and back-to-back transactions starved it
+    /// (waits of 2.3 s within a 7 s prune); a short gap lets it in within about a second.
+    var pause: Duration = .milliseconds(5)
     /// Called after each transaction, with the store's lock released (tests write from elsewhere there).
     var afterEachBatch: () throws -> Void = {}
 }
@@ -81,6 +85,8 @@ extension TimelineStore {
     /// One short write transaction of a prune, alone among this process's writers of the file.
     func pruneStep<T>(_ batching: PruneBatching, _ body: () throws -> T) throws -> T {
         let result = try locked { try WriteGate.shared(path: db.path).withWriteLock { try db.transaction(body) } }
+        if batching.pause > .zero { Thread.sleep(forTimeInterval: Double(batching.pause.components.attoseconds) / 1e18
+                                                    + Double(batching.pause.components.seconds)) }
         try batching.afterEachBatch()
         return result
     }

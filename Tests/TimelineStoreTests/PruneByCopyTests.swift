@@ -117,7 +117,7 @@ struct PruneByCopyTests {
         let before = TimelineStore.fileSize(fixture.path)
         let report = try fixture.store.prune(olderThan: Self.micros(3_600), keepRunning: false, reclaimSpace: true)
         #expect(report.eventsDeleted == 3_600)
-        #expect(TimelineStore.fileSize(fixture.path) < before / 3)
+        #expect(TimelineStore.fileSize(fixture.path) < before / 2)
         #expect(TimelineStore.fileSize(fixture.path + "-wal") == 0)
         #expect(try Self.inconsistencies(fixture.store) == [])
     }

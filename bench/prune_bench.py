@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
 import shutil
 import signal
@@ -160,6 +161,11 @@ def run(timeline: str, events: int) -> None:
         print(f"  prune said: {output}", flush=True)
         print(f"  prune 90 % of {events:,} events: {wall:.1f} s wall, {cpu:.1f} s CPU, exit {prune.returncode} "
               "(target <= 60 s)", flush=True)
+        deleted = re.search(r"Deleted (\d+) events", output)
+        if deleted and int(deleted[1]) > 0:
+            per_event = 1e6 / int(deleted[1])
+            print(f"  per deleted event: {wall * per_event:.1f} us wall, {cpu * per_event:.1f} us CPU "
+                  "(times the events to prune: the figure for another size)", flush=True)
         print(f"  file: {bytes_before / 2**20:,.1f} MiB -> {file_bytes(database) / 2**20:,.1f} MiB "
               "(database + WAL; target: shrinks)", flush=True)
         if baseline:

@@ -20,6 +20,16 @@ struct PruneBatching {
     var eventSpan: Int64 = 50_000
     /// Rejected messages deleted per transaction.
     var rejected = 5_000
+    /// Share of the events a prune must remove (estimated) for it to copy the kept events into a new table
+    /// (`pruneByCopy`) instead of deleting the old ones one by one: a delete costs a row and two index
+    /// entries, a copy one row written and a sorted index build, so copying wins well before this.
+    var copyAbove = 0.5
+    /// Rows of the old events table deleted per transaction after a copy (it has no indexes by then).
+    var dropSpan: Int64 = 100_000
+    /// Pause after each transaction, the write lock free: a writer of another process (a poller) waiting on
+    /// SQLite's busy handler only looks again every few to 100 ms, and back-to-back transactions starved it
+    /// (waits of 2.3 s within a 7 s prune); a short gap lets it in within about a second.
+    var pause: Duration = .milliseconds(5)
     /// Called after each transaction, with the store's lock released (tests write from elsewhere there).
     var afterEachBatch: () throws -> Void = {}
 }
@@ -35,8 +45,16 @@ extension TimelineStore {
     /// between them, so the poller's commits and this process's readers get through while a large history
     /// is pruned; each batch is consistent on its own (a crash or an error keeps what earlier batches
     /// removed).
-    /// `reclaimSpace` then rebuilds the file (VACUUM: the file has no auto-vacuum, and VACUUM rewrites only
-    /// what is kept) and writes the WAL back, so it shrinks; without it freed pages are reused by new events.
+    /// When at least `copyAbove` of the events go, the kept ones are copied into a new table instead
+    /// (`pruneByCopy`); otherwise each old event is deleted.
+    ///
+    /// `reclaimSpace` then rebuilds the file (VACUUM) and writes the WAL back, so it shrinks; without it
+    /// freed pages stay in the file and new events reuse them. The trade-off: files are made without
+    /// auto-vacuum, so VACUUM is the only way bytes go back to the OS. It rewrites only what is kept (after a
+    /// large prune, a tenth of the file) and never blocks readers (WAL: they read their snapshot), but it is
+    /// one write transaction: a poller's commit waits for it, and past its busy timeout holds its batch on
+    /// SQS and stores it again later (nothing lost). Incremental auto-vacuum would give pages back in bounded
+    /// steps, but costs every later write its pointer-map upkeep and needs this same VACUUM once to turn on.
     public func prune(olderThan cutoffMicros: Int64, keepRunning: Bool, reclaimSpace: Bool) throws -> PruneReport {
         try prune(olderThan: cutoffMicros, keepRunning: keepRunning, reclaimSpace: reclaimSpace, batching: PruneBatching())
     }
@@ -44,40 +62,52 @@ extension TimelineStore {
     func prune(olderThan cutoffMicros: Int64, keepRunning: Bool, reclaimSpace: Bool,
                batching: PruneBatching) throws -> PruneReport {
         let before = Self.fileSize(path) + Self.fileSize(path + "-wal")
-        let tasks = try pruneWholeTasks(olderThan: cutoffMicros, keepRunning: keepRunning, batching: batching)
-        let events = try pruneOldEvents(olderThan: cutoffMicros, keepRunning: keepRunning, batching: batching)
+        let tasks: (tasks: Int, events: Int), events: Int
+        if try estimatedPrunedShare(olderThan: cutoffMicros) >= batching.copyAbove {
+            tasks = try pruneByCopy(olderThan: cutoffMicros, keepRunning: keepRunning, batching: batching)
+            events = 0
+        } else {
+            tasks = try pruneWholeTasks(olderThan: cutoffMicros, keepRunning: keepRunning, batching: batching)
+            events = try pruneOldEvents(olderThan: cutoffMicros, keepRunning: keepRunning, batching: batching)
+        }
         let rejected = try pruneRejected(olderThan: cutoffMicros, batching: batching)
         if reclaimSpace {
-            try locked {
-                try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                try db.execute("VACUUM")
-                try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            }
+            // `checkpoint()` waits out a background checkpoint (a checkpoint here would return busy at once,
+            // silently): the file only shrinks once the VACUUM's last frame is copied back.
+            try checkpoint()
+            try locked { try db.execute("VACUUM") }
+            try checkpoint()
         }
         return PruneReport(eventsDeleted: tasks.events + events, tasksDeleted: tasks.tasks, rejectedDeleted: rejected,
                            bytesBefore: before, bytesAfter: Self.fileSize(path) + Self.fileSize(path + "-wal"))
     }
 
     /// One short write transaction of a prune, alone among this process's writers of the file.
-    private func pruneStep<T>(_ batching: PruneBatching, _ body: () throws -> T) throws -> T {
+    func pruneStep<T>(_ batching: PruneBatching, _ body: () throws -> T) throws -> T {
         let result = try locked { try WriteGate.shared(path: db.path).withWriteLock { try db.transaction(body) } }
+        if batching.pause > .zero { Thread.sleep(forTimeInterval: Double(batching.pause.components.attoseconds) / 1e18
+                                                    + Double(batching.pause.components.seconds)) }
         try batching.afterEachBatch()
         return result
     }
 
     /// Tasks whose current event is older than the cutoff, `batching.tasks` at a time: their index
-    /// entries (with the exact indexed text), events, rows, marks and read marks.
-    private func pruneWholeTasks(olderThan cutoffMicros: Int64, keepRunning: Bool,
-                                 batching: PruneBatching) throws -> (tasks: Int, events: Int) {
+    /// entries (removed with the exact text they were made from: that of `indexed_seq`), events, rows, marks
+    /// and read marks. With `deleteEvents` false (a prune by copy) the events stay, owned by no row, until
+    /// the copy leaves them out.
+    func pruneWholeTasks(olderThan cutoffMicros: Int64, keepRunning: Bool, batching: PruneBatching,
+                         deleteEvents: Bool = true) throws -> (tasks: Int, events: Int) {
         let running = keepRunning ? " AND status <> '\(Status.inProgress.rawValue)'" : ""
         var tasks = 0, events = 0
         while true {
             let batch: (tasks: Int, events: Int) = try pruneStep(batching) {
-                // Index waiting rows first: a row's index entry is removed with the text of the event it was
-                // indexed from, which may be an old event about to be deleted.
-                while try SearchIndexer(db: db).indexWaitingRows(limit: Self.searchIndexChunk) > 0 {}
+                // Index waiting rows first when old events are deleted here: a row's index entry is removed
+                // with the text of the event it was indexed from, which may be an old event about to go.
+                if deleteEvents {
+                    while try SearchIndexer(db: db).indexWaitingRows(limit: Self.searchIndexChunk) > 0 {}
+                }
                 try db.run("""
-                    CREATE TEMP TABLE prune_tasks AS SELECT row_id, seq FROM timeline
+                    CREATE TEMP TABLE prune_tasks AS SELECT row_id, indexed_seq FROM timeline
                     WHERE ts_us < ?\(running) LIMIT \(batching.tasks)
                     """, [.integer(cutoffMicros)])
                 defer { try? db.execute("DROP TABLE IF EXISTS temp.prune_tasks") }
@@ -86,13 +116,16 @@ extension TimelineStore {
                 try db.execute("""
                     INSERT INTO search (search, rowid, title, body, agent_id, task_id, category)
                         SELECT 'delete', p.row_id, \(SearchIndexer.indexedValues(of: "e"))
-                        FROM temp.prune_tasks p JOIN events e ON e.seq = p.seq;
+                        FROM temp.prune_tasks p JOIN events e ON e.seq = p.indexed_seq;
                     DELETE FROM marks WHERE task_id IN
                         (SELECT t.task_id FROM timeline t WHERE t.row_id IN (SELECT row_id FROM temp.prune_tasks));
                     DELETE FROM read_marks WHERE task_row IN (SELECT row_id FROM temp.prune_tasks);
                     """)
-                try db.execute("DELETE FROM events WHERE task_row IN (SELECT row_id FROM temp.prune_tasks)")
-                let deletedEvents = Int(db.changes)
+                var deletedEvents = 0
+                if deleteEvents {
+                    try db.execute("DELETE FROM events WHERE task_row IN (SELECT row_id FROM temp.prune_tasks)")
+                    deletedEvents = Int(db.changes)
+                }
                 try db.execute("DELETE FROM timeline WHERE row_id IN (SELECT row_id FROM temp.prune_tasks)")
                 return (found, deletedEvents)
             }

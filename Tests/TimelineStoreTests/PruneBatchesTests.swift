@@ -7,7 +7,7 @@ import TimelineCore
 struct PruneBatchesTests {
     static func micros(_ second: Int64) -> Int64 { PruneAndMarksTests.micros(second) }
     /// Small enough that every phase of a prune takes several transactions here.
-    static var tiny: PruneBatching { PruneBatching(tasks: 3, eventSpan: 7, rejected: 2) }
+    static var tiny: PruneBatching { PruneBatching(tasks: 3, eventSpan: 7, rejected: 2, pause: .zero) }
 
     /// 12 old tasks (4 events each, one of them running), 5 tasks with old and new events, marks on both
     /// kinds, 5 rejected messages (received now: before the cutoff, which lies in the future).
@@ -52,15 +52,23 @@ struct PruneBatchesTests {
                     mixedMatches: try store.count(matching: TimelineQuery(terms: ["mixed task"])))
     }
 
-    @Test(arguments: [false, true])
-    func batchesLeaveWhatOneBatchLeaves(keepRunning: Bool) throws {
+    /// Tiny batches that delete (`copy` false) or copy the kept events (`copy` true) whatever the share pruned.
+    static func tiny(copy: Bool) -> PruneBatching {
+        var batching = tiny
+        batching.copyAbove = copy ? 0 : 2
+        batching.dropSpan = 5
+        return batching
+    }
+
+    @Test(arguments: [false, true], [false, true])
+    func batchesLeaveWhatOneBatchLeaves(keepRunning: Bool, copy: Bool) throws {
         let whole = try StoreFixture(), batched = try StoreFixture()
         try Self.fill(whole.store)
         try Self.fill(batched.store)
         var transactions = 0
-        var tiny = Self.tiny
+        var tiny = Self.tiny(copy: copy)
         tiny.afterEachBatch = { transactions += 1 }
-        let big = PruneBatching(tasks: 1_000_000, eventSpan: 1 << 40, rejected: 1_000_000)
+        let big = PruneBatching(tasks: 1_000_000, eventSpan: 1 << 40, rejected: 1_000_000, copyAbove: 2)
         let one = try whole.store.prune(olderThan: Self.micros(100), keepRunning: keepRunning, reclaimSpace: false,
                                         batching: big)
         let many = try batched.store.prune(olderThan: Self.micros(100), keepRunning: keepRunning, reclaimSpace: true,
@@ -80,17 +88,19 @@ struct PruneBatchesTests {
         #expect(try batched.store.row(taskID: "mixed-2")?.eventCount == 2)
         #expect(left.marks == ["mixed-1"])
         #expect(left.oldMatches == (keepRunning ? 1 : 0) && left.mixedMatches == 5)
+        #expect(try PruneByCopyTests.inconsistencies(batched.store) == [])
     }
 
     /// Between two batches another connection writes at once (no transaction of the prune is open), and a
     /// task that gets a newer event meanwhile is no longer pruned whole: it keeps that event.
-    @Test func anotherWriterGetsThroughBetweenBatchesAndItsEventIsKept() throws {
+    @Test(arguments: [false, true])
+    func anotherWriterGetsThroughBetweenBatchesAndItsEventIsKept(copy: Bool) throws {
         let fixture = try StoreFixture()
         try Self.fill(fixture.store)
         let other = try fixture.secondConnection()
         var writes = 0
         var revived: String?
-        var batching = Self.tiny
+        var batching = Self.tiny(copy: copy)
         batching.afterEachBatch = {
             writes += 1
             if revived == nil, let task = try (0..<12).map({ "old-\($0)" }).first(where: { try other.row(taskID: $0) != nil }) {
@@ -108,5 +118,6 @@ struct PruneBatchesTests {
         #expect(try fixture.store.row(taskID: task)?.eventCount == 1)
         #expect(try fixture.store.count(matching: TimelineQuery(terms: ["old task revived"])) == 1)
         #expect(try (1...writes).allSatisfy { try fixture.store.row(taskID: "live-\($0)") != nil })
+        #expect(try PruneByCopyTests.inconsistencies(fixture.store) == [])
     }
 }

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import re
 import resource
 import shutil
 import signal
@@ -25,6 +26,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parent
@@ -80,36 +82,47 @@ def settle(database: Path) -> None:
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
-def rows(screen: str) -> list[str]:
-    """The list part of a screen (without the header and the status bar)."""
-    return screen.splitlines()[1:-2]
+POSITION = re.compile(r"row ([\d,]+) of ([\d,]+)")
 
 
-def probe(tmux: Tmux, key: str, mode: str, before: list[str], timeout: float = 30) -> tuple[float | None, list[str]]:
-    """Seconds from pressing `key` until the status bar says `mode` and the rows differ from `before`."""
+def at_end(screen: str) -> bool:
+    """BROWSE on the oldest row: the status bar says "row N of N"."""
+    position = POSITION.search(screen)
+    return "BROWSE" in screen and position is not None and position.group(1) == position.group(2)
+
+
+def at_start(screen: str) -> bool:
+    """FOLLOW on the newest row: the status bar says "row 1 of …"."""
+    position = POSITION.search(screen)
+    return "FOLLOW" in screen and position is not None and position.group(1) == "1"
+
+
+def probe(tmux: Tmux, key: str, arrived: Callable[[str], bool], timeout: float = 30) -> float | None:
+    """Seconds from pressing `key` until the screen shows where the key goes (`arrived`), or None."""
     started = time.perf_counter()
     tmux.send_keys(key)
     deadline = started + timeout
     while time.perf_counter() < deadline:
-        screen = tmux.capture()
-        if mode in screen and rows(screen) != before:
-            return time.perf_counter() - started, rows(screen)
-    return None, before
+        if arrived(tmux.capture()):
+            return time.perf_counter() - started
+    return None
 
 
 class Prober:
-    """Alternates End and Home in the TUI, keeping every latency."""
+    """Alternates End and Home in the TUI, keeping every latency. Each key counts as answered when the
+    status bar shows its destination (not merely any change: a half-drawn frame is no answer)."""
 
     def __init__(self, tmux: Tmux):
         self.tmux = tmux
-        self.newest = rows(tmux.capture())
-        self.oldest: list[str] = []
+        deadline = time.perf_counter() + 30
+        while not at_start(tmux.capture()) and time.perf_counter() < deadline:
+            pass
 
     def once(self) -> float | None:
-        took, self.oldest = probe(self.tmux, "End", "BROWSE", self.newest)
+        took = probe(self.tmux, "End", at_end)
         if took is None:
             return None
-        back, self.newest = probe(self.tmux, "Home", "FOLLOW", self.oldest)
+        back = probe(self.tmux, "Home", at_start)
         return None if back is None else max(took, back)
 
 

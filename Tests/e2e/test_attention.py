@@ -38,6 +38,9 @@ class PtyTUI:
         pid, fd = pty.fork()
         if pid == 0:  # child
             try:
+                # The size is the terminal's before the program starts (a resize during start-up is not
+                # what these tests are about).
+                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
                 os.execve(argv[0], argv, env)
             finally:
                 os._exit(127)

@@ -24,6 +24,10 @@ public final class AttentionMonitor: Sendable {
         var fleet: FleetCounts?
         var failure: String?
         var busy = false
+        /// The fleet counts last read, so a step that reads the same ones does not wake the caller.
+        var lastFleet: FleetCounts?
+        /// Called (outside the lock) when a step found something new for `take`.
+        var wake: (@Sendable () -> Void)?
     }
     private let found = Mutex(Found())
 
@@ -37,6 +41,12 @@ public final class AttentionMonitor: Sendable {
         watch = Mutex(Watch(
             watermark: try store.newestSeq(),
             notifier: Notifier(policy: policy, startedMicros: startedMicros, burstWindowMicros: burstWindowMicros)))
+    }
+
+    /// `wake` runs (on the monitor's queue) when a step found something new for `take`: notifications, a
+    /// failure, or fleet counts unlike the last ones read. So a loop need not look for them on a timer.
+    public func setWake(_ wake: (@Sendable () -> Void)?) {
+        found.withLock { $0.wake = wake }
     }
 
     /// Starts one step in the background unless one is running: new events, due notifications, and the
@@ -87,11 +97,18 @@ public final class AttentionMonitor: Sendable {
                 problem = "notifications: \(error)"
             }
         }
-        found.withLock { found in
+        let wake = found.withLock { found -> (@Sendable () -> Void)? in
             found.outbox += notifications
-            if let counts { found.fleet = counts }
+            var new = !notifications.isEmpty || problem != nil
+            if let counts {
+                found.fleet = counts
+                if counts != found.lastFleet { new = true }
+                found.lastFleet = counts
+            }
             if let problem { found.failure = problem }
             found.busy = false
+            return new ? found.wake : nil
         }
+        wake?()
     }
 }

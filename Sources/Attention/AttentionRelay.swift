@@ -71,6 +71,9 @@ public final class AttentionRelay {
         return findings
     }
 
+    /// `wake` runs (on any thread) when the monitor found something for the next `step`.
+    public func setWake(_ wake: (@Sendable () -> Void)?) { monitor.setWake(wake) }
+
     /// Waits (at most `timeout` seconds) for notify commands still running.
     public func waitUntilIdle(timeout: Double) {
         command?.waitUntilIdle(timeout: timeout)

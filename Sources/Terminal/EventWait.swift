@@ -21,9 +21,11 @@ final class EventWait {
     }
 
     /// Sleeps until input, a wake-up, a store write or a signal, or `timeoutMicros` (nil: no timeout).
-    func wait(timeoutMicros: Int64?) -> Woken {
+    /// `watchStore` false: store writes do not wake it (they stay queued in the watcher until drained).
+    func wait(timeoutMicros: Int64?, watchStore: Bool = true) -> Woken {
         var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
         if let wakePipe { fds.append(pollfd(fd: wakePipe.readFD, events: Int16(POLLIN), revents: 0)) }
+        let storeWatcher = watchStore ? self.storeWatcher : nil
         if let storeWatcher { fds.append(pollfd(fd: storeWatcher.fd, events: Int16(POLLIN), revents: 0)) }
         // Round up so a due tick is never woken for a few microseconds early.
         let timeout = timeoutMicros.map { Int32(clamping: max(0, ($0 + 999) / 1000)) } ?? -1
@@ -37,7 +39,7 @@ final class EventWait {
         woken.terminal = fds[0].revents & ready != 0
         var i = 1
         if wakePipe != nil { woken.wakePipe = fds[i].revents & ready != 0; i += 1 }
-        if storeWatcher != nil { woken.store = fds[i].revents & ready != 0 && storeWatcher!.drain() }
+        if let storeWatcher { woken.store = fds[i].revents & ready != 0 && storeWatcher.drain() }
         return woken
     }
 }

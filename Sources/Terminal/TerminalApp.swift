@@ -3,20 +3,19 @@ import Foundation
 import TimelineUI
 
 /// The interactive loop, event-driven: it sleeps in `poll(2)` (`EventWait`) until terminal input, a
-/// background result (the controller's wake handler), a write to the database (inotify on its WAL) or a
-/// signal, with a timeout only for the next tick (`TickCadence`: ten a second while something animates,
-/// else one a second, stretched to a few seconds while ticks change nothing on screen). Then it decodes
-/// the input bytes (`TerminalInput`), feeds the controller and draws the diff.
+/// background result (the controller's wake handler), a write to the database (inotify on its WAL, or a
+/// commit in this process), the side channel's findings or a signal, with a timeout only for the next
+/// tick (`TickCadence`: ten a second while something animates, else one a second, stretched to a few
+/// seconds while ticks change nothing on screen) or for what `FramePacer` holds back (a store check or a
+/// frame waiting for its slot: about 30 a second while the store changes; what answers the user is drawn
+/// at once). Then it decodes the input bytes (`TerminalInput`), feeds the controller and draws the diff.
 public enum TerminalApp {
-    /// How soon after a store write is noticed the store is looked at again: a write seen by inotify
-    /// may land just before SQLite publishes the commit to readers.
-    static let storeRecheckMicros: Int64 = 30_000
     /// How often `data_version` is still checked when inotify watches the store (a slow fallback).
     static let watchedChangeCheckMicros: Int64 = 5_000_000
 
     /// Runs until the user quits or a termination signal arrives; the terminal is restored on return.
     /// `databasePath`: watched for other processes' writes. Commits in this process (the in-process
-    /// poller) are reported with `controller.checkForChangesNow()`. `light`: colours for a light background.
+    /// poller) are reported with `controller.storeWritten()`. `light`: colours for a light background.
     /// `sideChannel`: notifications and the terminal title, written between frames as `notices` says.
     public static func run<Driver: TimelineDriver>(
         controller: Driver, color: Bool, light: Bool = false, databasePath: String? = nil,
@@ -32,7 +31,10 @@ public enum TerminalApp {
         let wakePipe = WakePipe()
         let watcher = databasePath.flatMap(StoreWatcher.init)
         let events = EventWait(wakePipe: wakePipe, storeWatcher: watcher)
-        if let wakePipe { controller.setWakeHandler { wakePipe.signal() } }
+        if let wakePipe {
+            controller.setWakeHandler { wakePipe.signal() }
+            sideChannel?.setWake { wakePipe.signal() }
+        }
         if watcher != nil { controller.changeCheckInterval = watchedChangeCheckMicros }
         _ = curses.syncSizeWithTerminal()
         var size = curses.size
@@ -42,8 +44,9 @@ public enum TerminalApp {
         var running = true
         var lastTick = clock()
         var cadence = TickCadence()
-        var recheckAt: Int64?
+        var pacer = FramePacer()
         var dirty = true
+        var answersUser = true  // what is dirty answers the user: drawn without waiting for a frame slot
         var woken = EventWait.Woken(terminal: true)
         while running && TerminalRestore.terminationSignal == 0 {
             // Input, a background result or a store write (not a timeout, not a signal) is activity.
@@ -52,6 +55,7 @@ public enum TerminalApp {
                 // Everything already queued: a held key or a paste is applied whole.
                 for input in keyboard.read(timeoutMillis: 0) where running {
                     dirty = true
+                    answersUser = true
                     switch input {
                     case .key(.ctrl("l")): curses.invalidate()  // full repaint: clears what other programs wrote
                     case .key(.ctrl("z")): curses.suspend()
@@ -63,13 +67,15 @@ public enum TerminalApp {
             }
             guard running else { break }
             let now = clock()
-            if woken.store {
-                controller.checkForChangesNow()
-                recheckAt = now + storeRecheckMicros
-            } else if let due = recheckAt, now >= due {
-                controller.checkForChangesNow()
-                recheckAt = nil
+            // Writes seen while the pacer did not listen wait in the watcher (and the controller's flag)
+            // until the check they fold into is due.
+            if pacer.listensToStore || pacer.storeCheckDue(at: now) {
+                var written = woken.store
+                if !pacer.listensToStore, watcher?.drain() == true { written = true }
+                if controller.takeStoreWrites() { written = true }
+                if written { pacer.storeWritten(at: now) }
             }
+            if pacer.takeStoreCheck(at: now) { controller.checkForChangesNow() }
             var ticked = false
             if now - lastTick >= cadence.interval(animating: controller.state.animating) {
                 controller.send(.tick(nowMicros: now))
@@ -79,7 +85,11 @@ public enum TerminalApp {
             }
             controller.pollBackground(nowMicros: now)
             wakePipe?.drain()
-            if controller.drain() { dirty = true }
+            switch controller.drainResults() {
+            case .none: break
+            case .background: dirty = true
+            case .answers: dirty = true; answersUser = true
+            }
             // Input is read without ncurses' getch (where it would report KEY_RESIZE), and SIGWINCH may be
             // blocked by whatever started us (seen under pytest+tmux): the tty size itself tells (one cheap
             // ioctl per iteration; a SIGWINCH that does arrive interrupts the wait at once).
@@ -89,17 +99,20 @@ public enum TerminalApp {
                 curses.invalidate()
                 controller.send(.resize(width: size.width, height: size.height))
                 dirty = true
+                answersUser = true
             }
             if sideChannel?.service(controller: controller, nowMicros: now, as: notices) == true { dirty = true }
             var changed = false
-            if dirty {
+            if dirty && pacer.mayDraw(at: now, answersUser: answersUser) {
                 changed = curses.draw(render(controller.state, width: size.width, height: size.height))
+                pacer.drew(at: now)
                 dirty = false
+                answersUser = false
             }
             if active { cadence.activity() } else if ticked || changed { cadence.ticked(changedScreen: changed) }
-            var timeout = lastTick + cadence.interval(animating: controller.state.animating) - clock()
-            if let due = recheckAt { timeout = min(timeout, due - clock()) }
-            woken = events.wait(timeoutMicros: timeout)
+            var due = lastTick + cadence.interval(animating: controller.state.animating)
+            if let paced = pacer.deadline(framePending: dirty) { due = min(due, paced) }
+            woken = events.wait(timeoutMicros: due - clock(), watchStore: pacer.listensToStore)
         }
         controller.finishActions(timeout: 2)  // a mark or pin made just before quitting is kept
         curses.end()

@@ -14,9 +14,14 @@ public protocol TerminalSideChannel<Controller>: AnyObject {
     func pendingNotices() -> [TerminalNotice]
     /// Shown after the terminal is restored (e.g. restore the title).
     func exitNotices() -> [TerminalNotice]
+    /// `wake` runs (on any thread) when findings are ready for `step`, so the loop looks at them at once.
+    func setWake(_ wake: @escaping @Sendable () -> Void)
 }
 
 extension TerminalSideChannel {
+    /// A channel that finds nothing in the background needs no wake.
+    public func setWake(_ wake: @escaping @Sendable () -> Void) {}
+
     /// The loop's one call per iteration: `step`, then its notices (ncurses flushed the last frame; true: redraw).
     func service(controller: Controller, nowMicros: Int64, as encoding: NoticeBytes) -> Bool {
         let changed = step(controller: controller, nowMicros: nowMicros)

@@ -23,23 +23,29 @@ enum EffectKind: Hashable {
     }
 }
 
-/// Results waiting for the input thread.
+/// Results waiting for the input thread, each with whether it answers the user's input.
 final class Inbox: Sendable {
+    struct Item: Sendable {
+        var input: Input
+        var answersUser: Bool
+    }
     private struct Content {
-        var items: [Input] = []
+        var items: [Item] = []
         /// Called after each `put` (outside the lock), so an event-driven loop wakes for the result.
         var wake: (@Sendable () -> Void)?
     }
     private let content = Mutex(Content())
     func setWake(_ handler: (@Sendable () -> Void)?) { content.withLock { $0.wake = handler } }
-    func put(_ input: Input) {
+    func put(_ input: Input, answersUser: Bool = false) {
         let wake = content.withLock { content in
-            content.items.append(input)
+            content.items.append(Item(input: input, answersUser: answersUser))
             return content.wake
         }
         wake?()
     }
-    func takeAll() -> [Input] {
+    /// Wakes the loop without a result (it has something else to look at).
+    func wake() { content.withLock { $0.wake }?() }
+    func takeAll() -> [Item] {
         content.withLock { content in
             defer { content.items = [] }
             return content.items

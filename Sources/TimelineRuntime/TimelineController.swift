@@ -37,6 +37,9 @@ public final class TimelineController: Sendable {
     private let lastToken = Mutex<Int64?>(nil)
     private let checkPending = Atomic(false)
     private let immediateCheckQueued = Atomic(false)
+    /// Set by `storeWritten` until the loop takes it (`takeStoreWrites`).
+    private let writtenUntaken = Atomic(false)
+    private let hasWakeHandler = Atomic(false)
     private let pollerStatus: (@Sendable () -> PollerStatusView)?
     /// Sends a confirmed reply (records it, delivers it, keeps the outcome); runs on its own serial lane so
     /// a slow webhook never delays a frame, and every confirmed reply is sent exactly once, in order.
@@ -77,6 +80,20 @@ public final class TimelineController: Sendable {
     /// event-driven loop can sleep until then. Set it before `start`.
     public func setWakeHandler(_ handler: (@Sendable () -> Void)?) {
         inbox.setWake(handler)
+        hasWakeHandler.store(handler != nil, ordering: .releasing)
+    }
+
+    /// A commit in this process (the in-process poller's hook; any thread). With a loop listening (a wake
+    /// handler set), the loop is woken once and checks the store at its own pace (`takeStoreWrites`);
+    /// commits until it takes them fold into that one wake. Without one, the store is checked now.
+    public func storeWritten() {
+        guard hasWakeHandler.load(ordering: .acquiring) else { return checkForChangesNow() }
+        if writtenUntaken.setIfClear() { inbox.wake() }
+    }
+
+    /// True when `storeWritten` was called since the last call: the loop schedules a store check.
+    public func takeStoreWrites() -> Bool {
+        writtenUntaken.exchange(false, ordering: .acquiringAndReleasing)
     }
 
     /// Looks for other connections' commits now, without the `changeCheckInterval` throttle: for a commit
@@ -91,32 +108,43 @@ public final class TimelineController: Sendable {
 
     /// Starts the first loads.
     public func start() {
-        run(loop.withLock { startEffects(&$0.state) }, countsAfterWindow: true)
+        run(loop.withLock { startEffects(&$0.state) }, countsAfterWindow: true, answersUser: true)
     }
 
-    /// Applies an input from the terminal; returns false once the user asked to quit.
+    /// Applies an input from the terminal; returns false once the user asked to quit. The results of the
+    /// work it starts answer the user (`drainResults`), except a tick's.
     @discardableResult
     public func send(_ input: Input) -> Bool {
-        if case .tick(let now) = input { pollBackground(nowMicros: now) }
+        var answersUser = true
+        if case .tick(let now) = input {
+            pollBackground(nowMicros: now)
+            answersUser = false
+        }
         let (effects, quit) = loop.withLock { loop in
             let effects = reduce(&loop.state, input)
             return (effects, loop.state.quitRequested)
         }
-        run(effects)
+        run(effects, answersUser: answersUser)
         return !quit
     }
 
     /// Applies results that arrived from the background queue. True when the state changed.
-    public func drain() -> Bool {
-        let inputs = inbox.takeAll()
-        guard !inputs.isEmpty else { return false }
+    public func drain() -> Bool { drainResults() != .none }
+
+    /// Applies results that arrived from the background queue, and tells whether one answers the user
+    /// (the work it starts in turn answers the user too).
+    public func drainResults() -> DrainedResults {
+        let items = inbox.takeAll()
+        guard !items.isEmpty else { return .none }
         var coalesced = false
-        for input in inputs {
+        var answers = false
+        for item in items {
             // Several store changes in one drain are one reload.
-            if input == .storeChanged { if coalesced { continue }; coalesced = true }
-            run(loop.withLock { reduce(&$0.state, input) })
+            if item.input == .storeChanged { if coalesced { continue }; coalesced = true }
+            answers = answers || item.answersUser
+            run(loop.withLock { reduce(&$0.state, item.input) }, answersUser: item.answersUser)
         }
-        return true
+        return answers ? .answers : .background
     }
 
     /// Waits until both lanes have answered everything sent so far and every answer is applied. For tests
@@ -183,7 +211,8 @@ public final class TimelineController: Sendable {
 
     /// `countsAfterWindow`: counts start only once the fast lane has answered the effects before them (the
     /// first frame), so a count over a large history does not compete with it for the CPU.
-    private func run(_ effects: [Effect], countsAfterWindow: Bool = false) {
+    /// `answersUser`: the effects' results answer the user's input (`drainResults`).
+    private func run(_ effects: [Effect], countsAfterWindow: Bool = false, answersUser: Bool = false) {
         for effect in effects {
             if effect == .quit { continue }
             if case .sendReply(let record) = effect {
@@ -194,7 +223,7 @@ public final class TimelineController: Sendable {
                     if let sendReply { outcome = sendReply(record) } else {
                         outcome.delivery = .failed(reason: "this view cannot send replies")
                     }
-                    inbox.put(.replyOutcome(outcome))
+                    inbox.put(.replyOutcome(outcome), answersUser: answersUser)
                 }
                 continue
             }
@@ -202,7 +231,7 @@ public final class TimelineController: Sendable {
             if ActionExecutor.isAction(effect) {
                 guard let actions else { continue }
                 actionQueue.async { [inbox] in
-                    if let input = ActionExecutor.run(effect, with: actions) { inbox.put(input) }
+                    if let input = ActionExecutor.run(effect, with: actions) { inbox.put(input, answersUser: answersUser) }
                 }
                 continue
             }
@@ -231,12 +260,12 @@ public final class TimelineController: Sendable {
                         }
                         return EffectExecutor.run(effect, on: reader, cancelledWhen: stale)
                     }
-                    if let result { inbox.put(result) }
+                    if let result { inbox.put(result, answersUser: answersUser) }
                     if case .loadCounts(let request) = effect {
                         countThrottle.finished(generation: request.generation, startedNanos: started, capped: request.cap != nil)
                     }
                 } catch {
-                    inbox.put(.loadFailed("cannot open the store: \(error)"))
+                    inbox.put(.loadFailed("cannot open the store: \(error)"), answersUser: answersUser)
                 }
             }
             if countsAfterWindow && lane === slow {

@@ -12,12 +12,25 @@ public protocol TimelineDriver: AnyObject {
     func start()
     /// Applies an input; false once the user asked to quit.
     @discardableResult func send(_ input: Input) -> Bool
-    /// Applies the background results that arrived; true when the state changed.
-    func drain() -> Bool
+    /// Applies the background results that arrived, and tells whether any answers the user.
+    func drainResults() -> DrainedResults
     /// Looks for other connections' writes and the poller's status (throttled).
     func pollBackground(nowMicros: Int64)
     /// Looks for other connections' writes now (a commit hook or a file watcher saw one).
     func checkForChangesNow()
+    /// True when this process committed to the store since the last call (`storeWritten`); the loop
+    /// then checks the store at its pace.
+    func takeStoreWrites() -> Bool
     /// Waits, at most `timeout` seconds, for the user's queued actions (marks, pins, views) to be written.
     @discardableResult func finishActions(timeout: Double) -> Bool
+}
+
+/// What `drainResults` applied, which decides how soon the loop draws it.
+public enum DrainedResults: Hashable, Sendable {
+    /// Nothing arrived.
+    case none
+    /// Results of background work only (store changes, counts, ticks): drawn at the frame pace.
+    case background
+    /// At least one result answers the user's input (a key's load, a confirmed reply): drawn at once.
+    case answers
 }

@@ -14,6 +14,8 @@ final class TUIAttention: TerminalSideChannel {
 
     func startNotices() -> [TerminalNotice] { relay.startNotices }
 
+    func setWake(_ wake: @escaping @Sendable () -> Void) { relay.setWake(wake) }
+
     func step(controller: TimelineController, nowMicros: Int64) -> Bool {
         let found = relay.step(nowMicros: nowMicros, openTaskID: controller.state.detail?.taskID)
         pending += found.notices

@@ -94,7 +94,7 @@ struct TUICommand: ParsableCommand {
         let poller = noPoll ? nil : PollerSupervisor(
             resolve: { [queue] first in try TUIPollerStatus.resolve(queue, prepared: first ? prepared : nil) },
             configuration: polling.pollerConfiguration(queueURLs: []), databasePath: path,
-            onCommit: { commits.controller?.checkForChangesNow() })
+            onCommit: { commits.controller?.storeWritten() })
         poller?.start()
         defer {
             HelperRegistry.shared.terminateAll()  // a credential helper must not hold up quitting

@@ -1,0 +1,81 @@
+import Testing
+@testable import Terminal
+
+/// The pacing rule, driven by an injected clock (microseconds).
+@Suite struct FramePacerTests {
+    let frame = FramePacer.frameMicros
+
+    @Test func aFirstWriteIsCheckedAtOnceAndABurstFoldsIntoOneCheckAFrame() {
+        var pacer = FramePacer()
+        #expect(pacer.listensToStore)
+        pacer.storeWritten(at: 1_000_000)
+        let checked = pacer.takeStoreCheck(at: 1_000_000)
+        #expect(checked, "nothing checked in the last frame: at once")
+        #expect(!pacer.listensToStore, "writes now fold into the next check")
+        #expect(pacer.deadline(framePending: false) == 1_000_000 + frame)
+        // A prune writes the WAL every ~1.4 ms: none of those writes is a check of its own.
+        var checks = 1
+        var now: Int64 = 1_000_000
+        while now < 2_000_000 {
+            now += 1_400
+            if pacer.listensToStore || pacer.storeCheckDue(at: now) { pacer.storeWritten(at: now) }
+            if pacer.takeStoreCheck(at: now) { checks += 1 }
+        }
+        #expect(checks >= 28 && checks <= 31, "about 30 checks in a second of writes, not ~700: \(checks)")
+    }
+
+    @Test func aCheckCausedByWritesIsFollowedByOneMoreThenTheStoreIsListenedToAgain() {
+        var pacer = FramePacer()
+        pacer.storeWritten(at: 0)
+        let checked = pacer.takeStoreCheck(at: 0)
+        #expect(checked)
+        let second = pacer.takeStoreCheck(at: frame - 1)
+        #expect(!second, "not before its slot")
+        let third = pacer.takeStoreCheck(at: frame)
+        #expect(third, "the commit may have been published after the write seen")
+        #expect(pacer.listensToStore, "no write since: nothing more is scheduled")
+        #expect(pacer.deadline(framePending: false) == nil, "idle: no timeout at all")
+        let fourth = pacer.takeStoreCheck(at: 10 * frame)
+        #expect(!fourth)
+    }
+
+    @Test func aWriteSoonAfterACheckWaitsForTheNextSlot() {
+        var pacer = FramePacer()
+        pacer.storeWritten(at: 0)
+        _ = pacer.takeStoreCheck(at: 0)
+        _ = pacer.takeStoreCheck(at: frame)
+        pacer.storeWritten(at: frame + 10)
+        let checked = pacer.takeStoreCheck(at: frame + 10)
+        #expect(!checked, "checked 10 µs ago")
+        #expect(pacer.deadline(framePending: false) == 2 * frame)
+        let second = pacer.takeStoreCheck(at: 2 * frame)
+        #expect(second)
+    }
+
+    @Test func backgroundFramesAreCappedButWhatAnswersTheUserIsDrawnAtOnce() {
+        var pacer = FramePacer()
+        #expect(pacer.mayDraw(at: 0, answersUser: false), "the first frame")
+        pacer.drew(at: 0)
+        #expect(!pacer.mayDraw(at: frame / 2, answersUser: false), "a store change waits for its slot")
+        #expect(pacer.deadline(framePending: true) == frame, "and the loop wakes for it")
+        #expect(pacer.mayDraw(at: frame / 2, answersUser: true), "a key press never waits for a slot")
+        #expect(pacer.mayDraw(at: frame, answersUser: false))
+        // Results arriving every millisecond for a second make at most ~30 frames.
+        var frames = 0
+        for now in stride(from: Int64(1_000_000), to: 2_000_000, by: 1_000) where pacer.mayDraw(at: now, answersUser: false) {
+            pacer.drew(at: now)
+            frames += 1
+        }
+        #expect(frames >= 29 && frames <= 31, "\(frames) frames")
+    }
+
+    @Test func theDeadlineIsTheSoonerOfACheckAndAWaitingFrame() {
+        var pacer = FramePacer()
+        pacer.drew(at: 0)
+        pacer.storeWritten(at: 0)
+        _ = pacer.takeStoreCheck(at: 0)
+        pacer.drew(at: 5_000)
+        #expect(pacer.deadline(framePending: true) == frame, "the check (frame) before the frame (5 ms + frame)")
+        #expect(pacer.deadline(framePending: false) == frame)
+    }
+}

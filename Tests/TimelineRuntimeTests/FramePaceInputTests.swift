@@ -1,0 +1,84 @@
+import Foundation
+import Synchronization
+import Testing
+import TimelineCore
+import TimelineRuntime
+@testable import TimelineUI
+
+/// What the terminal loop needs from the controller to pace frames: commits in this process wake it once
+/// until it takes them (it checks the store at its own pace), and drained results say whether they answer
+/// the user (drawn at once) or only follow the store (drawn at the frame pace).
+@Suite("Frame pacing inputs")
+struct FramePaceInputTests {
+    @Test func commitsInThisProcessWakeALoopOnceUntilItTakesThem() throws {
+        let h = try StoreHarness()
+        try h.publish("T1", secondsAgo: 50)
+        h.start()
+        h.controller.changeCheckInterval = .max
+        let wakes = Atomic(0)
+        h.controller.setWakeHandler { wakes.add(1, ordering: .relaxed) }
+        try h.publish("T2", secondsAgo: 10)
+        for _ in 0..<3 { h.controller.storeWritten() }
+        #expect(wakes.load(ordering: .relaxed) == 1, "a burst of commits is one wake")
+        h.settle()
+        #expect(h.visibleTasks == ["T1"], "the loop decides when to look")
+        #expect(h.controller.takeStoreWrites())
+        #expect(!h.controller.takeStoreWrites(), "taken once")
+        h.controller.storeWritten()
+        #expect(wakes.load(ordering: .relaxed) == 2, "the next commit wakes again")
+        h.controller.checkForChangesNow()
+        h.settle()
+        #expect(h.visibleTasks == ["T2", "T1"])
+    }
+
+    @Test func withoutALoopACommitIsLookedAtNow() throws {
+        let h = try StoreHarness()
+        try h.publish("T1", secondsAgo: 50)
+        h.start()
+        h.controller.changeCheckInterval = .max
+        h.controller.pollBackground(nowMicros: fixedNow)
+        h.settle()
+        try h.publish("T2", secondsAgo: 10)
+        h.controller.storeWritten()
+        h.settle()
+        #expect(h.visibleTasks == ["T2", "T1"])
+    }
+
+    @Test func aStoreReloadIsBackgroundAndASearchTypedIsAnAnswer() throws {
+        let h = try StoreHarness()
+        try h.publish("T1", secondsAgo: 50)
+        h.start()
+        h.controller.changeCheckInterval = .max
+        h.controller.pollBackground(nowMicros: fixedNow)
+        h.settle()
+        try h.publish("T2", secondsAgo: 10)
+        h.controller.checkForChangesNow()
+        #expect(drainedUntilSettled(h) == [.background])
+        #expect(h.visibleTasks == ["T2", "T1"])
+        h.controller.send(.key(.char("/")))
+        h.controller.send(.key(.char("T")))
+        h.controller.send(.key(.char("2")))
+        #expect(drainedUntilSettled(h) == [.answers])
+        #expect(h.visibleTasks == ["T2"])
+    }
+
+    /// The distinct outcomes of `drainResults` until nothing arrived for a while (polled, not slept on:
+    /// a result that arrives later is applied by `settle` and not counted).
+    private func drainedUntilSettled(_ h: StoreHarness) -> Set<DrainedResults> {
+        var seen: Set<DrainedResults> = []
+        let deadline = Date().addingTimeInterval(10)
+        var quiet = 0
+        while Date() < deadline, quiet < 40 {
+            let outcome = h.controller.drainResults()
+            if outcome == .none {
+                quiet += 1
+                Thread.sleep(forTimeInterval: 0.005)
+            } else {
+                quiet = 0
+                seen.insert(outcome)
+            }
+        }
+        h.settle()
+        return seen
+    }
+}

@@ -34,7 +34,7 @@ sys.path.insert(0, str(REPO_ROOT / "Tests" / "support"))
 from timeline_testing.tmux import Tmux  # noqa: E402
 
 import realistic_mix  # noqa: E402
-from sqs_bench_support import child_environment, percentile  # noqa: E402
+from sqs_bench_support import child_environment, loop_wakeups, percentile  # noqa: E402
 
 CACHE = REPO_ROOT / ".build" / "bench"
 HISTORY_DAYS = 100
@@ -126,6 +126,15 @@ class Prober:
         return None if back is None else max(took, back)
 
 
+def viewer_sample(pid: int) -> tuple[float, int]:
+    """The viewer's CPU seconds (all threads) and its loop's wake-ups so far."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0, 0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), loop_wakeups(pid)
+
+
 def spread(values: list[float]) -> str:
     ordered = sorted(values)
     return (f"median {percentile(ordered, 0.5) * 1000:.1f} ms, p99 {percentile(ordered, 0.99) * 1000:.1f} ms, "
@@ -148,11 +157,13 @@ def run(timeline: str, events: int) -> None:
     try:
         tmux.start([timeline, "tui", "--no-poll", "--db", str(database)], env=env, width=120, height=40)
         tmux.wait_for("FOLLOW", timeout=120)
+        viewer = tmux._pane_pids[0]  # the pane's process is the TUI itself
         prober = Prober(tmux)
         baseline = [t for t in (prober.once() for _ in range(20)) if t is not None]
         bytes_before = file_bytes(database)
         usage = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
+        viewer_before = viewer_sample(viewer)
         prune = subprocess.Popen([timeline, "prune", "--older-than", PRUNE_AGE, "--db", str(database)],
                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
         during: list[float] = []
@@ -168,6 +179,7 @@ def run(timeline: str, events: int) -> None:
                 if took * 1000 > FRAME_TARGET_MS:
                     slow.append((probe_started - started, took))
         wall = time.perf_counter() - started
+        viewer_after = viewer_sample(viewer)
         output = prune.stdout.read().strip() if prune.stdout else ""
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = after.ru_utime - usage.ru_utime + after.ru_stime - usage.ru_stime
@@ -179,6 +191,9 @@ def run(timeline: str, events: int) -> None:
             per_event = 1e6 / int(deleted[1])
             print(f"  per deleted event: {wall * per_event:.1f} us wall, {cpu * per_event:.1f} us CPU "
                   "(times the events to prune: the figure for another size)", flush=True)
+        print(f"  viewer during the prune (probed without pause): "
+              f"{(viewer_after[0] - viewer_before[0]) / wall * 100:.0f} % of a core, "
+              f"{(viewer_after[1] - viewer_before[1]) / wall:.0f} loop wake-ups/s", flush=True)
         print(f"  file: {bytes_before / 2**20:,.1f} MiB -> {file_bytes(database) / 2**20:,.1f} MiB "
               "(database + WAL; target: shrinks)", flush=True)
         if baseline:

@@ -118,6 +118,17 @@ def run_measured(command: list[str], env: dict[str, str], timeout: float = 600) 
     return Measured(wall, user + system, user, system, completed.returncode, completed.stdout, completed.stderr)
 
 
+def loop_wakeups(pid: int) -> int:
+    """How often a viewer's main thread has slept and woken so far (its voluntary context switches: the terminal
+    loop sleeps in poll(2) on that thread, so each wake is one; a lock wait counts too); 0 once it is gone."""
+    try:
+        status = open(f"/proc/{pid}/task/{pid}/status").read()
+    except OSError:
+        return 0
+    return sum(int(line.split()[1]) for line in status.splitlines()
+               if line.startswith("voluntary_ctxt_switches"))
+
+
 def percentile(sorted_values: list[float], fraction: float) -> float:
     """Nearest-rank percentile of an ascending list."""
     index = min(len(sorted_values) - 1, max(0, int(round(fraction * (len(sorted_values) - 1)))))

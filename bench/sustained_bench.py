@@ -47,7 +47,7 @@ from timeline_testing.tmux import Tmux  # noqa: E402
 from realistic_mix import iso  # noqa: E402
 from fleet_publisher import RawSQS  # noqa: E402
 from localstack_server import DEFAULT_PYTHON, LocalStackServer  # noqa: E402
-from sqs_bench_support import REGION, child_environment, percentile, sqs_client  # noqa: E402
+from sqs_bench_support import REGION, child_environment, loop_wakeups, percentile, sqs_client  # noqa: E402
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PROBE_TASK = "sustained-probe"
@@ -144,7 +144,7 @@ def run(timeline: str, localstack_python: str, seconds: float, rate: float, publ
             sampler = DepthSampler(server.endpoint, queue_url)
             sampler.start()
             time.sleep(max(0.0, start - time.time()))
-            cpu0, wall0 = process_tree_cpu(viewer), time.monotonic()
+            cpu0, wall0, wakes0 = process_tree_cpu(viewer), time.monotonic(), loop_wakeups(viewer)
             server_cpu0 = process_tree_cpu(server._process.pid) if server._process else 0.0
             latencies: list[float] = []
             missing = 0
@@ -160,7 +160,7 @@ def run(timeline: str, localstack_python: str, seconds: float, rate: float, publ
                     latencies.append(shown - sent_at)
                 n += 1
                 time.sleep(random.uniform(0.3, 0.7))
-            cpu1, wall1 = process_tree_cpu(viewer), time.monotonic()
+            cpu1, wall1, wakes1 = process_tree_cpu(viewer), time.monotonic(), loop_wakeups(viewer)
             server_cpu1 = process_tree_cpu(server._process.pid) if server._process else 0.0
             results = []
             for worker in workers:
@@ -180,7 +180,7 @@ def run(timeline: str, localstack_python: str, seconds: float, rate: float, publ
                 time.sleep(0.5)
             sampler.stopped.set()
             report(results, latencies, missing, sampler.samples, wall0, wall1, drained_at,
-                   cpu1 - cpu0, server_cpu1 - server_cpu0, seconds, rate)
+                   cpu1 - cpu0, server_cpu1 - server_cpu0, seconds, rate, wakes1 - wakes0)
         finally:
             for worker in workers:
                 if worker.poll() is None:
@@ -194,7 +194,7 @@ def run(timeline: str, localstack_python: str, seconds: float, rate: float, publ
 
 def report(results: list[dict], latencies: list[float], missing: int, depths: list[tuple[float, int]],
            wall0: float, wall1: float, drained_at: float | None, viewer_cpu: float, server_cpu: float,
-           seconds: float, rate: float) -> None:
+           seconds: float, rate: float, wakeups: int) -> None:
     wall = wall1 - wall0
     offered = sum(r["offered"] for r in results)
     sent = sum(r["sent"] for r in results)
@@ -229,7 +229,7 @@ def report(results: list[dict], latencies: list[float], missing: int, depths: li
               + (f" ({missing} not shown within {PROBE_TIMEOUT:.0f} s, counted as {PROBE_TIMEOUT:.0f} s)" if missing else "")
               + " (target: p99 <= 100 ms)", flush=True)
     print(f"  sustained viewer CPU: {100 * viewer_cpu / wall:.1f} % of a core over {wall:.0f} s "
-          "(target: <= 30 %)", flush=True)
+          f"(target: <= 30 %); its loop woke {wakeups / wall:,.0f} times a second", flush=True)
     print(f"  machine: load average {os.getloadavg()[0]:.1f} at the end ({os.cpu_count()} cores)", flush=True)
     print(f"  beside it: LocalStack {100 * server_cpu / wall:.0f} %, publishers {100 * publisher_cpu / wall:.0f} % "
           f"of a core (the machine has {os.cpu_count()} cores)", flush=True)

@@ -15,8 +15,9 @@ import TimelineUI
 /// Commits by other connections are noticed through `changeToken` (`pollBackground`) and fed back as
 /// `.storeChanged`.
 ///
-/// The terminal loop feeds inputs with `send`, calls `pollBackground` and `drain` each iteration and
-/// redraws; tests and benches wait with `settle` / `settleFrame`.
+/// The terminal loop feeds inputs with `send`, calls `pollBackground` and `drainResults` each iteration
+/// and redraws (at once for what answers the user, else at its frame pace); commits in this process reach
+/// it through `storeWritten` / `takeStoreWrites`. Tests and benches wait with `settle` / `settleFrame`.
 public final class TimelineController: Sendable {
     /// What the input thread works on (the lock is uncontended: it lets the compiler check the sharing).
     private struct Loop {

@@ -54,17 +54,21 @@ final class Inbox: Sendable {
     var isEmpty: Bool { content.withLock { $0.items.isEmpty } }
 }
 
-/// Latest ticket per effect kind (a newer request supersedes an older one), and how much work is in
-/// flight: every `issue` or `begin` is matched by one `finish`.
+/// Latest ticket per effect kind (a newer request supersedes an older one), how much work is in flight
+/// (every `issue` or `begin` is matched by one `finish`), and which kinds owe the user an answer.
 final class Tickets: Sendable {
     private struct Counts {
         var latest: [EffectKind: Int] = [:]
         var inFlight = 0
+        var owed: Set<EffectKind> = []
     }
     private let counts = Mutex(Counts())
     /// Starts work that a newer request of the same kind supersedes; its ticket tells which is latest.
-    func issue(_ kind: EffectKind) -> Int {
+    /// `answersUser`: the user waits for its result; if a newer request (a store reload right after the
+    /// key) supersedes it, that one's result answers the user in its place (`takeOwed`).
+    func issue(_ kind: EffectKind, answersUser: Bool = false) -> Int {
         counts.withLock { counts in
+            if answersUser { counts.owed.insert(kind) }
             counts.inFlight += 1
             let next = (counts.latest[kind] ?? 0) + 1
             counts.latest[kind] = next
@@ -73,6 +77,8 @@ final class Tickets: Sendable {
     }
     /// Starts work that is never superseded (a confirmed reply is sent once).
     func begin() { counts.withLock { $0.inFlight += 1 } }
+    /// True when the user waits for a result of `kind` (and no longer: this one answers).
+    func takeOwed(_ kind: EffectKind) -> Bool { counts.withLock { $0.owed.remove(kind) != nil } }
     func isLatest(_ ticket: Int, _ kind: EffectKind) -> Bool { counts.withLock { $0.latest[kind] == ticket } }
     func finish() { counts.withLock { $0.inFlight -= 1 } }
     var idle: Bool { counts.withLock { $0.inFlight == 0 } }

@@ -237,7 +237,7 @@ public final class TimelineController: Sendable {
                 continue
             }
             let kind = EffectKind(effect)
-            let ticket = tickets.issue(kind)
+            let ticket = tickets.issue(kind, answersUser: answersUser)
             let lane = kind == .counts ? slow : fast
             let work: @Sendable () -> Void = { [self] in
                 defer { tickets.finish() }
@@ -261,12 +261,12 @@ public final class TimelineController: Sendable {
                         }
                         return EffectExecutor.run(effect, on: reader, cancelledWhen: stale)
                     }
-                    if let result { inbox.put(result, answersUser: answersUser) }
+                    if let result { inbox.put(result, answersUser: tickets.takeOwed(kind) || answersUser) }
                     if case .loadCounts(let request) = effect {
                         countThrottle.finished(generation: request.generation, startedNanos: started, capped: request.cap != nil)
                     }
                 } catch {
-                    inbox.put(.loadFailed("cannot open the store: \(error)"), answersUser: answersUser)
+                    inbox.put(.loadFailed("cannot open the store: \(error)"), answersUser: tickets.takeOwed(kind) || answersUser)
                 }
             }
             if countsAfterWindow && lane === slow {

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TimelineCore
-import TimelineRuntime
+@testable import TimelineRuntime
 @testable import TimelineUI
 
 /// What the terminal loop needs from the controller to pace frames: commits in this process wake it once
@@ -80,5 +80,24 @@ struct FramePaceInputTests {
         }
         h.settle()
         return seen
+    }
+}
+
+/// A store reload issued right after a key supersedes the key's load: its result is what the user waits
+/// for, so it answers the user (drawn at once) in the key's place.
+@Suite("Owed answers")
+struct OwedAnswerTests {
+    @Test func aSupersedingLoadAnswersTheUserOnce() {
+        let tickets = Tickets()
+        let key = tickets.issue(.window, answersUser: true)
+        let reload = tickets.issue(.window)
+        #expect(!tickets.isLatest(key, .window) && tickets.isLatest(reload, .window), "the key's load is skipped")
+        let owed = tickets.takeOwed(.window)
+        #expect(owed, "the reload's result answers the key")
+        let again = tickets.takeOwed(.window)
+        #expect(!again, "once")
+        _ = tickets.issue(.counts)
+        let background = tickets.takeOwed(.counts)
+        #expect(!background, "a reload nobody waits for stays background")
     }
 }

@@ -83,8 +83,12 @@ let package = Package(
         .testTarget(name: "SQSClientTests", dependencies: ["SQSClient", "SharedRules", "TestSupport"]),
         .testTarget(name: "TimelineStoreTests", dependencies: ["TimelineStore", "TimelineCore", "TestSupport"],
                     exclude: ["Fixtures"]),
-        // The built `timeline` binary run as a subprocess (its commands, flags, output and exit codes).
-        .testTarget(name: "CLITests", dependencies: ["TimelineStore", "TimelineCore", "TestSupport"]),
+        // The built `timeline` binary run as a subprocess (its commands, flags, output and exit codes), and the
+        // command module's error routing unit-tested.
+        .testTarget(name: "CLITests", dependencies: [
+            "TimelineStore", "TimelineCore", "TestSupport", "timeline",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "TimelineStore", "SQSClient", "TimelineCore", "TestSupport"]),
         .testTarget(
             name: "ReplyDeliveryTests",

@@ -30,8 +30,9 @@ enum CursorHooksInstaller {
         return withNewline(editor.text, like: text)
     }
 
-    static func uninstall(_ text: String) throws(HookInstallError) -> String {
-        withNewline(try removing(from: JSONTextEditor(text), keep: nil).text, like: text)
+    /// `text` without timeline's entries; the containers in `userHad` stay even when that empties them.
+    static func uninstall(_ text: String, userHad: UserHookContainers = UserHookContainers()) throws(HookInstallError) -> String {
+        withNewline(try removing(from: JSONTextEditor(text), keep: nil, userHad: userHad).text, like: text)
     }
 
     static func installed(_ text: String) throws(HookInstallError) -> [String] {
@@ -40,7 +41,9 @@ enum CursorHooksInstaller {
             .filter { HookCommandLine.isTimeline($0, agent: .cursor) }
     }
 
-    private static func removing(from start: JSONTextEditor, keep: String?) throws(HookInstallError) -> JSONTextEditor {
+    /// Event lists and the `hooks` object emptied by the removal go too, unless the user had them (`userHad`).
+    private static func removing(from start: JSONTextEditor, keep: String?,
+                                 userHad: UserHookContainers = UserHookContainers()) throws(HookInstallError) -> JSONTextEditor {
         var editor = start
         while let hooks = editor.root.member("hooks") {
             let stale = hooks.members.enumerated().lazy.compactMap { memberIndex, member -> (Int, Int)? in
@@ -51,9 +54,9 @@ enum CursorHooksInstaller {
             }.first
             guard let (memberIndex, index) = stale else { break }
             let list = hooks.members[memberIndex].value
-            if list.elements.count > 1 {
+            if list.elements.count > 1 || userHad.events.contains(hooks.members[memberIndex].key) {
                 try editor.removeElement(index, of: list)
-            } else if hooks.members.count > 1 {
+            } else if hooks.members.count > 1 || userHad.hooks {
                 try editor.removeMember(memberIndex, of: hooks)
             } else if let index = editor.root.members.firstIndex(where: { $0.value === hooks }) {
                 try editor.removeMember(index, of: editor.root)

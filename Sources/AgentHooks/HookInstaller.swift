@@ -41,14 +41,15 @@ public struct HookInstaller: Sendable {
     public func uninstall() throws(HookInstallError) -> Change {
         guard let before = try read() else { return Change(before: nil, after: nil) }
         let after: String?
+        let userHad = UserHookContainers(original: backup())
         if location.file == .codexHooks {
-            let remaining = try CodexHooksInstaller.installer().uninstall(before)
+            let remaining = try CodexHooksInstaller.installer().uninstall(before, userHad: userHad)
             return Change(before: before, after: isLeftover(remaining) ? nil : remaining)
         }
         switch location.agent {
-        case .claude: after = try ClaudeSettingsInstaller.installer().uninstall(before)
-        case .gemini: after = try GeminiSettingsInstaller.installer.uninstall(before)
-        case .cursor: after = try CursorHooksInstaller.uninstall(before)
+        case .claude: after = try ClaudeSettingsInstaller.installer().uninstall(before, userHad: userHad)
+        case .gemini: after = try GeminiSettingsInstaller.installer.uninstall(before, userHad: userHad)
+        case .cursor: after = try CursorHooksInstaller.uninstall(before, userHad: userHad)
         case .codex: after = CodexConfigInstaller.uninstall(before)
         case .opencode: after = OpencodePluginInstaller.installed(before).isEmpty ? before : nil
         case .aider: after = AiderConfigInstaller.uninstall(before)
@@ -56,9 +57,17 @@ public struct HookInstaller: Sendable {
         return Change(before: before, after: isLeftover(after) ? nil : after)
     }
 
+    /// The copy of the file kept before timeline's first change (`write`).
+    private var backupPath: String { location.path + ".timeline-backup" }
+
+    /// The file as it was before timeline first changed it (nil: timeline created it, or the copy is gone).
+    private func backup() -> String? {
+        FileManager.default.contents(atPath: backupPath).map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// True for what is left of a file timeline created (no backup beside it) once its entries are gone.
     private func isLeftover(_ text: String?) -> Bool {
-        guard let text, !FileManager.default.fileExists(atPath: location.path + ".timeline-backup") else { return false }
+        guard let text, !FileManager.default.fileExists(atPath: backupPath) else { return false }
         if text.allSatisfy(\.isWhitespace) { return true }
         guard [.claude, .gemini, .cursor].contains(location.agent) || location.file == .codexHooks, let editor = try? JSONTextEditor(text) else { return false }
         let keys = editor.root.members.map(\.key)
@@ -88,7 +97,7 @@ public struct HookInstaller: Sendable {
         let manager = FileManager.default
         var backup: String?
         if change.before != nil {
-            let copy = path + ".timeline-backup"
+            let copy = backupPath
             if !manager.fileExists(atPath: copy) {
                 do { try manager.copyItem(atPath: path, toPath: copy) } catch {
                     throw HookInstallError("cannot back up \(path): \(error.localizedDescription)")

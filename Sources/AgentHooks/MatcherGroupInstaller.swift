@@ -49,8 +49,9 @@ struct MatcherGroupInstaller {
         return withNewline(editor.text, like: text)
     }
 
-    func uninstall(_ text: String) throws(HookInstallError) -> String {
-        withNewline(try removing(from: JSONTextEditor(text), keep: nil).text, like: text)
+    /// `text` without timeline's entries; the containers in `userHad` stay even when that empties them.
+    func uninstall(_ text: String, userHad: UserHookContainers = UserHookContainers()) throws(HookInstallError) -> String {
+        withNewline(try removing(from: JSONTextEditor(text), keep: nil, userHad: userHad).text, like: text)
     }
 
     /// Timeline's commands in the file.
@@ -69,8 +70,9 @@ struct MatcherGroupInstaller {
     }
 
     /// The editor with timeline's entries removed, except those running exactly `keep`; groups, event lists
-    /// and the `hooks` object that become empty through this go too.
-    private func removing(from start: JSONTextEditor, keep: String?) throws(HookInstallError) -> JSONTextEditor {
+    /// and the `hooks` object that become empty through this go too, unless the user had them (`userHad`).
+    private func removing(from start: JSONTextEditor, keep: String?,
+                          userHad: UserHookContainers = UserHookContainers()) throws(HookInstallError) -> JSONTextEditor {
         var editor = start
         func isStale(_ node: JSONTextEditor.Node) -> Bool {
             guard let command = node.member("command")?.string else { return false }
@@ -85,9 +87,9 @@ struct MatcherGroupInstaller {
                     guard let staleIndex = inner.elements.firstIndex(where: isStale) else { continue }
                     if inner.elements.count > 1 {
                         try editor.removeElement(staleIndex, of: inner)
-                    } else if member.value.elements.count > 1 {
+                    } else if member.value.elements.count > 1 || userHad.events.contains(member.key) {
                         try editor.removeElement(groupIndex, of: member.value)
-                    } else if hooks.members.count > 1 {
+                    } else if hooks.members.count > 1 || userHad.hooks {
                         try editor.removeMember(memberIndex, of: hooks)
                     } else if let index = editor.root.members.firstIndex(where: { $0.value === hooks }) {
                         try editor.removeMember(index, of: editor.root)

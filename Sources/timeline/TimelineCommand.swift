@@ -31,12 +31,14 @@ struct TimelineCommand: ParsableCommand {
         // An agent runs `hook` once per tool call: it is parsed alone, without the whole command tree.
         let isHook = arguments.first == HookCommand.configuration.commandName
         let root: any ParsableCommand.Type = isHook ? HookCommand.self : TimelineCommand.self
-        // Parse errors (usage, `--version`) and help (ArgumentParser's own help command) are ArgumentParser's
-        // to print; only what one of the commands declared here throws from `run()` goes to `fail`.
+        // Parse errors (usage, `--version`, a `ValidationError`) and help (ArgumentParser's own help command)
+        // are ArgumentParser's to print; what one of the commands declared here throws from `run()`, or from
+        // `validate()` when it is not ArgumentParser's own, goes to `fail`.
         var command: ParsableCommand
         do {
             command = try root.parseAsRoot(isHook ? Array(arguments.dropFirst()) : arguments)
         } catch {
+            if let thrown = ValidateFailure.thrown(in: error) { fail(thrown, root: root) }
             let message = root.fullMessage(for: error)
             if root.exitCode(for: error) != .success, let hint = TypoHint.hint(for: message, arguments: arguments) {
                 FileHandle.standardError.write(Data((message + "\n" + hint + "\n").utf8))

@@ -73,6 +73,15 @@ struct HookInstallerTests {
         _ = try roundTrip(.claude, "{}\n")
     }
 
+    /// An empty `hooks` object or event list the user had before the install is theirs: the uninstall keeps it.
+    @Test func uninstallKeepsTheUsersEmptyHooksAndEventLists() throws {
+        _ = try roundTrip(.claude, "{\n  \"hooks\": {}\n}\n")
+        _ = try roundTrip(.claude, "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"Stop\": [],\n    \"PreToolUse\": []\n  }\n}\n")
+        _ = try roundTrip(.gemini, "{\n  \"theme\": \"Dracula\",\n  \"hooks\": {}\n}\n")
+        _ = try roundTrip(.cursor, "{\n  \"version\": 1,\n  \"hooks\": {}\n}\n")
+        _ = try roundTrip(.cursor, "{\n  \"version\": 1,\n  \"hooks\": {\n    \"stop\": []\n  }\n}\n")
+    }
+
     @Test func anOldBinaryPathIsReplacedNotDuplicated() throws {
         let (old, directory) = try installer(.claude, nil)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -16,8 +16,21 @@ import TimelineCore
         return transition(e)
     }
 
+    /// `count` events as `bigTransition` makes them, cheaply: the body and its encoded JSON (the stored JSON's
+    /// tail, after the title) are made once and shared, so a burst of large events costs no seconds to build.
+    static func bigTransitions(_ count: Int, bodyBytes: Int) -> [TaskTransition] {
+        let template = bigTransition(0, bodyBytes: bodyBytes).event
+        let tail = template.rawJSON[template.rawJSON.range(of: ",\"body\":")!.lowerBound...]
+        return (0..<count).map { i in
+            let raw = "{\"id\":\"e\(i)\",\"agent_id\":\"a\",\"task_id\":\"T\(i)\",\"title\":\"t\(i)\"" + tail
+            return transition(Event(id: "e\(i)", agentID: "a", taskID: "T\(i)", title: "t\(i)", body: template.body,
+                                    status: .error, timestampMicros: 0, rawJSON: raw))
+        }
+    }
+
     @Test func aDocumentCarriesAtMostTheLimitOfEventsWithBodiesCut() throws {
-        let transitions = (0..<800).map { Self.bigTransition($0, bodyBytes: 250_000) }
+        let transitions = Self.bigTransitions(800, bodyBytes: 250_000)
+        #expect(transitions[7].event.rawJSON == Self.bigTransition(7, bodyBytes: 250_000).event.rawJSON, "as stored")
         let document = CommandChannel.json(Notification(kind: .burst, title: "800 errors", body: "b", transitions: transitions))
         #expect(document.utf8.count < 100_000, "20 events of at most ~2 KB each")
         let json = try #require(JSONReader.object(from: Array(document.utf8)))

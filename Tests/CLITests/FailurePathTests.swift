@@ -117,5 +117,23 @@ import TestSupport
         #expect(lines.first?.hasPrefix("error: ") == true, "\(run.stderr)")
         #expect(run.stderr.contains("No AWS credentials found for profile \"typo\" (from AWS_PROFILE)"), "\(run.stderr)")
         #expect(!run.stderr.contains("Error: ") && !run.stderr.contains("Usage:"), "\(run.stderr)")
+
+        // A run error with its own exit code: `ask` gets no answer in time (SQS takes the question and never
+        // answers), one `error: ` line and 3.
+        let sqs = try LoopbackHTTPServer { request in
+            let action = request.header("X-Amz-Target") ?? ""
+            return .respond(status: 200, headers: [("Content-Type", "application/x-amz-json-1.0")],
+                            body: action.hasSuffix(".SendMessage") ? #"{"MessageId":"m-1"}"# : "{}")
+        }
+        defer { sqs.stop() }
+        let endpoint = "http://127.0.0.1:\(sqs.port)"
+        let ask = try binary.run(["ask", "--title", "Deploy?", "--agent-id", "a", "--timeout", "1",
+                                  "--queue-url", endpoint + "/000000000000/q", "--endpoint-url", endpoint,
+                                  "--reply-queue-url", endpoint + "/000000000000/r"], stdin: [], environment: environment.merging([
+            "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "secret", "AWS_REGION": "us-east-1",
+        ]) { $1 })
+        #expect(ask.status == 3, "\(ask)")
+        #expect(ask.stderr == "error: no answer in 1s\n", "\(ask)")
+        #expect(ask.stdout.isEmpty, "\(ask)")
     }
 }

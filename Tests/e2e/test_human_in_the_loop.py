@@ -209,7 +209,7 @@ def test_a_failed_send_is_kept_and_resent_with_the_same_id(queue, sqs, run_timel
     wait_for_task(run_timeline, queue, db_path, "rotate")
     failed = run_timeline("reply", "rotate", "--action", "go", *reply_args(queue, db_path))
     assert failed.returncode == 1
-    assert 'not sent "Go"' in failed.stderr
+    assert failed.stderr.startswith('error: not sent "Go"') and "\nhint: kept as not sent" in failed.stderr, failed.stderr
     reply_id = failed.stderr.split("timeline reply --resend ")[1].split("`")[0].strip()
 
     sqs.create_queue(QueueName=queue.name + "-later")

@@ -217,3 +217,24 @@ def test_emoji_sequences_leave_no_stray_cells_after_resize(tui_env):
         # The text after the emoji is where it belongs: as far from the title's start as on the first frame.
         first_line = first.split("\n")[tui.row_of("END-MARK", first)]
         assert line.index("END-MARK") - line.index("family") == first_line.index("END-MARK") - first_line.index("family")
+
+
+@pytest.mark.parametrize("sizes", [[(60, 12), (140, 40), (80, 20)], [(120, 35), (50, 10), (100, 30), (70, 16)]])
+def test_resizes_during_start_up_end_in_one_whole_frame(tui_env, sizes):
+    """The window changes size while the viewer starts (before and around its first frame): the last size
+    gets a whole frame, the header on the top row and FOLLOW in the status bar, with no key pressed."""
+    feed, start = tui_env
+    feed(*[event(f"T-{i}", f"start-up row {i}", age=100 - i) for i in range(40)])
+    tui = start(width=100, height=30, wait=None)
+    for width, height in sizes:
+        tui.resize(width, height)
+    width, height = sizes[-1]
+
+    def whole(screen: str) -> bool:
+        lines = screen.rstrip("\n").split("\n")
+        return (len(lines) == height and "timeline" in lines[0] and "FOLLOW" in lines[-1]
+                and "start-up row 39" in lines[1] and all(len(line) <= width for line in lines))
+
+    screen = tui.wait_for(whole, timeout=15)
+    lines = screen.rstrip("\n").split("\n")
+    assert sum("start-up row" in line for line in lines) == height - 2, screen

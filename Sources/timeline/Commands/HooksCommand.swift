@@ -160,14 +160,8 @@ struct HooksFlushCommand: ParsableCommand {
             .deliver(budget: timeout)
         print("sent \(outcome.sent), \(outcome.waiting) waiting")
         if outcome.waiting == 0 { HookLog.clear(state: state) }
-        if let failure = outcome.failure {
-            standardError("error: \(DisplayText.sanitize(failure))")
-            throw ExitCode(1)
-        }
-        if outcome.timedOut {
-            standardError("error: gave up after \(timeout) s")
-            throw ExitCode(1)
-        }
+        if let failure = outcome.failure { throw CommandFailure(failure) }
+        if outcome.timedOut { throw CommandFailure("gave up after \(timeout) s") }
     }
 }
 

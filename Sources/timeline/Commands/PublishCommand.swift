@@ -43,7 +43,9 @@ struct PublishCommand: ParsableCommand {
             throw CommandFailure("invalid event: \(rejection.reason)", exitCode: ExitStatus.unusable)
         }
         // Validated above: parsing again cannot fail; it yields the ids FIFO destinations need.
-        guard case .success(let event) = EventParser.parse(payload) else { throw ExitCode(2) }
+        guard case .success(let event) = EventParser.parse(payload) else {
+            throw CommandFailure("invalid event", exitCode: ExitStatus.unusable)
+        }
         if let topic = TopicTarget.topicARN(flag: topicARN, queue: queue, environment: environment) {
             let client = try TopicTarget.client(topicARN: topic, queue: queue, environment: environment)
             let fifo = AWSNames.isFIFO(topic)

@@ -74,9 +74,8 @@ struct ReplyCommand: ParsableCommand {
         if result.isSent {
             print(ReplyTargets.outcomeLine(result))
         } else {
-            standardError(ReplyTargets.outcomeLine(result))
-            standardError("hint: kept as not sent; `timeline reply --resend \(result.reply.id)` sends it again")
-            throw ExitCode(1)
+            throw CommandFailure(ReplyTargets.outcomeLine(result)
+                + "\nhint: kept as not sent; `timeline reply --resend \(result.reply.id)` sends it again")
         }
     }
 }

@@ -25,11 +25,11 @@ public enum EventParser {
 
     /// Parses one message body. Never throws or traps: bad input becomes an `EventRejection`.
     public static func parse(_ bytes: [UInt8]) -> Result<Event, EventRejection> {
-        switch checkedDocument(bytes) {
+        switch checkedDocumentAndText(bytes) {
         case .failure(let rejection): return .failure(rejection)
-        case .success(let members):
+        case .success((let members, let text)):
             do throws(EventRejection) {
-                return .success(try buildEvent(members, rawJSON: String(decoding: bytes, as: UTF8.self)))
+                return .success(try buildEvent(members, rawJSON: text))
             } catch {
                 return .failure(error)
             }
@@ -39,12 +39,19 @@ public enum EventParser {
     /// Rule 1 (the message): not empty, within the size limit, UTF-8, strict JSON, an object, no duplicate
     /// keys. Returns the top-level members. Shared with `Reply.parse`.
     static func checkedDocument(_ bytes: [UInt8]) -> Result<[(key: String, value: JSONMember)], EventRejection> {
+        checkedDocumentAndText(bytes).map(\.members)
+    }
+
+    /// `checkedDocument`, with the message as text (checked as UTF-8 once).
+    private static func checkedDocumentAndText(
+        _ bytes: [UInt8]
+    ) -> Result<(members: [(key: String, value: JSONMember)], text: String), EventRejection> {
         guard !bytes.isEmpty else { return .failure(EventRejection("message is empty")) }
         guard bytes.count <= EventLimits.messageBytes else {
             return .failure(EventRejection(
                 "message is \(bytes.count) bytes, larger than the \(EventLimits.messageBytes)-byte limit"))
         }
-        guard String(validating: bytes, as: UTF8.self) != nil else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             let offset = UTF8Check.firstInvalidOffset(bytes) ?? 0
             return .failure(EventRejection(
                 "message is not valid UTF-8 (byte 0x\(ReasonText.hex2(bytes[offset])) at offset \(offset))"))
@@ -70,7 +77,7 @@ public enum EventParser {
             }
             return .failure(EventRejection("duplicate field \(ReasonText.quote(duplicate.key))"))
         case .success((.object(let members), nil)):
-            return .success(members)
+            return .success((members, text))
         }
     }
 

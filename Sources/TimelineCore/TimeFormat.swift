@@ -34,10 +34,42 @@ public enum TimeFormat {
 
     /// RFC 3339 in UTC with microseconds: `2026-11-22T03:04:05.123456Z`. `Timestamp.parseMicros` reads it back.
     public static func iso8601(micros: Int64) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(27)
+        appendISO8601(micros: micros, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `iso8601(micros:)` appended to `out` as UTF-8, without building a `String` (a bulk import writes one
+    /// per event).
+    public static func appendISO8601(micros: Int64, to out: inout [UInt8]) {
         let parts = CivilTime(unixSeconds: floorDiv(micros, 1_000_000))
         let fraction = micros - floorDiv(micros, 1_000_000) * 1_000_000
-        return "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))T"
-            + "\(pad(parts.hour, 2)):\(pad(parts.minute, 2)):\(pad(parts.second, 2)).\(pad(Int(fraction), 6))Z"
+        appendPadded(parts.year, 4, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendPadded(parts.month, 2, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendPadded(parts.day, 2, to: &out)
+        out.append(UInt8(ascii: "T"))
+        appendPadded(parts.hour, 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendPadded(parts.minute, 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendPadded(parts.second, 2, to: &out)
+        out.append(UInt8(ascii: "."))
+        appendPadded(Int(fraction), 6, to: &out)
+        out.append(UInt8(ascii: "Z"))
+    }
+
+    /// `pad(value, digits)` appended as UTF-8.
+    private static func appendPadded(_ value: Int, _ digits: Int, to out: inout [UInt8]) {
+        guard value >= 0 else { out.append(contentsOf: pad(value, digits).utf8); return }
+        var divisor = 1, width = 1
+        while width < digits || value / divisor >= 10 { divisor *= 10; width += 1 }
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 
     /// The current time in microseconds since the epoch.

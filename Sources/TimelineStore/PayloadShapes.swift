@@ -40,8 +40,14 @@ enum PayloadShapes {
         private let find: Statement
         private let add: Statement
         private let db: Database
-        private var known: [[UInt8]: Int64] = [:]
+        private var known: [Key: Int64] = [:]
         private var count: Int64?
+
+        /// A template as a dictionary key, hashed in one pass over its bytes (an array hashes byte by byte).
+        private struct Key: Hashable {
+            let bytes: [UInt8]
+            func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+        }
 
         init(db: Database) throws {
             self.db = db
@@ -52,12 +58,12 @@ enum PayloadShapes {
         /// The shape id of `template`, nil when the row keeps it itself.
         mutating func shape(of template: [UInt8]) throws -> Int64? {
             if template.count > PayloadShapes.sharedTemplateLimit { return nil }
-            if let id = known[template] { return id }
+            if let id = known[Key(bytes: template)] { return id }
             defer { find.reset() }
             try find.bind(text: template, at: 1)
             if try find.step() == .row {
                 let id = find.int64(0)
-                known[template] = id
+                known[Key(bytes: template)] = id
                 return id
             }
             let stored = try count ?? db.scalarInt("SELECT count(*) FROM payload_shapes")
@@ -66,7 +72,7 @@ enum PayloadShapes {
             try add.run()
             let id = db.lastInsertRowID
             count = stored + 1
-            known[template] = id
+            known[Key(bytes: template)] = id
             return id
         }
     }

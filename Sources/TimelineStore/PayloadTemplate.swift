@@ -76,12 +76,9 @@ enum PayloadTemplate {
                 if seen & (1 << known) != 0 { return Array(bytes) }  // a known key twice: keep it whole
                 seen |= 1 << known
                 let value = UnsafeBufferPointer(rebasing: bytes[member.value])
-                for marker in keys[known].markers {
-                    scratch.removeAll(keepingCapacity: true)
-                    if append(marker, of: values, to: &scratch), scratch.elementsEqual(value) {
-                        cuts.append((member.value, marker))
-                        break
-                    }
+                for marker in keys[known].markers where writes(marker, of: values, as: value, scratch: &scratch) {
+                    cuts.append((member.value, marker))
+                    break
                 }
             }
             var out: [UInt8] = []
@@ -94,6 +91,39 @@ enum PayloadTemplate {
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
             return out
+        }
+    }
+
+    /// Whether `append(marker, of: values)` writes exactly `value`. A string value without a backslash, DEL
+    /// or C0 control is compared in place: `JSONWriter` writes it so exactly when the column holds its bytes
+    /// (every escape it writes starts with a backslash, and those bytes are all it escapes besides the
+    /// quote, which cannot stand raw inside the value). Anything else is written out into `scratch` and
+    /// compared.
+    private static func writes(_ marker: Marker, of values: PayloadValues, as value: UnsafeBufferPointer<UInt8>,
+                               scratch: inout [UInt8]) -> Bool {
+        if let text = text(of: marker, in: values), value.count >= 2, value[0] == UInt8(ascii: "\""),
+           value[value.count - 1] == UInt8(ascii: "\"") {
+            let inner = UnsafeBufferPointer(rebasing: value[1..<(value.count - 1)])
+            if !inner.contains(where: { $0 == UInt8(ascii: "\\") || $0 == 0x7F || $0 < 0x20 }) {
+                var text = text
+                return text.withUTF8 { $0.elementsEqual(inner) }
+            }
+        }
+        scratch.removeAll(keepingCapacity: true)
+        return append(marker, of: values, to: &scratch) && scratch.elementsEqual(value)
+    }
+
+    /// The column text a string marker stands for (nil for the others, and for a missing category).
+    private static func text(of marker: Marker, in values: PayloadValues) -> String? {
+        switch marker {
+        case .id: values.id
+        case .agentID: values.agentID
+        case .taskID: values.taskID
+        case .title: values.title
+        case .body: values.body
+        case .status: values.status
+        case .category: values.category
+        case .progress, .timestampSeconds, .timestampMillis, .timestampMicros: nil
         }
     }
 
@@ -136,7 +166,9 @@ enum PayloadTemplate {
             out.append(contentsOf: text.utf8)
         case .timestampSeconds, .timestampMillis, .timestampMicros:
             // "YYYY-MM-DDTHH:MM:SS.ffffffZ", cut to the marker's fraction digits when those are all it has.
-            let full = Array(TimeFormat.iso8601(micros: values.timestampMicros).utf8)
+            var full: [UInt8] = []
+            full.reserveCapacity(27)
+            TimeFormat.appendISO8601(micros: values.timestampMicros, to: &full)
             let micros = values.timestampMicros % 1_000_000
             let fraction: Int
             switch marker {

@@ -205,9 +205,12 @@ struct BatchWriter {
         return try findStored.step() == .row
     }
 
-    /// A row id for a new task: timeline rows are never deleted, so ids continue after the greatest.
+    /// A row id for a new task, after every id a timeline row or an event holds: a prune by copy deletes
+    /// tasks' rows before their events (`pruneByCopy`), and a new task must not take over such events.
     private mutating func allocateRowID() throws -> Int64 {
-        let next = try nextRowID ?? (db.scalarInt("SELECT coalesce(max(row_id), 0) FROM timeline") + 1)
+        let next = try nextRowID ?? (db.scalarInt("""
+            SELECT max(coalesce((SELECT max(row_id) FROM timeline), 0), coalesce((SELECT max(task_row) FROM events), 0))
+            """) + 1)
         nextRowID = next + 1
         return next
     }

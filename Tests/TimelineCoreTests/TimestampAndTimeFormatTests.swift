@@ -87,6 +87,12 @@ import Testing
         #expect(TimeFormat.iso8601(micros: 0) == "1970-01-01T00:00:00.000000Z")
         #expect(TimeFormat.iso8601(micros: -1) == "1969-12-31T23:59:59.999999Z")
         #expect(TimeFormat.iso8601(micros: Timestamp.maxMicros) == "9999-12-31T23:59:59.999999Z")
+        // Outside four-digit years: the year as it is, padded to four characters.
+        #expect(TimeFormat.iso8601(micros: 253_402_300_800_000_001) == "10000-01-01T00:00:00.000001Z")
+        #expect(TimeFormat.iso8601(micros: -62_198_755_200_000_000) == "00-1-01-01T00:00:00.000000Z")
+        var bytes: [UInt8] = Array("x".utf8)
+        TimeFormat.appendISO8601(micros: micros, to: &bytes)
+        #expect(bytes == Array("x2026-11-22T03:04:05.123456Z".utf8))
     }
 
     @Test func civilTimeMatchesFoundationCalendar() throws {

@@ -44,6 +44,27 @@ struct PayloadTemplateTests {
         }
     }
 
+    @Test func aStringIsCutOnlyWhenTheWriterWritesItSo() {
+        // (title in the payload, title in the column, cut?)
+        let cases: [(String, String, Bool)] = [
+            (#""café 😀 ü""#, "café 😀 ü", true),  // raw UTF-8, compared in place
+            (#""a\"b\\c""#, #"a"b\c"#, true),  // escapes the writer writes
+            (#""a\/b""#, "a/b", false),  // an escape it does not
+            ("\"a\u{7F}b\"", "a\u{7F}b", false),  // DEL raw: the writer escapes it
+            (#""a\u007Fb""#, "a\u{7F}b", false),  // upper-case hex: the writer writes lower-case
+            (#""a\u007fb""#, "a\u{7F}b", true),
+            (#""ab""#, "abc", false), (#""abc""#, "ab", false), (#""""#, "", true),
+        ]
+        for (json, title, cut) in cases {
+            var v = values
+            v.title = title
+            let raw = #"{"title":\#(json)}"#
+            let (template, back) = roundTrip(raw, v)
+            #expect(back == raw, "\(json)")
+            #expect(template.contains(PayloadTemplate.Marker.title.rawValue) == cut, "\(json)")
+        }
+    }
+
     @Test func timestampsOfEachPrecisionAreCut() {
         for (micros, text) in [(Int64(1_767_225_600_000_000), "2026-01-01T00:00:00Z"), (1_767_225_600_085_000, "2026-01-01T00:00:00.085Z"),
                                (1_767_225_600_085_123, "2026-01-01T00:00:00.085123Z"), (1_767_225_600_000_000, "2026-01-01T00:00:00.000Z")] {

@@ -155,3 +155,29 @@ struct PruneByCopyTests {
         #expect(try Self.inconsistencies(fixture.store) == [])
     }
 }
+
+extension PruneByCopyTests {
+    /// A task that arrives while a prune copies takes a row id no event holds: the tasks pruned whole lose
+    /// their rows before their events go (at the swap), and a new task with the greatest pruned id would
+    /// show their events as its own until then.
+    @Test func aTaskArrivingDuringTheCopyDoesNotInheritPrunedEvents() throws {
+        let fixture = try StoreFixture()
+        try fixture.store.ingestEvents([makeEvent("kept-0", task: "kept", second: 500)]
+            + (0..<3).flatMap { task in (0..<3).map { makeEvent("old-\(task)-\($0)", task: "old-\(task)", second: 10 + Int64($0)) } })
+        var histories: [[String]] = []
+        var arrived = false
+        var batching = PruneBatchesTests.tiny(copy: true)
+        batching.afterEachBatch = {
+            if !arrived, try !fixture.store.allRows().map(\.taskID).contains("old-2") {
+                try fixture.store.ingestEvents([makeEvent("new-0", task: "new", second: 600)])
+                arrived = true
+            }
+            if arrived { histories.append(try fixture.store.history(taskID: "new", limit: 100).map(\.id)) }
+        }
+        _ = try fixture.store.prune(olderThan: Self.micros(100), keepRunning: false, reclaimSpace: false, batching: batching)
+        #expect(histories.count > 2)  // seen before the swap, not only after it
+        #expect(histories.allSatisfy { $0 == ["new-0"] }, "\(histories)")
+        #expect(try fixture.store.history(taskID: "new", limit: 100).map(\.id) == ["new-0"])
+        #expect(try Self.inconsistencies(fixture.store) == [])
+    }
+}

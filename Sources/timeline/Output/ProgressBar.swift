@@ -11,7 +11,7 @@ struct ProgressBar {
     init(total: Int64?) { self.total = total }
 
     /// Redraws with `done` out of `total` and a short detail text (throttled).
-    mutating func update(done: Int64, detail: String) {
+    mutating func update(done: Int64, detail: @autoclosure () -> String) {
         guard enabled, ContinuousClock.now - lastDraw >= .milliseconds(100) else { return }
         lastDraw = .now
         var text = "\r\u{1B}[K"
@@ -22,7 +22,7 @@ struct ProgressBar {
             text += "[" + String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled) + "] "
             text += String(format: "%3.0f%% ", fraction * 100)
         }
-        text += detail
+        text += detail()
         FileHandle.standardError.write(Data(text.utf8))
         drawn = true
     }

@@ -8,7 +8,9 @@ import TimelineCore
 /// the index is not trigram, and rows the index has not caught up with yet, use LIKE over the same five
 /// columns (LIKE for ASCII terms, a Unicode-aware function otherwise).
 /// Qualifiers are case-insensitive substrings of the timeline row's columns (`host:` of the agent id's host
-/// part); statuses are an IN list.
+/// part); statuses are an IN list. `agent:`, `host:` and `category:` (and their negations) are first tested
+/// against the timeline's distinct values (`TimelineValues`), when given, and become IN lists of the values
+/// that match: the same rows, read through an index.
 struct FilterSQL {
     /// How free-text terms are tested.
     enum TextTest {
@@ -33,6 +35,24 @@ struct FilterSQL {
     var isOnlyIndexedTerms: Bool { matchSet != nil && conditions.count == 1 }
     /// Where the match-set condition sits in `conditions`, and its values in `values`.
     private var matchSetPosition: (condition: Int, values: Range<Int>)?
+    /// The index that reads the rows of a qualifier resolved to a non-empty list of values, when there is one.
+    private(set) var valueIndex: String?
+
+    /// A qualifier tested against the timeline's distinct values (`TimelineValues`).
+    enum ValueQualifier {
+        case agent, host, category
+
+        /// Its `timeline_values.kind`.
+        var kind: String { self == .category ? TimelineValues.category : TimelineValues.agent }
+
+        /// `SELECT value …` of the distinct values whose qualifier column contains `needle` (the same
+        /// case rules as the row-by-row test), at most `TimelineValues.resolveLimit` + 1 of them.
+        func valuesSQL(needle: String) -> (sql: String, values: [SQLiteValue]) {
+            let column = self == .host ? FilterSQL.hostOf("value") : "value"
+            return ("SELECT value FROM timeline_values WHERE kind = ? AND " + FilterSQL.contains(column: column, term: needle)
+                    + " LIMIT \(TimelineValues.resolveLimit + 1)", [.text(kind)] + FilterSQL.containsValues(needle, count: 1))
+        }
+    }
 
     /// `qualifierPiece(column, needle)`: the part of a qualifier's needle its index clause looks for (any
     /// substring of 3+ characters will do: the clause only narrows, the LIKE condition decides); the whole
@@ -43,7 +63,21 @@ struct FilterSQL {
     init(_ query: TimelineQuery, tokenizer: SearchTokenizer, textTest: TextTest = .fullTextIndex,
          nowMicros: Int64 = Int64(Date().timeIntervalSince1970 * 1_000_000),
          qualifierPiece: (_ column: String, _ needle: String) -> String = { $1 },
-         shortTermTrigrams: (_ term: String) -> [String]? = { _ in nil }, knownMatches: [Int64]? = nil) {
+         shortTermTrigrams: (_ term: String) -> [String]? = { _ in nil }, knownMatches: [Int64]? = nil,
+         resolve: (_ qualifier: ValueQualifier, _ needle: String) -> [String]? = { _, _ in nil }) {
+        /// Every value any of `needles` matches; nil when one of them is not resolved (tested row by row).
+        func valuesOf(_ qualifier: ValueQualifier, _ needles: [String]) -> [String]? {
+            let needles = needles.filter { !$0.isEmpty }
+            guard !needles.isEmpty else { return nil }
+            var all: [String] = []
+            for needle in needles {
+                guard let found = resolve(qualifier, needle), found.count <= TimelineValues.resolveLimit else { return nil }
+                all += found
+            }
+            return Array(Set(all)).sorted()
+        }
+        let agentValues = valuesOf(.agent, query.agents), hostValues = valuesOf(.host, query.hosts)
+        let categoryValues = valuesOf(.category, query.categories)
         var indexedTerms: [IndexedTerm] = []
         for term in query.terms where !term.isEmpty {
             if textTest == .fullTextIndex, tokenizer == .trigram, term.unicodeScalars.count >= 3 {
@@ -63,8 +97,9 @@ struct FilterSQL {
         // and they cover rows waiting for the index).
         var columnClauses: [String] = []
         if textTest == .fullTextIndex, tokenizer == .trigram {
-            for (column, needles) in [("agent_id", query.agents), ("agent_id", query.hosts), ("category", query.categories),
-                                      ("task_id", query.tasks)]
+            for (column, needles) in [("agent_id", agentValues == nil ? query.agents : []),
+                                      ("agent_id", hostValues == nil ? query.hosts : []),
+                                      ("category", categoryValues == nil ? query.categories : []), ("task_id", query.tasks)]
             where !needles.isEmpty && needles.allSatisfy({ $0.unicodeScalars.count >= 3 }) {
                 columnClauses.append("(" + needles.map { "\(column) : " + Self.phrase(qualifierPiece(column, $0)) }
                     .joined(separator: " OR ") + ")")
@@ -78,11 +113,14 @@ struct FilterSQL {
             conditions.append("t.status IN (" + statuses.map { _ in "?" }.joined(separator: ", ") + ")")
             values += statuses.map { .text($0) }
         }
-        addSubstring(column: "t.agent_id", any: query.agents)
-        addSubstring(column: Self.hostOf("t.agent_id"), any: query.hosts)
-        addSubstring(column: "t.category", any: query.categories)
+        if let agentValues { addIn(column: "t.agent_id", index: "timeline_agent", agentValues) }
+        else { addSubstring(column: "t.agent_id", any: query.agents) }
+        if let hostValues { addIn(column: "t.agent_id", index: "timeline_agent", hostValues) }
+        else { addSubstring(column: Self.hostOf("t.agent_id"), any: query.hosts) }
+        if let categoryValues { addIn(column: "t.category", index: "timeline_category", categoryValues) }
+        else { addSubstring(column: "t.category", any: query.categories) }
         addSubstring(column: "t.task_id", any: query.tasks)
-        addExclusions(query, useIndex: textTest == .fullTextIndex && tokenizer == .trigram)
+        addExclusions(query, useIndex: textTest == .fullTextIndex && tokenizer == .trigram, resolve: resolve)
         if let marked = query.marked {
             conditions.append("t.task_id \(marked ? "IN" : "NOT IN") (SELECT task_id FROM marks)")
         }
@@ -99,7 +137,8 @@ struct FilterSQL {
     /// Negated parts (`-word`, `-"phrase"`, `-status:x`, `-agent:x`, …). A negated term of 3+ characters
     /// excludes its match set (the index plus rows waiting for it), so the cost follows its matches;
     /// shorter ones test each row's text.
-    private mutating func addExclusions(_ query: TimelineQuery, useIndex: Bool) {
+    private mutating func addExclusions(_ query: TimelineQuery, useIndex: Bool,
+                                        resolve: (ValueQualifier, String) -> [String]?) {
         for term in query.excludedTerms where !term.isEmpty {
             if useIndex, term.unicodeScalars.count >= 3 {
                 let waiting = "SELECT w.row_id FROM timeline w JOIN events we ON we.seq = w.seq"
@@ -123,9 +162,21 @@ struct FilterSQL {
             conditions.append("t.status NOT IN (" + statuses.map { _ in "?" }.joined(separator: ", ") + ")")
             values += statuses.map { .text($0) }
         }
-        for (column, needles) in [("t.agent_id", query.excludedAgents), ("IFNULL(t.category, '')", query.excludedCategories),
-                                  ("t.task_id", query.excludedTasks), (Self.hostOf("t.agent_id"), query.excludedHosts)] {
+        for (column, needles, qualifier) in [("t.agent_id", query.excludedAgents, ValueQualifier.agent),
+                                             ("IFNULL(t.category, '')", query.excludedCategories, .category),
+                                             ("t.task_id", query.excludedTasks, nil),
+                                             (Self.hostOf("t.agent_id"), query.excludedHosts, .host)] {
             for needle in needles where !needle.isEmpty {
+                if let qualifier, let found = resolve(qualifier, needle), found.count <= TimelineValues.resolveLimit {
+                    // The values it matches, excluded by equality (none: nothing to exclude). A task without
+                    // a category contains no needle, so it stays.
+                    guard !found.isEmpty else { continue }
+                    let list = "(" + found.map { _ in "?" }.joined(separator: ", ") + ")"
+                    conditions.append(qualifier == .category ? "(t.category IS NULL OR t.category NOT IN \(list))"
+                                                             : "t.agent_id NOT IN \(list)")
+                    values += found.map { .text($0) }
+                    continue
+                }
                 conditions.append("NOT " + Self.contains(column: column, term: needle))
                 values += Self.containsValues(needle, count: 1)
             }
@@ -186,12 +237,12 @@ struct FilterSQL {
 
     /// Case-insensitive substring test: LIKE for ASCII terms (fast, exact for ASCII), the Unicode-aware
     /// `tl_icontains` function otherwise.
-    private static func contains(column: String, term: String) -> String {
+    static func contains(column: String, term: String) -> String {
         term.utf8.allSatisfy { $0 < 0x80 } ? "\(column) LIKE ? ESCAPE '\\'" : "tl_icontains(\(column), ?)"
     }
 
     /// The bound value(s) for `contains(column:term:)`.
-    private static func containsValues(_ term: String, count: Int) -> [SQLiteValue] {
+    static func containsValues(_ term: String, count: Int) -> [SQLiteValue] {
         let value = term.utf8.allSatisfy { $0 < 0x80 } ? likePattern(term) : term
         return Array(repeating: .text(value), count: count)
     }
@@ -201,6 +252,15 @@ struct FilterSQL {
         guard !needles.isEmpty else { return }
         conditions.append("(" + needles.map { Self.contains(column: column, term: $0) }.joined(separator: " OR ") + ")")
         for needle in needles { values += Self.containsValues(needle, count: 1) }
+    }
+
+    /// `column` equals one of `values` (resolved from a qualifier's needles; none: no row), read through
+    /// `index` when the list is not empty.
+    private mutating func addIn(column: String, index: String, _ found: [String]) {
+        guard !found.isEmpty else { conditions.append("0"); return }
+        conditions.append("\(column) IN (" + found.map { _ in "?" }.joined(separator: ", ") + ")")
+        values += found.map { .text($0) }
+        if valueIndex == nil { valueIndex = index }
     }
 
     /// `%text%` with LIKE's wildcards and the escape character escaped.

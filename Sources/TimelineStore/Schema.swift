@@ -32,6 +32,7 @@ enum Schema {
         Migration(version: 10, apply: storePayloadOnce),
         Migration(version: 11, apply: keepTaskCounts),
         Migration(version: 12, apply: storeColumnsAndPayloadShapes),
+        Migration(version: 13, apply: keepReadCounts),
     ]
 
     static var latestVersion: Int64 { migrations.last?.version ?? 0 }
@@ -362,5 +363,13 @@ enum Schema {
             CREATE INDEX events_id_key ON events (id_key);
             CREATE INDEX events_task_order ON events (task_row, ts_us);
             """)
+    }
+
+    /// Version 13 (reads at scale): the unread error count kept by triggers (`UnreadErrors`), and the
+    /// distinct agents and categories with indexes on them (`TimelineValues`), so `timeline status` and
+    /// `agent:`/`category:` qualifiers cost the same at any history size.
+    private static func keepReadCounts(_ db: Database) throws {
+        try db.execute(UnreadErrors.createSQL)
+        try db.execute(TimelineValues.createSQL)
     }
 }

@@ -95,18 +95,14 @@ extension TimelineStore {
         }
     }
 
-    /// Running, error, unread-error and waiting task counts: kept counts (`TaskCounts`), and unread errors
-    /// an index range count on (status, seq).
+    /// Running, error, unread-error and waiting task counts: all kept counts (`TaskCounts`, `UnreadErrors`).
     public func fleetCounts() throws -> FleetCounts {
         try locked {
             var counts = FleetCounts()
             let kept = try keptTaskCounts()
             counts.running = kept[.inProgress] ?? 0
             counts.errors = kept[.error] ?? 0
-            counts.unreadErrors = Int(try db.scalarInt("""
-                SELECT count(*) FROM timeline t WHERE t.status = 'error' AND t.seq > \(ReadState.readAllSeq)
-                AND NOT EXISTS (SELECT 1 FROM read_marks r WHERE r.task_row = t.row_id AND r.seq >= t.seq)
-                """))
+            counts.unreadErrors = Int(try db.scalarInt("SELECT tasks FROM unread_errors WHERE id = 1"))
             counts.waiting = kept[.needsInput] ?? 0
             return counts
         }

@@ -58,9 +58,18 @@ extension TimelineStore: TimelineReading {
         let orderBy = " ORDER BY t.ts_us \(order), t.seq \(order)"
         let limitValue = SQLiteValue.integer(Int64(limit))
         guard let match = indexed.matchExpression else {
-            // Left to itself the planner prefers the status index and sorts every row of the status.
-            let walkInOrder = try !query.statuses.isEmpty && query.marked != true && !fewRows(withStatuses: query.statuses)
-            let sql = "SELECT \(Self.rowColumns) FROM \(walkInOrder ? Self.timelineInOrder : "timeline t")"
+            // Left to itself the planner prefers the status index and sorts every row of the status. Values a
+            // qualifier resolved to are read from their index and sorted when they hold few matches; many
+            // matches are met soon walking in order.
+            let source: String
+            if let index = indexed.valueIndex, query.marked != true {
+                source = try fewMatches(indexed, index: index, bounds: bounds, boundValues: boundValues)
+                    ? "timeline t INDEXED BY \(index)" : Self.timelineInOrder
+            } else {
+                let walkInOrder = try !query.statuses.isEmpty && query.marked != true && !fewRows(withStatuses: query.statuses)
+                source = walkInOrder ? Self.timelineInOrder : "timeline t"
+            }
+            let sql = "SELECT \(Self.rowColumns) FROM \(source)"
                 + " JOIN events e ON e.seq = t.seq" + indexed.whereClause(adding: bounds) + orderBy + " LIMIT ?"
             return try readRows(sql, indexed.values + boundValues + [limitValue])
         }
@@ -124,6 +133,13 @@ extension TimelineStore: TimelineReading {
         return try db.scalarInt(probe, values) < Self.rareMatchLimit
     }
 
+    /// Whether fewer than `rareMatchLimit` rows within `bounds` match `filter`, read through `index`.
+    private func fewMatches(_ filter: FilterSQL, index: String, bounds: [String], boundValues: [SQLiteValue]) throws -> Bool {
+        let probe = "SELECT count(*) FROM (SELECT 1 FROM timeline t INDEXED BY \(index)" + join(filter)
+            + filter.whereClause(adding: bounds) + " LIMIT ?)"
+        return try db.scalarInt(probe, filter.values + boundValues + [.integer(Int64(Self.rareMatchLimit))]) < Self.rareMatchLimit
+    }
+
     public func count(matching query: TimelineQuery) throws -> Int {
         try locked { try count(query, upTo: nil) }
     }
@@ -154,7 +170,8 @@ extension TimelineStore: TimelineReading {
     /// more: then walking the timeline and testing each row reads fewer rows than going through the index.
     private func countSource(_ query: TimelineQuery, _ indexed: FilterSQL) throws -> (sql: String, values: [SQLiteValue]) {
         guard let match = indexed.matchExpression, let streamed = indexed.fromMatchSet() else {
-            return (" FROM timeline t" + join(indexed) + indexed.whereClause(), indexed.values)
+            let table = indexed.valueIndex.map { "timeline t INDEXED BY \($0)" } ?? "timeline t"
+            return (" FROM \(table)" + join(indexed) + indexed.whereClause(), indexed.values)
         }
         if !indexed.needsEvents { return streamed }
         let half = try db.scalarInt("SELECT max(row_id) FROM timeline") / 2
@@ -259,7 +276,20 @@ extension TimelineStore: TimelineReading {
                 return Int(try db.scalarInt("SELECT count(*) FROM (SELECT rowid FROM search WHERE search MATCH ? LIMIT ?)",
                                             [.text(phrase), .integer(Int64(QualifierPieces.probeLimit))]))
             }
-        }, shortTermTrigrams: { try? shortTermTrigrams($0) }, knownMatches: knownMatches)
+        }, shortTermTrigrams: { try? shortTermTrigrams($0) }, knownMatches: knownMatches,
+        resolve: { qualifier, needle in try? resolvedValues(qualifier, needle: needle) })
+    }
+
+    /// The timeline's distinct values (`TimelineValues`) that `needle` matches for `qualifier`; nil when
+    /// there are more than `TimelineValues.resolveLimit` (caller holds the lock).
+    private func resolvedValues(_ qualifier: FilterSQL.ValueQualifier, needle: String) throws -> [String]? {
+        let (sql, values) = qualifier.valuesSQL(needle: needle)
+        let statement = try db.cached(sql)
+        defer { statement.reset() }
+        try statement.bind(values)
+        var found: [String] = []
+        while try statement.step() == .row { found.append(statement.string(0)) }
+        return found.count <= TimelineValues.resolveLimit ? found : nil
     }
 
     /// The index's trigrams that begin with the short term `term` (caller holds the lock); nil when the

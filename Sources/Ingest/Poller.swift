@@ -113,6 +113,10 @@ public final class Poller: @unchecked Sendable {
     /// Asks every worker to stop: in-flight long polls are abandoned at once; a batch being stored
     /// finishes (commit, then delete) or is left in the queue for redelivery. Does not wait.
     /// The first reason given is the one kept.
+    ///
+    /// A drained queue is the exception: in-flight receives are let finish (a drain's waits are short) and
+    /// what they bring is stored. An abandoned receive still takes messages on the server, which then stay
+    /// hidden for the queue's visibility timeout: an event sent just as a drain ends would wait that long.
     public func requestStop(reason: StopReason = .requested) {
         let tokens: [CancellationToken] = condition.withLock {
             if !stopping {
@@ -120,7 +124,7 @@ public final class Poller: @unchecked Sendable {
                 if !currentStatus.isStopped { currentStatus.state = .stopped(reason) }
             }
             condition.broadcast()
-            return Array(receiveTokens.values)
+            return reason == .drained ? [] : Array(receiveTokens.values)
         }
         tokens.forEach { $0.cancel() }
     }

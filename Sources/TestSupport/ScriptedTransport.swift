@@ -40,7 +40,10 @@ public final class ScriptedTransport: HTTPTransport, Sendable {
         let target = request.headers.value(for: "X-Amz-Target") ?? ""
         let call = Call(action: target.replacingOccurrences(of: "AmazonSQS.", with: ""), timeout: timeout, request: request)
         recorded.withLock { $0.append(call) }
-        return try respond(call)
+        let response = try respond(call)
+        // Like a real transport: the answer to a request cancelled meanwhile is never seen.
+        if cancel?.isCancelled == true { throw TransportError(kind: .cancelled, message: "cancelled") }
+        return response
     }
 
     // MARK: - Answers

@@ -13,8 +13,6 @@ import socket
 import subprocess
 import time
 
-import pytest
-
 from conftest import process_alive
 
 HANGING_HELPER = "sh -c 'sleep 300 & echo $$ $! > {pids}; wait'"
@@ -105,7 +103,6 @@ def test_doctor_names_process_credentials_and_their_expiry(queue, run_timeline, 
     assert secret not in output
 
 
-@pytest.mark.alone  # beside other tests SIGINT went unanswered for 5 s twice (never alone); the cause is not known
 def test_ctrl_c_during_doctor_kills_a_hanging_credential_process(queue, spawn_timeline, e2e_env, tmp_path, db_path,
                                                                  wait_until):
     """A command without its own signal handling still takes its helpers down when interrupted."""

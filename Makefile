@@ -44,7 +44,7 @@ build: apt-deps
 ## test: everything CI runs — Swift unit and integration tests, Python tests, end-to-end tests
 test: deps build
 	scripts/with-sqs-server.sh swift test $(NOT_A_TTY)
-	scripts/with-sqs-server.sh $(PY) -m pytest -q agent-tool/tests Tests/e2e
+	scripts/with-sqs-server.sh $(PY) -m pytest -q -n 4 --dist loadgroup agent-tool/tests Tests/e2e
 
 ## unit: the tests that need no server and no terminal, for the edit-test loop (seconds after a build).
 ## A dead SQS endpoint makes a test that needs a server fail here at once instead of starting one.

@@ -84,11 +84,13 @@ unset AWS_SESSION_TOKEN AWS_SECURITY_TOKEN AWS_PROFILE AWS_DEFAULT_PROFILE AWS_E
       TIMELINE_QUEUE_URL TIMELINE_DB
 
 # The events queue, the queue the simulated agents take answers from (their reply_to), and the one the
-# Claude Code session's permission prompt waits on.
+# Claude Code session's permission prompt waits on. A received message is hidden for 5 s, not SQS's 30: a
+# message that a finished `timeline drain`'s last long poll took at the server comes back for the next one.
 read -r queue_url reply_queue_url claude_reply_url < <("$python" -c '
 import sys, boto3
 sqs = boto3.client("sqs", endpoint_url=sys.argv[1], region_name="us-east-1")
-print(*(sqs.create_queue(QueueName=name)["QueueUrl"] for name in ("timeline-demo", "agent-replies", "claude-replies")))
+print(*(sqs.create_queue(QueueName=name, Attributes={"VisibilityTimeout": "5"})["QueueUrl"]
+        for name in ("timeline-demo", "agent-replies", "claude-replies")))
 ' "$endpoint")
 echo "demo: local SQS server $endpoint (pid $server_pid), queue $queue_url, reply queue $reply_queue_url"
 db="$workdir/demo.db"

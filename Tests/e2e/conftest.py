@@ -19,6 +19,7 @@ Fixtures
     fault_proxy    test     Tests/support/fault_proxy.py in front of the server: .endpoint .arm(mode, count) .stats()
                             .kill() (endpoint DOWN) .start() (UP again, same port)
     spawn_timeline test     spawn_timeline(*args) -> Popen in the background (.output()); SIGKILLed at the end
+    take_turn      autouse  under pytest-xdist, a test marked `alone` runs while no other test does
 """
 
 from __future__ import annotations
@@ -35,12 +36,17 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "Tests" / "support"))
 
+from timeline_testing.alone import register_alone_marker, take_turn  # noqa: E402,F401  (autouse)
 from timeline_testing.sqs_fixtures import make_queue, queue, sqs, sqs_endpoint  # noqa: E402,F401
 from timeline_testing.events import reset_base_time  # noqa: E402
 from timeline_testing.tmux import tmux  # noqa: E402,F401
 from timeline_testing.waiting import process_alive, wait_until  # noqa: E402
 
 import sqs_server  # noqa: E402  (scripts/, put on sys.path by timeline_testing)
+
+
+def pytest_configure(config):
+    register_alone_marker(config)
 
 
 @pytest.fixture(autouse=True)

@@ -119,6 +119,7 @@ def spool_files(env: dict[str, str]) -> list[str]:
     return sorted(glob.glob(os.path.join(env["XDG_STATE_HOME"], "timeline", "spool", "*.json")))
 
 
+@pytest.mark.alone  # a real Claude Code session whose hooks have seconds each: beside other tests one lost an event
 def test_claude_session_reaches_the_queue_as_one_task(run_timeline, hook_env, project, queue, fake_api, wait_until):
     installed = run_timeline("hooks", "install", "claude", env=hook_env)
     assert installed.returncode == 0, installed.stderr
@@ -150,6 +151,7 @@ def test_claude_session_reaches_the_queue_as_one_task(run_timeline, hook_env, pr
     wait_until(lambda: not spool_files(hook_env), timeout=10, message="an empty spool")
 
 
+@pytest.mark.alone  # bounds a whole Claude Code session (20 s): other tests' processes would stretch it
 def test_black_holed_sqs_does_not_hold_the_session_up_and_the_spool_is_flushed(
         run_timeline, hook_env, project, queue, black_hole, wait_until):
     assert run_timeline("hooks", "install", "claude", env=hook_env).returncode == 0

@@ -51,3 +51,58 @@ def test_queue_and_publish_round_trip(queue, publish):
     [message] = queue.receive_all()
     assert message["MessageId"] == message_id
     assert queue.depth() == 1
+
+
+ALONE_SUITE_CONFTEST = """
+from timeline_testing.alone import register_alone_marker, take_turn  # noqa: F401
+def pytest_configure(config):
+    register_alone_marker(config)
+"""
+
+ALONE_SUITE_TESTS = """
+import os, time, pytest
+def spend(name):
+    started = time.monotonic()
+    time.sleep(0.8)
+    with open(os.environ["SPANS"], "a") as spans:
+        spans.write(f"{name} {started} {time.monotonic()}\\n")
+@pytest.mark.parametrize("n", range(3))
+def test_beside_before(n):
+    spend(f"before-{n}")
+@pytest.mark.alone
+def test_alone():
+    spend("alone")
+@pytest.mark.parametrize("n", range(3))
+def test_beside_after(n):
+    spend(f"after-{n}")
+"""
+
+
+def test_an_alone_test_runs_while_no_other_test_does_and_the_others_run_side_by_side(tmp_path):
+    """The `alone` marker under pytest-xdist (Tests/support/timeline_testing/alone.py), in a suite of its own."""
+    import os
+    import subprocess
+    from pathlib import Path
+
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    (suite / "conftest.py").write_text(ALONE_SUITE_CONFTEST)
+    (suite / "test_spans.py").write_text(ALONE_SUITE_TESTS)
+    spans = tmp_path / "spans"
+    support = Path(__file__).resolve().parents[1] / "support"
+    env = {**os.environ, "SPANS": str(spans), "PYTHONPATH": str(support)}
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "2", "-p", "no:cacheprovider",
+                             "--basetemp", str(tmp_path / "basetemp"), str(suite)],
+                            cwd=suite, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    runs = {name: (float(start), float(end)) for name, start, end in
+            (line.split() for line in spans.read_text().splitlines())}
+    assert len(runs) == 7, runs
+
+    def overlap(a, b):
+        return a[0] < b[1] and b[0] < a[1]
+
+    alone = runs.pop("alone")
+    assert not [name for name, span in runs.items() if overlap(span, alone)], (alone, runs)
+    beside = list(runs.values())
+    assert any(overlap(a, b) for i, a in enumerate(beside) for b in beside[i + 1:]), runs  # it did run in parallel

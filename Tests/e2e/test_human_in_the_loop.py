@@ -26,6 +26,14 @@ from event_builder import new_event  # noqa: E402
 
 
 @pytest.fixture
+def queue(make_queue):
+    """The events queue, with a short visibility timeout: an ended `timeline drain` leaves its other long polls
+    (up to 1 s) at the server, and an event published in that second (an agent's "answered" follow-up) is taken
+    by one and hidden for the visibility timeout (30 s by default) before the next drain can store it."""
+    return make_queue(VisibilityTimeout="4")
+
+
+@pytest.fixture
 def reply_queue(make_queue):
     return make_queue()
 

@@ -14,9 +14,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from agent_tool_testing import PUBLISH_SCRIPT, REPO_ROOT, run_script  # noqa: E402
 
 sys.path.insert(0, str(REPO_ROOT / "Tests" / "support"))
+from timeline_testing.alone import register_alone_marker, take_turn  # noqa: E402,F401  (autouse)
 from timeline_testing.sqs_fixtures import queue, sqs, sqs_endpoint  # noqa: E402,F401  (shared by every suite)
 
 import sqs_server  # noqa: E402  (scripts/, put on sys.path by timeline_testing)
+
+
+def pytest_configure(config):
+    register_alone_marker(config)
+
 
 # Variables that could make a test depend on the machine it runs on.
 _AWS_VARIABLES = (

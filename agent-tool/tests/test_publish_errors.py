@@ -72,6 +72,11 @@ def _policy_blocks() -> dict[str, str]:
     return dict(re.findall(r"<!-- policy: ([\w-]+) -->\s*```json\n(.*?)```", text, flags=re.S))
 
 
+# The tests of `iam_checked_queue` (a module fixture: a moto server of its own) share one worker under
+# pytest-xdist (`--dist loadgroup`), so that one server is started, not one per worker.
+IAM_SERVER_GROUP = pytest.mark.xdist_group("iam-checked-queue")
+
+
 @pytest.fixture(scope="module")
 def iam_checked_queue():
     """A queue on an IAM-enforcing moto server plus keys for an agent and a viewer with the documented policies."""
@@ -104,6 +109,7 @@ def _client_for(endpoint, key):
                         aws_access_key_id=key[0], aws_secret_access_key=key[1])
 
 
+@IAM_SERVER_GROUP
 def test_readme_agent_policy_sends_but_cannot_receive(iam_checked_queue, run_publish, aws_env):
     endpoint, url, keys = iam_checked_queue
     env = {**aws_env, "AWS_ACCESS_KEY_ID": keys["agent"][0], "AWS_SECRET_ACCESS_KEY": keys["agent"][1]}
@@ -115,6 +121,7 @@ def test_readme_agent_policy_sends_but_cannot_receive(iam_checked_queue, run_pub
     assert described is not None and described.code == "AccessDenied"
 
 
+@IAM_SERVER_GROUP
 def test_readme_viewer_policy_receives_and_deletes_but_cannot_send(iam_checked_queue, run_publish, aws_env):
     endpoint, url, keys = iam_checked_queue
     _client_for(endpoint, keys["agent"]).send_message(QueueUrl=url, MessageBody="for the viewer")
@@ -134,6 +141,7 @@ def test_readme_viewer_policy_receives_and_deletes_but_cannot_send(iam_checked_q
     assert "sqs:SendMessage" in hint_line and "IAM policy" in hint_line
 
 
+@IAM_SERVER_GROUP
 def test_readme_peek_policy_receives_but_cannot_delete(iam_checked_queue):
     endpoint, url, keys = iam_checked_queue
     _client_for(endpoint, keys["agent"]).send_message(QueueUrl=url, MessageBody="for the peeker")

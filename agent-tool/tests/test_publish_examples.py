@@ -43,6 +43,10 @@ def _invalid_cases() -> dict[str, tuple[bytes, str]]:
     return {name: (bodies[name], reasons[name]) for name in bodies}
 
 
+# One worker runs this module under pytest-xdist (`--dist loadgroup`): `invalid_runs`, a module fixture, runs
+# every invalid example once, not once per worker its tests are spread over.
+pytestmark = pytest.mark.xdist_group("publish-examples")
+
 INVALID = _invalid_cases() if (EXAMPLES / "invalid").is_dir() else {}
 VALID = _bodies("valid") if (EXAMPLES / "valid").is_dir() else {}
 

@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+import sqs_server
+
 from publish_event import InvalidEvent, make_client, publish_event, task
 
 
@@ -108,7 +110,7 @@ def test_task_finish_with_warning_sends_nothing_more(queue, aws_env):
 
 
 def test_task_exception_survives_when_error_event_cannot_be_sent(sqs, aws_env):
-    url = sqs.create_queue(QueueName="agent-tool-vanishing")["QueueUrl"]
+    url = sqs.create_queue(QueueName=sqs_server.unique_queue_name("agent-tool-vanishing"))["QueueUrl"]
     with pytest.raises(ZeroDivisionError) as caught:
         with task("Doomed", agent_id="a", queue_url=url, endpoint_url=sqs.meta.endpoint_url):
             sqs.delete_queue(QueueUrl=url)

@@ -9,6 +9,8 @@ import socket
 import subprocess
 from pathlib import Path
 
+import pytest
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEMO = REPO_ROOT / "scripts" / "demo.sh"
 FLEET = ("deployer", "code-reviewer", "test-runner", "doc-writer", "data-pipeline", "security-scanner")
@@ -49,6 +51,7 @@ def port_closed(endpoint: str) -> bool:
         return sock.connect_ex((host, int(port))) != 0
 
 
+@pytest.mark.alone  # a whole simulated fleet and a real Claude Code session on two cores
 def test_demo_without_a_terminal_runs_a_short_variant_and_leaves_nothing(timeline_bin, process_alive):
     result = subprocess.run([str(DEMO)], cwd=REPO_ROOT, env=demo_env(timeline_bin), stdin=subprocess.DEVNULL,
                             capture_output=True, text=True, timeout=240)
@@ -84,6 +87,7 @@ def answer_with_the_first_action(tmux, buttons, label, queue_name):
     tmux.send_keys("Escape", "f")
 
 
+@pytest.mark.alone  # a whole simulated fleet in the TUI: its counts and waits are bounded in time
 def test_demo_in_a_terminal_shows_the_fleet_and_q_stops_everything(tmux, timeline_bin, process_alive):
     tmux.start([str(DEMO)], env=demo_env(timeline_bin), width=140, height=40, cwd=str(REPO_ROOT))
     tmux.wait_for(lambda screen: sum(agent in screen for agent in FLEET) >= 3, timeout=60)

@@ -32,26 +32,14 @@ struct FramePaceInputTests {
     }
 
     @Test func withoutALoopACommitIsLookedAtNow() throws {
-        let h = try StoreHarness()
-        try h.publish("T1", secondsAgo: 50)
-        h.start()
-        h.controller.changeCheckInterval = .max
-        h.controller.pollBackground(nowMicros: fixedNow)
-        h.settle()
-        try h.publish("T2", secondsAgo: 10)
+        let h = try shownT1ThenT2Written()
         h.controller.storeWritten()
         h.settle()
         #expect(h.visibleTasks == ["T2", "T1"])
     }
 
     @Test func aStoreReloadIsBackgroundAndASearchTypedIsAnAnswer() throws {
-        let h = try StoreHarness()
-        try h.publish("T1", secondsAgo: 50)
-        h.start()
-        h.controller.changeCheckInterval = .max
-        h.controller.pollBackground(nowMicros: fixedNow)
-        h.settle()
-        try h.publish("T2", secondsAgo: 10)
+        let h = try shownT1ThenT2Written()
         h.controller.checkForChangesNow()
         #expect(drainedUntilSettled(h) == [.background])
         #expect(h.visibleTasks == ["T2", "T1"])
@@ -60,6 +48,18 @@ struct FramePaceInputTests {
         h.controller.send(.key(.char("2")))
         #expect(drainedUntilSettled(h) == [.answers])
         #expect(h.visibleTasks == ["T2"])
+    }
+
+    /// A started controller showing T1 that checks the store only when told, and T2 written after it.
+    private func shownT1ThenT2Written() throws -> StoreHarness {
+        let h = try StoreHarness()
+        try h.publish("T1", secondsAgo: 50)
+        h.start()
+        h.controller.changeCheckInterval = .max
+        h.controller.pollBackground(nowMicros: fixedNow)
+        h.settle()
+        try h.publish("T2", secondsAgo: 10)
+        return h
     }
 
     /// The distinct outcomes of `drainResults` until nothing arrived for a while (polled, not slept on:

@@ -21,7 +21,7 @@ import urllib.error
 import urllib.request
 import uuid
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, NoReturn
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 TEST_REGION = "us-east-1"
@@ -79,12 +79,17 @@ class MotoServer:
         deadline = time.monotonic() + timeout
         while not is_healthy(self.endpoint):
             if self._process.poll() is not None:
-                raise RuntimeError(f"moto_server exited at start:\n{self.log_text()}")
+                self._fail_start("moto_server exited at start")
             if time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"moto_server did not answer within {timeout}s:\n{self.log_text()}")
+                self._fail_start(f"moto_server did not answer within {timeout}s")
             time.sleep(0.05)
         return self
+
+    def _fail_start(self, reason: str) -> NoReturn:
+        """Stop what was started and raise with the server's own words (read before stop() removes the log)."""
+        log = self.log_text()
+        self.stop()
+        raise RuntimeError(f"{reason}:\n{log}")
 
     def stop(self) -> None:
         """Stop the server (SIGTERM, then SIGKILL) and remove its log."""

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import socket
 import sys
+
+import pytest
 
 PRINT_SIZE_ON_RESIZE = r"""
 import os, signal, sys, time
@@ -106,3 +110,20 @@ def test_an_alone_test_runs_while_no_other_test_does_and_the_others_run_side_by_
     assert not [name for name, span in runs.items() if overlap(span, alone)], (alone, runs)
     beside = list(runs.values())
     assert any(overlap(a, b) for i, a in enumerate(beside) for b in beside[i + 1:]), runs  # it did run in parallel
+
+
+def test_a_local_sqs_server_that_does_not_start_says_why_and_leaves_nothing_running():
+    import sqs_server
+
+    late = sqs_server.MotoServer()
+    with pytest.raises(RuntimeError, match=r"did not answer within 0s"):
+        late.start(timeout=0)
+    assert late.pid is None and not os.path.exists(late._log.name)
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        clash = sqs_server.MotoServer(port=taken.getsockname()[1])
+        with pytest.raises(RuntimeError, match=r"exited at start:\n(.|\n)*[Aa]ddress already in use"):
+            clash.start(timeout=60)
+    assert clash.pid is None

@@ -28,6 +28,8 @@ public final class Poller: @unchecked Sendable {
     private let timing: PollerTiming
     private let onBatch: (@Sendable (BatchOutcome) -> Void)?
     private let onCommit: (@Sendable () -> Void)?
+    /// The workers' batches that are ready at once go into one transaction.
+    private let groupCommit: GroupCommit
 
     private let condition = NSCondition()
     private var currentStatus = PollerStatus()
@@ -52,8 +54,8 @@ public final class Poller: @unchecked Sendable {
     /// `makeStore` is called once per worker thread (it may hand every worker the same store: a
     /// `TimelineStore` serializes its calls).
     /// `onBatch` runs on a worker thread after each batch is stored, or when one first fails to be;
-    /// `onCommit` right after each batch's commit, before the deletes (so a viewer in this process can show
-    /// the events at once).
+    /// `onCommit` right after each commit (one transaction may hold several workers' batches), before the
+    /// deletes of what it stored (so a viewer in this process can show the events at once).
     public init(
         client: SQSClient, configuration: PollerConfiguration, makeStore: @escaping StoreFactory,
         timing: PollerTiming = .system, onBatch: (@Sendable (BatchOutcome) -> Void)? = nil,
@@ -65,6 +67,7 @@ public final class Poller: @unchecked Sendable {
         self.timing = timing
         self.onBatch = onBatch
         self.onCommit = onCommit
+        groupCommit = GroupCommit(limit: configuration.messagesPerCommit, window: configuration.commitWindow)
     }
 
     /// A snapshot of the status; never blocks on the network.
@@ -267,7 +270,8 @@ public final class Poller: @unchecked Sendable {
         return !stopping
     }
 
-    /// Stores one batch in one transaction, then (unless peeking) deletes what was stored. While the
+    /// Stores one batch in one transaction (with the other workers' batches ready at the same time:
+    /// `GroupCommit`), then (unless peeking) deletes what was stored. While the
     /// store fails, holds the batch: retries the commit with a growing backoff, extending the messages'
     /// visibility, until it commits, the poller stops, or `storeGiveUpAfter` passes (then the messages'
     /// visibility lapses and they wait in the queue). Returns whether the first commit attempt worked.
@@ -287,7 +291,7 @@ public final class Poller: @unchecked Sendable {
         var outcomes: [IngestOutcome] = []
         while true {
             do {
-                outcomes = try store.ingest(items)
+                outcomes = try groupCommit.ingest(items, store: { try store.ingest($0) }, afterCommit: { onCommit?() })
                 committed = true
                 break
             } catch {
@@ -308,7 +312,6 @@ public final class Poller: @unchecked Sendable {
                 if !pause(for: delay, fault: .store(failure)) { return false }
             }
         }
-        onCommit?()
         var report = BatchReport(
             queueURL: queueURL, received: messages.count, stored: 0, duplicates: 0, rejected: 0, deleted: 0,
             rejectReasons: [], maxReceiveCount: messages.compactMap(\.receiveCount).max() ?? 1)

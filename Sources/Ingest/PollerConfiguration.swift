@@ -27,6 +27,12 @@ public struct PollerConfiguration: Sendable {
     public static let viewerBacklogGatherTime: TimeInterval = 0.05
     /// `backlogGatherTime` of `drain`.
     public static let drainBacklogGatherTime: TimeInterval = 0.5
+    /// Under steady traffic, the least time between the end of one commit and the start of the next: the
+    /// workers' batches handed in meanwhile go into one transaction (`GroupCommit`), and a batch waits
+    /// about this long at most for its commit. A batch after a quiet spell is committed at once.
+    public var commitWindow: TimeInterval
+    /// `commitWindow` unless given.
+    public static let defaultCommitWindow: TimeInterval = 0.03
     /// Never delete: for a queue shared with other viewers. Redeliveries are absorbed by idempotent ingest.
     public var peek: Bool
     /// Visibility timeout asked for on receive (nil: the queue's default).
@@ -42,7 +48,8 @@ public struct PollerConfiguration: Sendable {
         queueURLs: [String], concurrency: Int = 2, waitSeconds: Int = 20, maxMessages: Int = 10,
         messagesPerCommit: Int = 500, peek: Bool = false, visibilityTimeout: Int? = nil, stopWhenEmpty: Bool = false,
         giveUpAfter: TimeInterval? = nil, storeGiveUpAfter: TimeInterval? = nil,
-        backlogGatherTime: TimeInterval = PollerConfiguration.viewerBacklogGatherTime, maxConcurrency: Int? = nil
+        backlogGatherTime: TimeInterval = PollerConfiguration.viewerBacklogGatherTime, maxConcurrency: Int? = nil,
+        commitWindow: TimeInterval = PollerConfiguration.defaultCommitWindow
     ) {
         self.giveUpAfter = giveUpAfter
         self.storeGiveUpAfter = storeGiveUpAfter
@@ -55,6 +62,7 @@ public struct PollerConfiguration: Sendable {
         self.maxMessages = min(10, max(1, maxMessages))
         self.messagesPerCommit = max(self.maxMessages, messagesPerCommit)
         self.backlogGatherTime = max(0, backlogGatherTime)
+        self.commitWindow = max(0, commitWindow)
         self.peek = peek
         self.visibilityTimeout = visibilityTimeout
         self.stopWhenEmpty = stopWhenEmpty

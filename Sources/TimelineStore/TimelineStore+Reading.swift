@@ -182,12 +182,20 @@ extension TimelineStore: TimelineReading {
     }
 
     public func countNewer(than key: RowKey, matching query: TimelineQuery) throws -> Int {
-        try locked {
-            let filter = filter(query)
-            let sql = "SELECT count(*) FROM timeline t" + join(filter)
-                + filter.whereClause(adding: ["(t.ts_us, t.seq) > (?, ?)"])
-            return Int(try db.scalarInt(sql, filter.values + [.integer(key.timestampMicros), .integer(key.seq)]))
-        }
+        try locked { try countNewer(key, query, upTo: nil) }
+    }
+
+    public func countNewer(than key: RowKey, matching query: TimelineQuery, upTo limit: Int) throws -> Int {
+        try locked { try countNewer(key, query, upTo: max(0, limit)) }
+    }
+
+    /// Matching rows newer than `key`, counting at most `limit` when given (caller holds the lock).
+    private func countNewer(_ key: RowKey, _ query: TimelineQuery, upTo limit: Int?) throws -> Int {
+        let filter = filter(query)
+        let rows = "SELECT 1 FROM timeline t" + join(filter) + filter.whereClause(adding: ["(t.ts_us, t.seq) > (?, ?)"])
+            + (limit.map { " LIMIT \($0)" } ?? "")
+        return Int(try db.scalarInt("SELECT count(*) FROM (\(rows))",
+                                    filter.values + [.integer(key.timestampMicros), .integer(key.seq)]))
     }
 
     public func statusCounts(matching query: TimelineQuery) throws -> [Status: Int] {

@@ -113,9 +113,9 @@ func applyWindow(_ s: inout AppState, _ r: WindowResult) -> [Effect] {
     s.window = r.rows
     s.windowStart = r.startPosition
     s.positionAccuracy = r.positionAccuracy
-    positionFromTheEnd(&s)
     s.windowReachesNewest = r.reachesNewest
     s.windowReachesOldest = r.reachesOldest
+    positionFromTheEnd(&s)
     s.loadedOnce = true
     s.lastError = nil
     if r.request.anchorPosition == nil { s.positionStale = false }

@@ -209,8 +209,8 @@ extension TimelineStore: TimelineReading {
     /// Per-status counts of the rows matching `query`, or of the first `limit` of them (caller holds the lock).
     private func statusCounts(_ query: TimelineQuery, upTo limit: Int?) throws -> [Status: Int] {
         if let statuses = TaskCounts.statusesOnly(query) {
-            let counts = try keptTaskCounts().filter { statuses.contains($0.key) }
-            if limit.map({ counts.values.reduce(0, +) <= $0 }) ?? true { return counts }
+            // Kept counts are exact, and past a limit valid lower bounds too: cheaper than counting to it.
+            return try keptTaskCounts().filter { statuses.contains($0.key) }
         }
         let filter = filter(query)
         // One pass with a counter per status (GROUP BY would sort every row).

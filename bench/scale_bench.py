@@ -6,7 +6,7 @@ The databases are built once under `.build/scale/` by `timeline import`, in segm
 version is unchanged (the file name carries it). Figures: database bytes per byte of the events' JSON;
 import rate per segment; whole-process reads (`timeline list --limit 50`: first page, qualifiers, search;
 `timeline status`), median of 5, with the peak RSS of all of them; the viewer's reads (`TimelineBench` with
-TIMELINE_SCALE_READS_DB: first frame, header counts, a page down and a reload half-way down the list, End,
+TIMELINE_SCALE_READS_DB, CPU time: first frame, header counts, a page down and a reload half-way down the list, End,
 the worst search keystroke and its counts), one process per database.
 
     python bench/scale_bench.py --timeline .build/release/timeline [--events 10000000] [--twin 50000]
@@ -135,10 +135,10 @@ def viewer_reads(bench: str, path: Path) -> dict:
 def print_viewer_reads(large: dict, small: dict, n: str, t: str) -> None:
     for name in VIEWER_READS:
         ratio = large[name] / max(small[name], 0.001)
-        print(f"scale viewer {name}: {large[name]:.1f} ms at {n}, {small[name]:.1f} ms at {t}, ratio {ratio:.2f}"
+        print(f"scale viewer {name} (CPU): {large[name]:.1f} ms at {n}, {small[name]:.1f} ms at {t}, ratio {ratio:.2f}"
               f" (target <= 1.5)")
     print(f"scale viewer position of the far-down rows: row {large['position'] + 1:,.0f} at {n},"
-          f" {small['position'] + 1:,.0f} at {t}; counting it to the top (what each reload there would read"
+          f" {small['position'] + 1:,.0f} at {t}; counting it to the top (CPU; what each reload there would read"
           f" without the cap): {large['uncapped position count']:.1f} ms at {n}, {small['uncapped position count']:.1f} ms at {t}")
     print(f"scale viewer peak RSS (of TimelineBench, not of `timeline tui`): {large['peak rss mib']:.1f} MiB at {n},"
           f" {small['peak rss mib']:.1f} MiB at {t}; load average {large['load']:.2f} and {small['load']:.2f}")

@@ -6,7 +6,9 @@ import TimelineUI
 
 /// The viewer's reads on one existing database, for `bench/scale_bench.py` (which runs this once per size
 /// and prints each figure beside its twin): `TIMELINE_SCALE_READS_DB=PATH TimelineBench` prints one JSON
-/// object of wall milliseconds (medians) and the peak RSS, and exits. The database is opened read-only.
+/// object of milliseconds (medians) of this process's CPU time (every thread: the lanes' reads too), which
+/// a busy machine disturbs far less than wall time, and the peak RSS, and exits. The database is opened
+/// read-only.
 ///
 /// Figures: `first frame` (start to the first frame drawn), `counts` (start to the header counts settled),
 /// `scroll` (a page down, by key, with the selection half-way down the list), `reload far down` (a store
@@ -22,7 +24,7 @@ func runScaleReadsBench(databasePath path: String) {
         do { try c.settle(timeout: 600) } catch { fatalError("scale reads bench: \(error)") }
     }
     func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-    func now() -> Double { Date().timeIntervalSince1970 * 1000 }
+    func now() -> Double { TUIBenchMeasure.cpuSeconds() * 1000 }
     func press(_ c: TimelineController, _ key: Key) -> Double {
         let start = now()
         c.send(.key(key))

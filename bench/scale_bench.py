@@ -5,9 +5,12 @@ The databases are built once under `.build/scale/` by `timeline import`, in segm
 (each segment's import rate is a figure: the rate must hold all the way), and reused while the schema
 version is unchanged (the file name carries it). Figures: database bytes per byte of the events' JSON;
 import rate per segment; whole-process reads (`timeline list --limit 50`: first page, qualifiers, search;
-`timeline status`), median of 5, with the peak RSS of all of them.
+`timeline status`), median of 5, with the peak RSS of all of them; the viewer's reads (`TimelineBench` with
+TIMELINE_SCALE_READS_DB, CPU time: first frame, header counts, a page down and a reload half-way down the list, End,
+the worst search keystroke and its counts), one process per database.
 
     python bench/scale_bench.py --timeline .build/release/timeline [--events 10000000] [--twin 50000]
+        [--viewer-bench .build/release/TimelineBench]
 
 TIMELINE_BENCH_ONLY: runs only when it names `scale` (or is unset); TIMELINE_BENCH_SCALE_EVENTS overrides --events.
 """
@@ -118,12 +121,37 @@ def measure(timeline: str, path: Path, facts: dict) -> dict:
     return figures
 
 
+# The viewer's figures (`TimelineBench`, TIMELINE_SCALE_READS_DB), in the order printed.
+VIEWER_READS = ["first frame", "counts", "scroll", "reload far down", "end", "search keystroke", "search counts"]
+
+
+def viewer_reads(bench: str, path: Path) -> dict:
+    """The viewer's figures for the database at `path` (one `TimelineBench` process; its last line is JSON)."""
+    done = subprocess.run([bench], env={**os.environ, "TIMELINE_SCALE_READS_DB": str(path)},
+                          check=True, capture_output=True, text=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def print_viewer_reads(large: dict, small: dict, n: str, t: str) -> None:
+    for name in VIEWER_READS:
+        ratio = large[name] / max(small[name], 0.001)
+        print(f"scale viewer {name} (CPU): {large[name]:.1f} ms at {n}, {small[name]:.1f} ms at {t}, ratio {ratio:.2f}"
+              f" (target <= 1.5)")
+    print(f"scale viewer position of the far-down rows: row {large['position'] + 1:,.0f} at {n},"
+          f" {small['position'] + 1:,.0f} at {t}; counting it to the top (CPU; what each reload there would read"
+          f" without the cap): {large['uncapped position count']:.1f} ms at {n}, {small['uncapped position count']:.1f} ms at {t}")
+    print(f"scale viewer peak RSS (of TimelineBench, not of `timeline tui`): {large['peak rss mib']:.1f} MiB at {n},"
+          f" {small['peak rss mib']:.1f} MiB at {t}; load average {large['load']:.2f} and {small['load']:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--timeline", required=True)
     parser.add_argument("--events", type=int, default=int(os.environ.get("TIMELINE_BENCH_SCALE_EVENTS", 10_000_000)))
     parser.add_argument("--twin", type=int, default=50_000)
     parser.add_argument("--dir", default=".build/scale")
+    parser.add_argument("--viewer-bench", help="TimelineBench binary (default: beside --timeline)")
+    parser.add_argument("--viewer-only", action="store_true", help="only the viewer's figures")
     args = parser.parse_args()
     only = os.environ.get("TIMELINE_BENCH_ONLY")
     if only and "scale" not in {p.strip().lower() for p in only.split(",")}:
@@ -132,9 +160,18 @@ def main() -> None:
     directory.mkdir(parents=True, exist_ok=True)
     version = schema_version(args.timeline)
     print(f"== scale: {args.events:,} events of the realistic mix (twin: {args.twin:,})", flush=True)
-    large = measure(args.timeline, *database(args.timeline, directory, args.events, version))
-    small = measure(args.timeline, *database(args.timeline, directory, args.twin, version))
     n, t = f"{args.events:,}", f"{args.twin:,}"
+    bench = args.viewer_bench or str(Path(args.timeline).parent / "TimelineBench")
+    large_path, large_facts = database(args.timeline, directory, args.events, version)
+    small_path, small_facts = database(args.timeline, directory, args.twin, version)
+    if Path(bench).exists():
+        print_viewer_reads(viewer_reads(bench, large_path), viewer_reads(bench, small_path), n, t)
+    else:
+        print(f"scale viewer: no {bench} (build TimelineBench for the viewer's figures)")
+    if args.viewer_only:
+        return
+    large = measure(args.timeline, large_path, large_facts)
+    small = measure(args.timeline, small_path, small_facts)
     print(f"scale database bytes per JSON byte: {large['bytes_ratio']:.2f}x at {n} ({large['bytes'] / 2**20:,.0f} MiB),"
           f" {small['bytes_ratio']:.2f}x at {t} (target <= 1.2x)")
     print(f"scale bulk import: slowest segment {large['import_min']:,.0f} events/s, last {large['import_last']:,.0f}"

@@ -23,6 +23,10 @@ let knownParts: Set<String> = ["tui", "store", "json", "drain", "latency", "onsc
 let selected: Set<String> = environment["TIMELINE_BENCH_ONLY"]
     .map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }) } ?? knownParts
 
+if let scaleDatabase = environment["TIMELINE_SCALE_READS_DB"] {
+    runScaleReadsBench(databasePath: scaleDatabase)  // bench/scale_bench.py's viewer figures for one database
+    exit(0)
+}
 if isTUIChild {
     runTUIBench()  // measures one database and exits
     exit(0)

@@ -12,6 +12,11 @@ extension TimelineReading {
         min(try count(matching: query), limit)
     }
 
+    /// The exact count, capped: for readers whose counts are cheap anyway.
+    public func countNewer(than key: RowKey, matching query: TimelineQuery, upTo limit: Int) throws -> Int {
+        min(try countNewer(than: key, matching: query), max(0, limit))
+    }
+
     /// The exact counts (valid lower bounds too): for readers whose counts are cheap anyway.
     public func statusCounts(matching query: TimelineQuery, upTo limit: Int) throws -> [Status: Int] {
         try statusCounts(matching: query)
@@ -43,7 +48,11 @@ public protocol TimelineReading: AnyObject {
     /// Number of rows matching `query`.
     func count(matching query: TimelineQuery) throws -> Int
     /// Number of matching rows strictly newer than `key` (the 0-based position of a row with that key).
+    /// Reads every one of them: far down a long history, use the capped form.
     func countNewer(than key: RowKey, matching query: TimelineQuery) throws -> Int
+    /// Number of matching rows strictly newer than `key`, counting at most `limit` (so `limit` means
+    /// "`limit` or more"): a position that costs at most `limit` matching rows, however far down `key` is.
+    func countNewer(than key: RowKey, matching query: TimelineQuery, upTo limit: Int) throws -> Int
     /// Timeline row counts per status for `query`.
     func statusCounts(matching query: TimelineQuery) throws -> [Status: Int]
     /// Number of rows matching `query`, counting at most `limit` (so `limit` means "`limit` or more").

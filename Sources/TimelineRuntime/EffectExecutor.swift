@@ -61,15 +61,18 @@ public enum EffectExecutor {
         case .oldest:
             // One row more than shown tells whether these rows reach the newest; their position needs the
             // list's size: the exact counts' when the request carries it (a count of a large filtered list
-            // would hold this lane, and the frame, for as long as it runs), else a count.
+            // would hold this lane, and the frame, for as long as it runs), else a count up to the cap (past
+            // it, a lower bound that the exact counts, when they arrive, make exact).
             let floor = RowKey(timestampMicros: .min, seq: .min)
             let fetched = try reader.rows(matching: r.query, newerThan: floor, limit: r.below + 1)
             let reachesNewest = fetched.count <= r.below
             let rows = Array(fetched.suffix(r.below))
-            let total = reachesNewest ? rows.count : try r.listTotal ?? reader.count(matching: r.query)
+            let cap = PositionAccuracy.positionCap
+            let total = reachesNewest ? rows.count : try r.listTotal ?? reader.count(matching: r.query, upTo: cap)
+            let exact = reachesNewest || r.listTotal != nil || total < cap
             return WindowResult(request: r, rows: rows, anchorIndex: max(0, rows.count - 1),
                                 startPosition: max(0, total - rows.count), reachesNewest: reachesNewest,
-                                reachesOldest: true, anchorMoved: false)
+                                reachesOldest: true, anchorMoved: false, positionAccuracy: exact ? .exact : .atLeast)
         case .row(let taskID, let key):
             let current = try reader.row(taskID: taskID)
             let anchorStillThere = current?.key == key
@@ -83,18 +86,33 @@ public enum EffectExecutor {
             // The anchor's task moved (newer event) or left the filter: select what took its place.
             var anchorIndex = keptNewer.count
             if anchorRow == nil && anchorIndex >= rows.count { anchorIndex = max(0, rows.count - 1) }
-            let start: Int
-            if let p = r.anchorPosition, anchorStillThere {
-                start = max(0, p - keptNewer.count)
+            let reachesNewest = newer.count <= r.above
+            let start: (position: Int, accuracy: PositionAccuracy)
+            if reachesNewest {
+                start = (0, .exact)
+            } else if let p = r.anchorPosition, anchorStillThere {
+                start = (max(0, p - keptNewer.count), r.anchorAccuracy)
             } else if let first = rows.first {
-                start = try reader.countNewer(than: first.key, matching: r.query)
+                start = try position(of: first.key, rowsAboveAnchor: keptNewer.count, r, reader)
             } else {
-                start = 0
+                start = (0, .exact)
             }
-            return WindowResult(request: r, rows: rows, anchorIndex: anchorIndex, startPosition: start,
-                                reachesNewest: newer.count <= r.above, reachesOldest: older.count <= r.below,
-                                anchorMoved: !anchorStillThere)
+            return WindowResult(request: r, rows: rows, anchorIndex: anchorIndex, startPosition: start.position,
+                                reachesNewest: reachesNewest, reachesOldest: older.count <= r.below,
+                                anchorMoved: !anchorStillThere, positionAccuracy: start.accuracy)
         }
+    }
+
+    /// The position of the row at `key`, counted up to `PositionAccuracy.positionCap` rows (however far down
+    /// it is, a reload reads that many at most). Past the cap: the anchor's former position less the rows
+    /// above it (approximate) when the request carries one, else the cap (a lower bound).
+    static func position(of key: RowKey, rowsAboveAnchor: Int, _ r: WindowRequest,
+                         _ reader: TimelineReading) throws -> (position: Int, accuracy: PositionAccuracy) {
+        let cap = PositionAccuracy.positionCap
+        let counted = try reader.countNewer(than: key, matching: r.query, upTo: cap)
+        if counted < cap { return (counted, .exact) }
+        guard let former = r.formerPosition else { return (cap, .atLeast) }
+        return (max(cap, former - rowsAboveAnchor), r.anchorAccuracy == .atLeast ? .atLeast : .approximate)
     }
 
     /// The row at `key` if it matches `query` (the first row older than the key just above it).
@@ -114,7 +132,8 @@ public enum EffectExecutor {
         // Without a status filter the list is the status counts' query: its total is their sum (capped alike).
         let total = r.listQuery == r.statusQuery ? perStatus.values.reduce(0, +) : try count(r.listQuery)
         let matches = try r.matchQuery.map(count)
-        let newCount = try r.newerThan.map { try reader.countNewer(than: $0, matching: r.listQuery) }
+        // `↑ N new` counts one row past the cap at most (shown as "10,000+").
+        let newCount = try r.newerThan.map { try reader.countNewer(than: $0, matching: r.listQuery, upTo: CountsRequest.firstCap + 1) }
         return CountsResult(request: r, total: total, perStatus: perStatus, matchCount: matches, newCount: newCount)
     }
 

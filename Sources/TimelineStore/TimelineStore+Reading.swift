@@ -182,12 +182,20 @@ extension TimelineStore: TimelineReading {
     }
 
     public func countNewer(than key: RowKey, matching query: TimelineQuery) throws -> Int {
-        try locked {
-            let filter = filter(query)
-            let sql = "SELECT count(*) FROM timeline t" + join(filter)
-                + filter.whereClause(adding: ["(t.ts_us, t.seq) > (?, ?)"])
-            return Int(try db.scalarInt(sql, filter.values + [.integer(key.timestampMicros), .integer(key.seq)]))
-        }
+        try locked { try countNewer(key, query, upTo: nil) }
+    }
+
+    public func countNewer(than key: RowKey, matching query: TimelineQuery, upTo limit: Int) throws -> Int {
+        try locked { try countNewer(key, query, upTo: max(0, limit)) }
+    }
+
+    /// Matching rows newer than `key`, counting at most `limit` when given (caller holds the lock).
+    private func countNewer(_ key: RowKey, _ query: TimelineQuery, upTo limit: Int?) throws -> Int {
+        let filter = filter(query)
+        let rows = "SELECT 1 FROM timeline t" + join(filter) + filter.whereClause(adding: ["(t.ts_us, t.seq) > (?, ?)"])
+            + (limit.map { " LIMIT \($0)" } ?? "")
+        return Int(try db.scalarInt("SELECT count(*) FROM (\(rows))",
+                                    filter.values + [.integer(key.timestampMicros), .integer(key.seq)]))
     }
 
     public func statusCounts(matching query: TimelineQuery) throws -> [Status: Int] {
@@ -201,8 +209,8 @@ extension TimelineStore: TimelineReading {
     /// Per-status counts of the rows matching `query`, or of the first `limit` of them (caller holds the lock).
     private func statusCounts(_ query: TimelineQuery, upTo limit: Int?) throws -> [Status: Int] {
         if let statuses = TaskCounts.statusesOnly(query) {
-            let counts = try keptTaskCounts().filter { statuses.contains($0.key) }
-            if limit.map({ counts.values.reduce(0, +) <= $0 }) ?? true { return counts }
+            // Kept counts are exact, and past a limit valid lower bounds too: cheaper than counting to it.
+            return try keptTaskCounts().filter { statuses.contains($0.key) }
         }
         let filter = filter(query)
         // One pass with a counter per status (GROUP BY would sort every row).

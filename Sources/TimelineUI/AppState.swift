@@ -88,6 +88,8 @@ public struct AppState: Sendable, Equatable {
     public var window: [TimelineRow] = []
     /// Absolute position of `window[0]` in the filtered list.
     public var windowStart = 0
+    /// How well `windowStart` is known (far down a long history, a reload estimates it).
+    public var positionAccuracy = PositionAccuracy.exact
     public var windowReachesNewest = true
     public var windowReachesOldest = true
     /// Index of the selected row in `window`.

@@ -10,6 +10,21 @@ public enum WindowAnchor: Sendable, Equatable {
     case row(taskID: String, key: RowKey)
 }
 
+/// How well a list position is known. Counting a position far down a long history would read every row
+/// above it, so the count stops at a cap (`positionCap`) and the position is then estimated.
+public enum PositionAccuracy: Sendable, Equatable {
+    /// Counted: `row 1,234`.
+    case exact
+    /// Carried over from before the store changed, the recount having stopped at its cap: close to the
+    /// true position, not exact (`row ~1,234`).
+    case approximate
+    /// A lower bound, the count having stopped at its cap with nothing to go by (`row 10,001+`).
+    case atLeast
+
+    /// Most rows a window load counts to find its position.
+    public static let positionCap = 10_000
+}
+
 /// A keyset window fetch: rows above and below an anchor.
 public struct WindowRequest: Sendable, Equatable {
     public var generation: Int
@@ -29,6 +44,11 @@ public struct WindowRequest: Sendable, Equatable {
     /// How many rows the list holds, when the exact counts on screen say so: the oldest rows (End) then
     /// find their position without counting the whole list again.
     public var listTotal: Int? = nil
+    /// How well `anchorPosition` and `formerPosition` are known.
+    public var anchorAccuracy: PositionAccuracy = .exact
+    /// Where the anchor row was before the store changed (when `anchorPosition` is nil for that reason): the
+    /// position estimate when the recount stops at its cap.
+    public var formerPosition: Int? = nil
 }
 
 /// A fetched window, newest first.
@@ -44,10 +64,13 @@ public struct WindowResult: Sendable, Equatable {
     public var reachesOldest: Bool
     /// True when the anchor row itself moved away (its task got a newer event).
     public var anchorMoved: Bool
+    /// How well `startPosition` is known.
+    public var positionAccuracy: PositionAccuracy
 
     public init(request: WindowRequest, rows: [TimelineRow], anchorIndex: Int, startPosition: Int,
-                reachesNewest: Bool, reachesOldest: Bool, anchorMoved: Bool) {
+                reachesNewest: Bool, reachesOldest: Bool, anchorMoved: Bool, positionAccuracy: PositionAccuracy = .exact) {
         self.request = request
+        self.positionAccuracy = positionAccuracy
         self.rows = rows
         self.anchorIndex = anchorIndex
         self.startPosition = startPosition

@@ -94,6 +94,7 @@ func applyCounts(_ s: inout AppState, _ result: CountsResult) -> [Effect] {
     s.counts.cap = result.isExact ? nil : result.request.cap
     s.search.matchCount = result.matchCount ?? (s.search.query.isEmpty ? nil : result.total)
     if s.mode == .browse, let n = result.newCount { s.counts.newSinceBrowse = n }
+    positionFromTheEnd(&s)
     return result.isExact ? [] : [.loadCounts(exact)]
 }
 
@@ -111,8 +112,10 @@ func applyWindow(_ s: inout AppState, _ r: WindowResult) -> [Effect] {
     }
     s.window = r.rows
     s.windowStart = r.startPosition
+    s.positionAccuracy = r.positionAccuracy
     s.windowReachesNewest = r.reachesNewest
     s.windowReachesOldest = r.reachesOldest
+    positionFromTheEnd(&s)
     s.loadedOnce = true
     s.lastError = nil
     if r.request.anchorPosition == nil { s.positionStale = false }
@@ -155,6 +158,15 @@ func applyWindow(_ s: inout AppState, _ r: WindowResult) -> [Effect] {
         return [.loadHistory(taskID: row.taskID)] + replies
     }
     return replies
+}
+
+/// An estimated position of rows that reach the oldest is made exact by the list's exact total: they are
+/// its last rows.
+func positionFromTheEnd(_ s: inout AppState) {
+    guard s.positionAccuracy != .exact, s.windowReachesOldest, s.counts.generation == s.generation,
+          s.counts.cap == nil, let total = s.counts.total else { return }
+    s.windowStart = max(0, total - s.window.count)
+    s.positionAccuracy = .exact
 }
 
 /// Keeps `selected` inside the window and `selectedLine` consistent with the rows around it.

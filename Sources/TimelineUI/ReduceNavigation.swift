@@ -8,6 +8,7 @@ func windowEffect(_ s: inout AppState, from start: WindowAnchor? = nil) -> Effec
     if s.listMatchesNothing {
         s.window = []
         s.windowStart = 0
+        s.positionAccuracy = .exact
         s.windowReachesNewest = true
         s.windowReachesOldest = true
         s.loadedOnce = true
@@ -31,9 +32,12 @@ func windowEffect(_ s: inout AppState, from start: WindowAnchor? = nil) -> Effec
     // more, and the margin follows on the first move.
     let newestRows = start == .newest ? s.listHeight + 1 : s.listHeight + margin(s)
     let below = anchor == .newest ? newestRows : s.listHeight - s.selectedLine + margin(s) + slack
-    let req = WindowRequest(generation: s.generation, query: s.listQuery, anchor: anchor, above: above,
+    var req = WindowRequest(generation: s.generation, query: s.listQuery, anchor: anchor, above: above,
                             below: below, anchorPosition: s.positionStale ? nil : s.selectedPosition,
                             keepSelection: start == nil, targetLine: nil)
+    req.anchorAccuracy = s.positionAccuracy
+    // After a store change the old position is the estimate when recounting it would read too many rows.
+    if s.positionStale, case .row = anchor { req.formerPosition = s.selectedPosition }
     return .loadWindow(req)
 }
 

@@ -98,7 +98,9 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
         // Only new rows above the screen's top line count: those already on screen are no news.
         let hiddenNew = min(state.counts.newSinceBrowse, max(0, state.selectedPosition - state.selectedLine))
         if hiddenNew > 0 {
-            left.append((" ↑ \(hiddenNew) new ", Style(fg: .warning, bg: .statusBar, bold: true)))
+            // The count stops one row past the cap.
+            let n = hiddenNew > CountsRequest.firstCap ? Thousands.format(CountsRequest.firstCap) + "+" : "\(hiddenNew)"
+            left.append((" ↑ \(n) new ", Style(fg: .warning, bg: .statusBar, bold: true)))
         }
         left.append((" f: follow ", Style(fg: .accent, bg: .statusBar)))
     }
@@ -142,12 +144,18 @@ func renderStatusBar(_ state: AppState, into screen: inout Screen) {
     }
 }
 
-/// `row N of M`, or counts while nothing is selected.
+/// `row N of M`, or counts while nothing is selected. An estimated position (`PositionAccuracy`) reads
+/// `row ~N` (approximate) or `row N+` (at least).
 func positionText(_ state: AppState) -> String {
     guard state.selectedRow != nil else {
         return state.counts.total.map { "\(CountText.total($0, state.counts)) tasks" } ?? ""
     }
-    let n = Thousands.format(state.selectedPosition + 1)
+    let number = Thousands.format(state.selectedPosition + 1)
+    let n = switch state.positionAccuracy {
+    case .exact: number
+    case .approximate: "~" + number
+    case .atLeast: number + "+"
+    }
     guard let total = state.counts.total else { return "row \(n)" }
     if let cap = state.counts.cap, total > cap {
         return "row \(n) of \(Thousands.format(max(cap, state.selectedPosition + 1)))+"

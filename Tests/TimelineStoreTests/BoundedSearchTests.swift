@@ -97,6 +97,9 @@ struct BoundedSearchTests {
             #expect(try store.statusCounts(matching: query, upTo: cap + 1).values.reduce(0, +) == 10_001, "\(text)")
             #expect(try store.count(matching: query, upTo: cap) == cap, "\(text)")
         }
+        // Statuses alone are read from the kept counts: whole counts past the limit too (lower bounds still).
+        #expect(try store.statusCounts(matching: TimelineQuery(), upTo: 5) == store.statusCounts(matching: TimelineQuery()))
+        #expect(try store.statusCounts(matching: TimelineQuery.parse("status:info"), upTo: 5) == [.info: 10_000])
     }
 
     @Test func aCancelledReadStopsAndTheConnectionGoesOn() throws {

@@ -67,6 +67,20 @@ struct ReadingTests {
         #expect(try fixture.store.countNewer(than: errorRows[3].key, matching: errors) == 3)
     }
 
+    @Test func countNewerUpToALimitStopsThere() throws {
+        let fixture = try StoreFixture()
+        try Self.populate(fixture.store)
+        let all = try fixture.store.allRows()
+        #expect(try fixture.store.countNewer(than: all[119].key, matching: TimelineQuery(), upTo: 50) == 50)
+        #expect(try fixture.store.countNewer(than: all[119].key, matching: TimelineQuery(), upTo: 500) == 119)
+        #expect(try fixture.store.countNewer(than: all[0].key, matching: TimelineQuery(), upTo: 50) == 0)
+        #expect(try fixture.store.countNewer(than: all[119].key, matching: TimelineQuery(), upTo: -1) == 0)
+        let errors = TimelineQuery(statuses: [.error])
+        let errorRows = try fixture.store.allRows(errors)
+        #expect(try fixture.store.countNewer(than: errorRows[3].key, matching: errors, upTo: 2) == 2)
+        #expect(try fixture.store.countNewer(than: errorRows[3].key, matching: errors, upTo: 10) == 3)
+    }
+
     @Test func qualifiersFilterTheTimeline() throws {
         let fixture = try StoreFixture()
         try Self.populate(fixture.store)

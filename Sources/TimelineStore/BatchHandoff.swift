@@ -1,9 +1,9 @@
 import Foundation
 
-/// Hands batches from one producing thread to one consuming thread, one batch waiting at most: the
-/// producer prepares batch N+1 while the consumer stores batch N, then waits until the consumer takes it,
-/// so at most two batches are in memory (a bulk import reads and parses on one core while the store writes
-/// on the other).
+/// Hands batches from one producing thread to one consuming thread: `put` returns once the consumer has
+/// taken the batch, so the producer prepares batch N+1 while the consumer stores batch N and never runs
+/// further ahead: at most two batches are in memory (a bulk import reads and parses on one core while the
+/// store writes on the other).
 ///
 /// The producer calls `put` for each batch and `finish` at the end; the consumer calls `take` until it
 /// answers nil, or `cancel` to stop early (the producer's waiting or next `put` then answers false).
@@ -16,16 +16,16 @@ public final class BatchHandoff<Batch: Sendable>: @unchecked Sendable {
 
     public init() {}
 
-    /// Hands over `batch`, waiting while the previous one is not taken yet. False when the consumer
-    /// cancelled (the batch is dropped: stop producing).
+    /// Hands over `batch` and waits until the consumer takes it. False when the consumer cancelled (stop
+    /// producing).
     public func put(_ batch: Batch) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while waiting != nil && !cancelled { condition.wait() }
         if cancelled { return false }
         waiting = batch
         condition.broadcast()
-        return true
+        while waiting != nil && !cancelled { condition.wait() }
+        return !cancelled
     }
 
     /// No more batches: `take` answers nil once the waiting one is taken.

@@ -86,44 +86,39 @@ struct TimelineUpsertTests {
 struct BatchHandoffTests {
     @Test func batchesArriveInOrderThenNil() throws {
         let handoff = BatchHandoff<Int>()
-        // The producer runs ahead; `put` returns only once the previous batch is taken.
-        let producer = Thread {
+        Thread {
             for batch in 1...50 { #expect(handoff.put(batch)) }
             handoff.finish()
-        }
-        producer.start()
+        }.start()
         var received: [Int] = []
         while let batch = handoff.take() { received.append(batch) }
         #expect(received == Array(1...50))
         #expect(handoff.take() == nil)
     }
 
-    @Test func aSecondPutWaitsUntilTheFirstIsTaken() throws {
+    @Test func putReturnsOnlyOnceItsBatchIsTaken() throws {
         let handoff = BatchHandoff<Int>()
-        #expect(handoff.put(1))
-        let secondDone = DispatchSemaphore(value: 0)
+        let handedOver = DispatchSemaphore(value: 0)
         Thread {
-            #expect(handoff.put(2))
-            secondDone.signal()
+            #expect(handoff.put(1))
+            handedOver.signal()
         }.start()
-        // While batch 1 waits, the producer of batch 2 cannot hand it over (a bounded wait for what must not
-        // happen: under load it may pass without showing much, it never fails a correct hand-off).
-        #expect(secondDone.wait(timeout: .now() + .milliseconds(200)) == .timedOut)
+        // Until batch 1 is taken the producer waits, so it cannot prepare a third batch meanwhile (a bounded
+        // wait for what must not happen: under load it may show little, it never fails a correct hand-off).
+        #expect(handedOver.wait(timeout: .now() + .milliseconds(200)) == .timedOut)
         #expect(handoff.take() == 1)
-        #expect(secondDone.wait(timeout: .now() + .seconds(30)) == .success)
-        #expect(handoff.take() == 2)
+        #expect(handedOver.wait(timeout: .now() + .seconds(30)) == .success)
     }
 
     @Test func cancelStopsAWaitingProducer() throws {
         let handoff = BatchHandoff<Int>()
-        #expect(handoff.put(1))
         let refused = DispatchSemaphore(value: 0)
         Thread {
-            if !handoff.put(2) { refused.signal() }
+            if !handoff.put(1) { refused.signal() }
         }.start()
         handoff.cancel()
         #expect(refused.wait(timeout: .now() + .seconds(30)) == .success)
         #expect(handoff.take() == nil)
-        #expect(!handoff.put(3))
+        #expect(!handoff.put(2))
     }
 }

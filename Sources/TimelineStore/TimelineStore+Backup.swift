@@ -104,7 +104,7 @@ private struct BackupRestorer {
             case .success(var event):
                 event.delivery = stored.delivery
                 event.timestampMicros = stored.orderingMicros
-                switch try writer.store(event, messageID: stored.messageID, receivedAt: stored.receivedMicros) {
+                switch try writer.store(PreparedEvent(event), messageID: stored.messageID, receivedAt: stored.receivedMicros) {
                 case .duplicate: counts.duplicateEvents += 1
                 default: counts.events += 1
                 }

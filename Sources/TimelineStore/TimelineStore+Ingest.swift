@@ -17,6 +17,12 @@ extension TimelineStore {
     /// `deferSearchIndex: true` (bulk imports) skips that; call `flushSearchIndex()` after.
     @discardableResult
     public func ingest(_ items: [IngestItem], deferSearchIndex: Bool = false) throws -> [IngestOutcome] {
+        try ingest(PreparedBatch(items), deferSearchIndex: deferSearchIndex)
+    }
+
+    /// `ingest` of a batch prepared beforehand (on another thread, say): the same transaction and outcomes.
+    @discardableResult
+    public func ingest(_ items: PreparedBatch, deferSearchIndex: Bool = false) throws -> [IngestOutcome] {
         if items.isEmpty { return [] }
         let receivedMicros = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
         return try locked {
@@ -28,7 +34,7 @@ extension TimelineStore {
                 var writer = try BatchWriter(db: db, receivedMicros: receivedMicros)
                 var outcomes: [IngestOutcome] = []
                 outcomes.reserveCapacity(items.count)
-                for item in items {
+                for item in items.entries {
                     switch item {
                     case .event(let event, let messageID):
                         outcomes.append(try writer.store(event, messageID: messageID))
@@ -120,16 +126,22 @@ struct BatchWriter {
         var winner: Winner?
         /// Events of the task this batch added.
         var added: Int
+        /// The stored row's timeline columns, nil when `isNew`.
+        var stored: Winner?
     }
 
     /// What the timeline row keeps of a winning event (not the whole event: changes are copied often).
-    private struct Winner {
+    private struct Winner: Equatable {
         var status: String
         var agentID: String
         var category: String?
 
         init(_ event: Event) {
             (status, agentID, category) = (event.status.rawValue, event.agentID, event.category)
+        }
+
+        init(status: String, agentID: String, category: String?) {
+            (self.status, self.agentID, self.category) = (status, agentID, category)
         }
     }
 
@@ -153,21 +165,20 @@ struct BatchWriter {
         shapes = try PayloadShapes.Interner(db: db)
         // The id_key index finds candidates; the full id decides (keys of different ids may collide).
         findStored = try db.cached("SELECT 1 FROM events WHERE id_key = ?1 AND id = ?2 LIMIT 1")
-        findRow = try db.cached("SELECT row_id, seq, ts_us, status FROM timeline WHERE task_id = ?1")
+        findRow = try db.cached("SELECT row_id, seq, ts_us, status, agent_id, category FROM timeline WHERE task_id = ?1")
     }
 
     /// Stores one event (received at `receivedAt`, else at the batch's time).
-    mutating func store(_ event: Event, messageID: String?, receivedAt: Int64? = nil) throws -> IngestOutcome {
-        let idKey = EventIDKey.key(event.id)
-        if try isStored(event.id, key: idKey) { return .duplicate }
+    mutating func store(_ prepared: PreparedEvent, messageID: String?, receivedAt: Int64? = nil) throws -> IngestOutcome {
+        let event = prepared.event
+        if try isStored(event.id, key: prepared.idKey) { return .duplicate }
         let existing = try changes[event.taskID] ?? storedRow(of: event.taskID)
         let rowID = try existing?.rowID ?? allocateRowID()
-        let values = PayloadValues(event)
-        let template = PayloadTemplate.template(of: event.rawJSON, values: values)
-        try EventRow.bind(values, template: template, shape: shapes.shape(of: template), to: insertEvent)
+        try EventRow.bind(prepared.values, template: prepared.template, shape: shapes.shape(of: prepared.template),
+                          to: insertEvent)
         try insertEvent.bind(messageID, at: EventRow.messageID)
         try insertEvent.bind(receivedAt ?? receivedMicros, at: EventRow.receivedMicros)
-        try insertEvent.bind(idKey, at: EventRow.idKey)
+        try insertEvent.bind(prepared.idKey, at: EventRow.idKey)
         try insertEvent.bind(rowID, at: EventRow.taskRow)
         try insertEvent.bind(event.delivery?.sentMicros, at: EventRow.sentMicros)
         try insertEvent.bind(event.delivery?.receiveCount.map(Int64.init), at: EventRow.receiveCount)
@@ -176,7 +187,8 @@ struct BatchWriter {
 
         guard var change = existing else {
             changes[event.taskID] = TaskChange(rowID: rowID, isNew: true, winnerSeq: seq, winnerMicros: event.timestampMicros,
-                                               winnerStatus: event.status.rawValue, winner: Winner(event), added: 1)
+                                               winnerStatus: event.status.rawValue, winner: Winner(event), added: 1,
+                                               stored: nil)
             touched.append(event.taskID)
             return .inserted
         }
@@ -220,43 +232,57 @@ struct BatchWriter {
         defer { findRow.reset() }
         try findRow.bind(taskID, at: 1)
         guard try findRow.step() == .row else { return nil }
+        let stored = Winner(status: findRow.string(3), agentID: findRow.string(4), category: findRow.optionalString(5))
         return TaskChange(rowID: findRow.int64(0), isNew: false, winnerSeq: findRow.int64(1), winnerMicros: findRow.int64(2),
-                          winnerStatus: findRow.string(3), winner: nil, added: 0)
+                          winnerStatus: stored.status, winner: nil, added: 0, stored: stored)
     }
 
     /// Writes each touched task's row once: new rows, new winners (they then wait for the search index:
-    /// `indexed_seq` is left as it was), and event counts.
+    /// `indexed_seq` is left as it was), and event counts. A new winner's status, agent and category are
+    /// written only where they differ from the stored row's, so the indexes on them (`timeline_agent`,
+    /// `timeline_category`) and the triggers that watch them (`TaskCounts`, `TimelineValues`) do nothing
+    /// for a task that only moved on.
     func writeTimelineRows() throws {
         if touched.isEmpty { return }
         let insertRow = try db.cached("""
             INSERT INTO timeline (row_id, seq, ts_us, status, agent_id, category, event_count, task_id, indexed_seq)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, NULL)
             """)
-        let replaceRow = try db.cached("""
-            UPDATE timeline SET seq = ?2, ts_us = ?3, status = ?4, agent_id = ?5, category = ?6,
-                                event_count = event_count + ?7
-            WHERE row_id = ?1
-            """)
         let countOlder = try db.cached("UPDATE timeline SET event_count = event_count + ?2 WHERE row_id = ?1")
         for taskID in touched {
             guard let change = changes[taskID] else { continue }
-            if let winner = change.winner {
-                let statement = change.isNew ? insertRow : replaceRow
-                try statement.bind(change.rowID, at: 1)
-                if change.isNew { try statement.bind(taskID, at: 8) }
-                try statement.bind(change.winnerSeq, at: 2)
-                try statement.bind(change.winnerMicros, at: 3)
-                try statement.bind(winner.status, at: 4)
-                try statement.bind(winner.agentID, at: 5)
-                try statement.bind(winner.category, at: 6)
-                try statement.bind(change.added, at: 7)
-                try statement.run()
-            } else {
+            guard let winner = change.winner else {
                 try countOlder.bind(change.rowID, at: 1)
                 try countOlder.bind(change.added, at: 2)
                 try countOlder.run()
+                continue
             }
+            let statement: Statement
+            let changed: (status: Bool, agentID: Bool, category: Bool)
+            if let stored = change.stored {
+                changed = (winner.status != stored.status, winner.agentID != stored.agentID, winner.category != stored.category)
+                statement = try db.cached(Self.replaceRowSQL(status: changed.status, agentID: changed.agentID,
+                                                             category: changed.category))
+            } else {
+                changed = (true, true, true)
+                statement = insertRow
+                try statement.bind(taskID, at: 8)
+            }
+            try statement.bind(change.rowID, at: 1)
+            try statement.bind(change.winnerSeq, at: 2)
+            try statement.bind(change.winnerMicros, at: 3)
+            if changed.status { try statement.bind(winner.status, at: 4) }
+            if changed.agentID { try statement.bind(winner.agentID, at: 5) }
+            if changed.category { try statement.bind(winner.category, at: 6) }
+            try statement.bind(change.added, at: 7)
+            try statement.run()
         }
+    }
+
+    /// The UPDATE of a task's row to a new winner that sets status, agent and category only where asked.
+    static func replaceRowSQL(status: Bool, agentID: Bool, category: Bool) -> String {
+        "UPDATE timeline SET seq = ?2, ts_us = ?3" + (status ? ", status = ?4" : "") + (agentID ? ", agent_id = ?5" : "")
+            + (category ? ", category = ?6" : "") + ", event_count = event_count + ?7 WHERE row_id = ?1"
     }
 
     func storeRejected(_ bytes: [UInt8], messageID: String?, reason: String, receivedAt: Int64? = nil) throws {

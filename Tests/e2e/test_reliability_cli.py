@@ -60,6 +60,35 @@ def test_import_accepts_a_utf8_byte_order_mark(run_timeline, db_path, tmp_path):
         assert db.execute("SELECT count(*) FROM rejected").fetchone()[0] == 0
 
 
+def test_import_lists_rejected_lines_by_number_across_batches(run_timeline, db_path, tmp_path):
+    # Batches of 3 stored lines: rejected and blank lines fall on both sides of batch boundaries, and one
+    # task's events span batches (the later one wins).
+    lines = []
+    for n in range(20):
+        if n % 4 == 1:
+            lines.append('{"broken": ' + str(n))
+        elif n % 7 == 3:
+            lines.append("   ")
+        else:
+            lines.append(json.dumps(make_event(f"batched {n}", task_id=f"b-{n % 3}", offset=n)))
+    path = tmp_path / "events.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    result = run_timeline("import", str(path), "--db", db_path, "--batch-size", "3")
+    assert result.returncode == 0, result.stderr
+    rejected = [n + 1 for n in range(20) if n % 4 == 1]
+    blank = [n + 1 for n in range(20) if n % 7 == 3 and n % 4 != 1]
+    listed = [line.split(":")[0] for line in result.stderr.splitlines() if "rejected:" in line]
+    assert listed == [f"line {n}" for n in rejected], result.stderr
+    stored = 20 - len(rejected) - len(blank)
+    assert (f"Imported 20 lines from {path}: 3 inserted, {stored - 3} replaced, 0 kept older, 0 duplicates, "
+            f"{len(rejected)} rejected, {len(blank)} blank skipped.") in result.stdout, result.stdout
+    with sqlite3.connect(db_path) as db:
+        assert db.execute("SELECT count(*) FROM events").fetchone()[0] == stored
+        assert db.execute("SELECT count(*) FROM rejected").fetchone()[0] == len(rejected)
+        winners = db.execute("SELECT e.title FROM timeline t JOIN events e ON e.seq = t.seq ORDER BY t.task_id").fetchall()
+        assert [title for (title,) in winners] == ["batched 18", "batched 19", "batched 14"]
+
+
 class Tmpfs:
     """A small tmpfs (needs root); `available()` says whether mounting works here."""
 

@@ -75,12 +75,11 @@ struct ImportCommand: ParsableCommand {
             print(restorer.summary(source: source))
             return
         }
-        var importer = Importer(store: timeline, batchSize: batchSize, listRejects: !quiet, progress: progress)
-        var line = first
-        while let current = line {
-            try importer.add(current)
-            importer.progress.update(done: reader.bytesRead, detail: "\(current.number) lines")
-            line = try reader.next()
+        var importer = Importer(store: timeline, listRejects: !quiet, progress: progress)
+        let batches = ImportBatchReader.start(reader: reader, first: first, batchSize: batchSize)
+        defer { batches.cancel() }
+        while let batch = batches.take() {
+            try importer.store(batch)
         }
         try importer.finish()
         importer.progress.clear()
@@ -106,66 +105,49 @@ struct ImportCommand: ParsableCommand {
     }
 }
 
-/// Parses lines, stores them in batches and keeps the tallies.
+/// Stores the batches `ImportBatchReader` prepares, lists rejected lines and keeps the tallies.
 private struct Importer {
     let store: TimelineStore
-    let batchSize: Int
     let listRejects: Bool
     var progress: ProgressBar
-    private var batch: [IngestItem] = []
     private var counts: [IngestOutcome: Int] = [:]
     private var lines = 0
     private var blank = 0
     private var rejectsListed = 0
     private static let rejectsListedAtMost = 20
 
-    init(store: TimelineStore, batchSize: Int, listRejects: Bool, progress: ProgressBar) {
+    init(store: TimelineStore, listRejects: Bool, progress: ProgressBar) {
         self.store = store
-        self.batchSize = batchSize
         self.listRejects = listRejects
         self.progress = progress
     }
 
-    mutating func add(_ line: LineReader.Line) throws {
-        lines += 1
-        if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) && !line.isTruncated {
-            blank += 1
-            return
+    /// Lists the batch's rejected lines, then stores it; throws the read error that ended the input after it
+    /// (its lines are then not stored).
+    mutating func store(_ batch: ImportBatch) throws {
+        lines += batch.lines
+        blank += batch.blank
+        if listRejects {
+            for rejection in batch.rejections { list(rejection) }
         }
-        let item: IngestItem
-        if line.isTruncated {
-            let reason = "message is \(line.fullLength) bytes, larger than the \(EventLimits.messageBytes)-byte limit"
-                + " (only the first \(line.bytes.count) bytes are kept)"
-            item = .rejected(rawBytes: line.bytes, messageID: nil, reason: reason)
-        } else {
-            switch EventParser.parse(line.bytes) {
-            case .success(let event): item = .event(event, messageID: nil)
-            case .failure(let rejection): item = .rejected(rawBytes: line.bytes, messageID: nil, reason: rejection.reason)
-            }
-        }
-        if case .rejected(_, _, let reason) = item, listRejects {
-            if rejectsListed < Self.rejectsListedAtMost {
-                progress.clear()
-                standardError("line \(line.number): rejected: \(DisplayText.escaped(reason))")
-            } else if rejectsListed == Self.rejectsListedAtMost {
-                progress.clear()
-                standardError("(more rejected lines are not listed here: `timeline rejected` shows every one)")
-            }
-            rejectsListed += 1
-        }
-        batch.append(item)
-        if batch.count >= batchSize { try flush() }
+        if let failure = batch.failure { throw failure }
+        for outcome in try store.ingest(batch.items, deferSearchIndex: true) { counts[outcome, default: 0] += 1 }
+        progress.update(done: batch.bytesRead, detail: "\(batch.lastLine) lines")
     }
 
-    private mutating func flush() throws {
-        guard !batch.isEmpty else { return }
-        for outcome in try store.ingest(batch, deferSearchIndex: true) { counts[outcome, default: 0] += 1 }
-        batch.removeAll(keepingCapacity: true)
+    private mutating func list(_ rejection: ImportBatch.Rejection) {
+        if rejectsListed < Self.rejectsListedAtMost {
+            progress.clear()
+            standardError("line \(rejection.line): rejected: \(DisplayText.escaped(rejection.reason))")
+        } else if rejectsListed == Self.rejectsListedAtMost {
+            progress.clear()
+            standardError("(more rejected lines are not listed here: `timeline rejected` shows every one)")
+        }
+        rejectsListed += 1
     }
 
-    /// Stores the last batch and brings the search index up to date.
-    mutating func finish() throws {
-        try flush()
+    /// Brings the search index up to date.
+    func finish() throws {
         try store.flushSearchIndex()
     }
 

@@ -83,7 +83,7 @@ struct LineReader {
 }
 
 /// Failures of `timeline import` that stop it (rejected lines never do).
-enum ImportError: Error, CustomStringConvertible {
+enum ImportError: Error, Sendable, CustomStringConvertible {
     case open(String, String)
     case read(String)
     /// A backup of a format version this build does not read.

@@ -237,7 +237,7 @@ public final class TimelineController: Sendable {
                 continue
             }
             let kind = EffectKind(effect)
-            let ticket = tickets.issue(kind, answersUser: answersUser)
+            let ticket = tickets.issue(kind, effect, answersUser: answersUser)
             let lane = kind == .counts ? slow : fast
             let work: @Sendable () -> Void = { [self] in
                 defer { tickets.finish() }
@@ -249,10 +249,10 @@ public final class TimelineController: Sendable {
                 }
                 do {
                     let started = DispatchTime.now().uptimeNanoseconds
-                    // A read that a newer one of its kind made stale stops part-way (a search or count
-                    // typed over by the next keystroke); writes always finish.
+                    // A read that a newer, different one of its kind made stale stops part-way (a search
+                    // or count typed over by the next keystroke); writes always finish.
                     let tickets = self.tickets
-                    let isStale: @Sendable () -> Bool = { !tickets.isLatest(ticket, kind) }
+                    let isStale: @Sendable () -> Bool = { !tickets.stillWanted(ticket, kind, effect) }
                     let stale = kind == .write ? nil : isStale
                     let result = try lane.withReader { reader -> Input? in
                         if lane === fast, lastToken.withLock({ $0 == nil }) {

@@ -11,7 +11,8 @@ import TimelineUI
 /// Two lanes, each a serial queue with its own reader (so SQLite connections stay on one thread): the
 /// fast lane answers what the next frame needs (windows, history, n/N, change checks); the slow lane
 /// counts (totals, per-status, matches), so a count over a large history never delays a frame. A newer
-/// effect of the same kind supersedes one still waiting, and stops one still running (`CancellableReading`).
+/// effect of the same kind supersedes one still waiting, and stops one still running (`CancellableReading`)
+/// unless it asks for the very same thing (a reload after the next store change: `Tickets.stillWanted`).
 /// Commits by other connections are noticed through `changeToken` (`pollBackground`) and fed back as
 /// `.storeChanged`.
 ///

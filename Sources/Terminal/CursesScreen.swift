@@ -8,6 +8,8 @@ final class CursesScreen {
     private var previous: Screen?
     /// The last style drawn and its attributes (`attributes(for:)`).
     private var lastStyle: (style: Style, attributes: (attr: attr_t, pair: Int16))?
+    /// Gathers each frame's output into one write (nil: ncurses writes to the terminal itself).
+    private let frames = FrameCollector()
     private(set) var active = false
     /// Mouse reporting is on (`setMouse`).
     private var mouse = true
@@ -34,7 +36,12 @@ final class CursesScreen {
         }
         palette = Palette(depth: depth, light: light)
         active = true
-        TerminalRestore.register { MouseReporting.set(false); BracketedPaste.set(false); endwin() }
+        TerminalRestore.register {
+            FrameCollector.release()
+            MouseReporting.set(false)
+            BracketedPaste.set(false)
+            endwin()
+        }
     }
 
     /// Switches mouse reporting (the view's `mouse` setting): off, the terminal keeps its own selection.
@@ -115,7 +122,7 @@ final class CursesScreen {
         }
         previous = screen
         wnoutrefresh(tl_stdscr())
-        doupdate()
+        if let frames { frames.collect { doupdate() } } else { doupdate() }
         return !runs.isEmpty
     }
 

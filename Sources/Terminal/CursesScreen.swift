@@ -6,6 +6,10 @@ import TimelineUI
 final class CursesScreen {
     private var palette: Palette
     private var previous: Screen?
+    /// The last style drawn and its attributes (`attributes(for:)`).
+    private var lastStyle: (style: Style, attributes: (attr: attr_t, pair: Int16))?
+    /// Gathers each frame's output into one write (nil: ncurses writes to the terminal itself).
+    private let frames = FrameCollector()
     private(set) var active = false
     /// Mouse reporting is on (`setMouse`).
     private var mouse = true
@@ -32,7 +36,12 @@ final class CursesScreen {
         }
         palette = Palette(depth: depth, light: light)
         active = true
-        TerminalRestore.register { MouseReporting.set(false); BracketedPaste.set(false); endwin() }
+        TerminalRestore.register {
+            FrameCollector.release()
+            MouseReporting.set(false)
+            BracketedPaste.set(false)
+            endwin()
+        }
     }
 
     /// Switches mouse reporting (the view's `mouse` setting): off, the terminal keeps its own selection.
@@ -113,26 +122,53 @@ final class CursesScreen {
         }
         previous = screen
         wnoutrefresh(tl_stdscr())
-        doupdate()
+        if let frames { frames.collect { doupdate() } } else { doupdate() }
         return !runs.isEmpty
     }
 
     private func put(_ cell: Cell, x: Int, y: Int) {
         if cell.isContinuation { return }
-        let (attr, pair) = palette.attributes(for: cell.style)
-        let scalars = cell.character.unicodeScalars.map(\.value)
-        let plan = ClusterDrawing.plan(scalars, width: Int(cell.width)) { Int(tl_wcwidth(wchar_t(bitPattern: $0))) }
+        let (attr, pair) = attributes(for: cell.style)
+        let scalars = cell.character.unicodeScalars
+        // Nearly every cell: one scalar that libc measures at the cell's width, drawn as it is.
+        if let only = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex,
+           !ClusterDrawing.isDropped(only.value), only.value != ClusterDrawing.zeroWidthJoiner,
+           Int(tl_wcwidth(wchar_t(bitPattern: only.value))) == Int(cell.width) {
+            add(single: wchar_t(bitPattern: only.value), attr: attr, pair: pair, x: x, y: y)
+            return
+        }
+        let plan = ClusterDrawing.plan(scalars.map(\.value), width: Int(cell.width)) { Int(tl_wcwidth(wchar_t(bitPattern: $0))) }
         var column = 0
         for piece in plan.pieces {
             guard add(piece.map { wchar_t(bitPattern: $0) }[...], attr: attr, pair: pair, x: x + column, y: y) else { break }
             column += Int(tl_wcwidth(wchar_t(bitPattern: piece[0])))
         }
         // Blank the rest of the cell, so no stale character from an earlier frame stays visible.
-        let space: ArraySlice<wchar_t> = [wchar_t(0x20)]
         while column < Int(cell.width) {
-            _ = add(space, attr: attr, pair: pair, x: x + column, y: y)
+            add(single: wchar_t(0x20), attr: attr, pair: pair, x: x + column, y: y)
             column += 1
         }
+    }
+
+    /// The palette's attributes for `style`, remembered for the next cell (neighbours mostly share a style).
+    private func attributes(for style: Style) -> (attr: attr_t, pair: Int16) {
+        if let last = lastStyle, last.style == style { return last.attributes }
+        let attributes = palette.attributes(for: style)
+        lastStyle = (style, attributes)
+        return attributes
+    }
+
+    /// Draws one spacing character without marks (no allocation).
+    @discardableResult
+    private func add(single scalar: wchar_t, attr: attr_t, pair: Int16, x: Int, y: Int) -> Bool {
+        var cc = cchar_t()
+        var text: (wchar_t, wchar_t) = (scalar, 0)
+        let status = withUnsafePointer(to: &text) {
+            $0.withMemoryRebound(to: wchar_t.self, capacity: 2) { setcchar(&cc, $0, attr, pair, nil) }
+        }
+        guard status != ERR else { return false }
+        mvwadd_wch(tl_stdscr(), Int32(y), Int32(x), &cc)
+        return true
     }
 
     /// Draws one spacing character with its combining marks; false when ncurses refuses it.

@@ -59,6 +59,8 @@ final class Inbox: Sendable {
 final class Tickets: Sendable {
     private struct Counts {
         var latest: [EffectKind: Int] = [:]
+        /// The effect of each kind's latest ticket (when given).
+        var latestEffect: [EffectKind: Effect] = [:]
         var inFlight = 0
         var owed: Set<EffectKind> = []
     }
@@ -66,12 +68,13 @@ final class Tickets: Sendable {
     /// Starts work that a newer request of the same kind supersedes; its ticket tells which is latest.
     /// `answersUser`: the user waits for its result; if a newer request (a store reload right after the
     /// key) supersedes it, that one's result answers the user in its place (`takeOwed`).
-    func issue(_ kind: EffectKind, answersUser: Bool = false) -> Int {
+    func issue(_ kind: EffectKind, _ effect: Effect? = nil, answersUser: Bool = false) -> Int {
         counts.withLock { counts in
             if answersUser { counts.owed.insert(kind) }
             counts.inFlight += 1
             let next = (counts.latest[kind] ?? 0) + 1
             counts.latest[kind] = next
+            counts.latestEffect[kind] = effect
             return next
         }
     }
@@ -80,6 +83,12 @@ final class Tickets: Sendable {
     /// True when the user waits for a result of `kind` (and no longer: this one answers).
     func takeOwed(_ kind: EffectKind) -> Bool { counts.withLock { $0.owed.remove(kind) != nil } }
     func isLatest(_ ticket: Int, _ kind: EffectKind) -> Bool { counts.withLock { $0.latest[kind] == ticket } }
+    /// True when work already running for `ticket` is still wanted: it is the latest, or the latest asks
+    /// for the very same thing (a reload of the same window after the next store change). Stopping it
+    /// then would only start the same read over: under steady writes, none would ever finish.
+    func stillWanted(_ ticket: Int, _ kind: EffectKind, _ effect: Effect) -> Bool {
+        counts.withLock { $0.latest[kind] == ticket || $0.latestEffect[kind] == effect }
+    }
     func finish() { counts.withLock { $0.inFlight -= 1 } }
     var idle: Bool { counts.withLock { $0.inFlight == 0 } }
 }

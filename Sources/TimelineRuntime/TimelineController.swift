@@ -11,7 +11,8 @@ import TimelineUI
 /// Two lanes, each a serial queue with its own reader (so SQLite connections stay on one thread): the
 /// fast lane answers what the next frame needs (windows, history, n/N, change checks); the slow lane
 /// counts (totals, per-status, matches), so a count over a large history never delays a frame. A newer
-/// effect of the same kind supersedes one still waiting, and stops one still running (`CancellableReading`).
+/// effect of the same kind supersedes one still waiting, and stops one still running (`CancellableReading`)
+/// unless it asks for the very same thing (a reload after the next store change: `Tickets.stillWanted`).
 /// Commits by other connections are noticed through `changeToken` (`pollBackground`) and fed back as
 /// `.storeChanged`.
 ///
@@ -237,7 +238,7 @@ public final class TimelineController: Sendable {
                 continue
             }
             let kind = EffectKind(effect)
-            let ticket = tickets.issue(kind, answersUser: answersUser)
+            let ticket = tickets.issue(kind, effect, answersUser: answersUser)
             let lane = kind == .counts ? slow : fast
             let work: @Sendable () -> Void = { [self] in
                 defer { tickets.finish() }
@@ -249,10 +250,10 @@ public final class TimelineController: Sendable {
                 }
                 do {
                     let started = DispatchTime.now().uptimeNanoseconds
-                    // A read that a newer one of its kind made stale stops part-way (a search or count
-                    // typed over by the next keystroke); writes always finish.
+                    // A read that a newer, different one of its kind made stale stops part-way (a search
+                    // or count typed over by the next keystroke); writes always finish.
                     let tickets = self.tickets
-                    let isStale: @Sendable () -> Bool = { !tickets.isLatest(ticket, kind) }
+                    let isStale: @Sendable () -> Bool = { !tickets.stillWanted(ticket, kind, effect) }
                     let stale = kind == .write ? nil : isStale
                     let result = try lane.withReader { reader -> Input? in
                         if lane === fast, lastToken.withLock({ $0 == nil }) {

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Hands a frame to the terminal in one write. ncurses flushes its output after every cursor movement, so
+/// `doupdate` reaches the terminal as one small write(2) per jump (dozens a frame): each wakes a terminal
+/// multiplexer to parse a few bytes, and on a busy machine a frame arrives spread over many scheduler
+/// slices. While `collect` runs, standard output points at an unlinked temporary file; the frame is then
+/// written to the terminal at once.
+final class FrameCollector {
+    private let buffer: Int32
+    private let terminal: Int32
+    /// The terminal's own descriptor, for putting it back from a crash handler (dup2 is async-signal-safe).
+    nonisolated(unsafe) private static var savedTerminal: Int32 = -1
+
+    /// Nil when no temporary file or descriptor is available (ncurses then writes to the terminal itself).
+    init?() {
+        var template = Array((NSTemporaryDirectory() + "/timeline-frame-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { return nil }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
+        guard saved >= 0 else { close(fd); return nil }
+        buffer = fd
+        terminal = saved
+        Self.savedTerminal = saved
+    }
+
+    deinit {
+        Self.savedTerminal = -1
+        close(buffer)
+        close(terminal)
+    }
+
+    /// Points standard output back at the terminal (for a crash handler restoring the terminal mid-frame).
+    static func release() {
+        if savedTerminal >= 0 { _ = dup2(savedTerminal, STDOUT_FILENO) }
+    }
+
+    /// Runs `body` (ncurses' `doupdate`) with standard output collected, then writes what it wrote at once.
+    func collect(_ body: () -> Void) {
+        guard dup2(buffer, STDOUT_FILENO) >= 0 else { return body() }
+        body()
+        _ = dup2(terminal, STDOUT_FILENO)
+        let length = Int(lseek(buffer, 0, SEEK_CUR))
+        guard length > 0 else { return }
+        var bytes = [UInt8](repeating: 0, count: length)
+        let read = bytes.withUnsafeMutableBytes { pread(buffer, $0.baseAddress, length, 0) }
+        _ = ftruncate(buffer, 0)
+        _ = lseek(buffer, 0, SEEK_SET)
+        if read > 0 { TerminalSideOutput.write(Array(bytes.prefix(read))) }
+    }
+}

@@ -4,8 +4,12 @@ import Foundation
 /// `doupdate` reaches the terminal as one small write(2) per jump (dozens a frame): each wakes a terminal
 /// multiplexer to parse a few bytes, and on a busy machine a frame arrives spread over many scheduler
 /// slices. While `collect` runs, standard output points at an unlinked temporary file; the frame is then
-/// written to the terminal at once.
+/// written to the terminal at once. The file's space is reserved up front and never given back, so a disk
+/// that fills up later cannot cut a frame short (a larger frame than that goes to the terminal as before).
 final class FrameCollector {
+    /// Bytes reserved for one frame: far more than a full repaint of a very large terminal takes.
+    static let capacity = 4 << 20
+
     private let buffer: Int32
     private let terminal: Int32
     /// The terminal's own descriptor, for putting it back from a crash handler (dup2 is async-signal-safe).
@@ -18,6 +22,7 @@ final class FrameCollector {
         guard fd >= 0 else { return nil }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        guard posix_fallocate(fd, 0, off_t(Self.capacity)) == 0 else { close(fd); return nil }
         let saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
         guard saved >= 0 else { close(fd); return nil }
         buffer = fd
@@ -38,15 +43,13 @@ final class FrameCollector {
 
     /// Runs `body` (ncurses' `doupdate`) with standard output collected, then writes what it wrote at once.
     func collect(_ body: () -> Void) {
-        guard dup2(buffer, STDOUT_FILENO) >= 0 else { return body() }
+        guard lseek(buffer, 0, SEEK_SET) == 0, dup2(buffer, STDOUT_FILENO) >= 0 else { return body() }
         body()
         _ = dup2(terminal, STDOUT_FILENO)
-        let length = Int(lseek(buffer, 0, SEEK_CUR))
+        let length = Int(lseek(buffer, 0, SEEK_CUR))  // where the frame's last write ended
         guard length > 0 else { return }
         var bytes = [UInt8](repeating: 0, count: length)
         let read = bytes.withUnsafeMutableBytes { pread(buffer, $0.baseAddress, length, 0) }
-        _ = ftruncate(buffer, 0)
-        _ = lseek(buffer, 0, SEEK_SET)
         if read > 0 { TerminalSideOutput.write(Array(bytes.prefix(read))) }
     }
 }

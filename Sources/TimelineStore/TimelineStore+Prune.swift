@@ -24,7 +24,8 @@ struct PruneBatching {
     /// (`pruneByCopy`) instead of deleting the old ones one by one: a delete costs a row and two index
     /// entries, a copy one row written and a sorted index build, so copying wins well before this.
     var copyAbove = 0.5
-    /// Rows of the old events table deleted per transaction after a copy (it has no indexes by then).
+    /// Rows of the old events table deleted per transaction after a copy (it has no indexes by then), when
+    /// the file is not rebuilt next (with `reclaimSpace` it is dropped in one transaction).
     var dropSpan: Int64 = 100_000
     /// Pause after each transaction, the write lock free: a writer of another process (a poller) waiting on
     /// SQLite's busy handler only looks again every few to 100 ms, and back-to-back transactions starved it

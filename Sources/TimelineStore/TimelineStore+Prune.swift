@@ -24,7 +24,8 @@ struct PruneBatching {
     /// (`pruneByCopy`) instead of deleting the old ones one by one: a delete costs a row and two index
     /// entries, a copy one row written and a sorted index build, so copying wins well before this.
     var copyAbove = 0.5
-    /// Rows of the old events table deleted per transaction after a copy (it has no indexes by then).
+    /// Rows of the old events table deleted per transaction after a copy (it has no indexes by then), when
+    /// the file is not rebuilt next (with `reclaimSpace` it is dropped in one transaction).
     var dropSpan: Int64 = 100_000
     /// Pause after each transaction, the write lock free: a writer of another process (a poller) waiting on
     /// SQLite's busy handler only looks again every few to 100 ms, and back-to-back transactions starved it
@@ -62,9 +63,12 @@ extension TimelineStore {
     func prune(olderThan cutoffMicros: Int64, keepRunning: Bool, reclaimSpace: Bool,
                batching: PruneBatching) throws -> PruneReport {
         let before = Self.fileSize(path) + Self.fileSize(path + "-wal")
+        let scrubbing = reclaimSpace ? try overwritingFreedPagesOnlyWhenWritten() : nil
+        defer { if let scrubbing { try? locked { try db.execute("PRAGMA secure_delete = \(scrubbing)") } } }
         let tasks: (tasks: Int, events: Int), events: Int
         if try estimatedPrunedShare(olderThan: cutoffMicros) >= batching.copyAbove {
-            tasks = try pruneByCopy(olderThan: cutoffMicros, keepRunning: keepRunning, batching: batching)
+            tasks = try pruneByCopy(olderThan: cutoffMicros, keepRunning: keepRunning, reclaimSpace: reclaimSpace,
+                                    batching: batching)
             events = 0
         } else {
             tasks = try pruneWholeTasks(olderThan: cutoffMicros, keepRunning: keepRunning, batching: batching)
@@ -80,6 +84,19 @@ extension TimelineStore {
         }
         return PruneReport(eventsDeleted: tasks.events + events, tasksDeleted: tasks.tasks, rejectedDeleted: rejected,
                            bytesBefore: before, bytesAfter: Self.fileSize(path) + Self.fileSize(path + "-wal"))
+    }
+
+    /// Sets `secure_delete` to FAST for this connection and returns the setting it had. Where SQLite is built
+    /// with secure delete on (Debian's is), every page a prune frees is overwritten with zeros: the pages of
+    /// the events dropped after a copy, 90 % of the file, written to the WAL and back for nothing when the
+    /// rebuild that follows leaves every free page out of the file anyway. FAST still clears deleted content
+    /// in the pages a prune writes.
+    private func overwritingFreedPagesOnlyWhenWritten() throws -> Int64 {
+        try locked {
+            let setting = try db.scalarInt("PRAGMA secure_delete")
+            try db.execute("PRAGMA secure_delete = FAST")
+            return setting
+        }
     }
 
     /// One short write transaction of a prune, alone among this process's writers of the file.

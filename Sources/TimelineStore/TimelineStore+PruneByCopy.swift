@@ -9,12 +9,16 @@ import TimelineCore
 ///    until the swap, owned by no row); when most tasks go, the whole index is emptied first instead and
 ///    the rows that stay are indexed again after the swap (`clearSearchIndexIfMostTasksGo`);
 /// 2. a new table `events_prune_copy` is made from the `events` table's own definition (`EventsTableShape`);
-/// 3. the kept events are copied into it in `seq` order, one `eventSpan` range per step;
+/// 3. the kept events are copied into it in `seq` order, one `eventSpan` range per step (one pass over
+///    the range: the copy has no index yet, so each kept row is an append);
 /// 4. the swap: events that arrived since step 2 are copied too, the
 ///    old indexes are dropped, `events` becomes `events_pruned` and the copy becomes `events`, its indexes
-///    are built (a sorted build of the kept rows only) and the counts of tasks that lost events redone;
+///    are built (a sorted build of the kept rows only), the events deleted are the two tables' counts'
+///    difference, and the rows whose count changed get the new one;
 /// 5. rows waiting for the full-text index are indexed, `searchIndexChunk` per step;
-/// 6. `events_pruned` is emptied, `dropSpan` rows at a time, then dropped.
+/// 6. `events_pruned` goes: dropped at once when the file is rebuilt next (`reclaimSpace`: the rebuild
+///    rewrites what is kept anyway, so emptying it first would write its pages once more for nothing),
+///    else emptied `dropSpan` rows at a time, then dropped.
 ///
 /// Readers see the whole old history until step 4 commits and the pruned one after it: every step leaves a
 /// consistent database, and a prune stopped anywhere (a crash, kill -9) leaves at most `events_prune_copy`
@@ -26,7 +30,7 @@ extension TimelineStore {
     static let prunedEventsTable = "events_pruned"
 
     /// Prunes by copying the kept events (see above); returns the tasks pruned whole and the events deleted.
-    func pruneByCopy(olderThan cutoffMicros: Int64, keepRunning: Bool,
+    func pruneByCopy(olderThan cutoffMicros: Int64, keepRunning: Bool, reclaimSpace: Bool,
                      batching: PruneBatching) throws -> (tasks: Int, events: Int) {
         try clearInterruptedPrune(batching: batching)
         try pruneStep(batching) { try clearSearchIndexIfMostTasksGo(olderThan: cutoffMicros, keepRunning: keepRunning) }
@@ -35,22 +39,20 @@ extension TimelineStore {
         let copy = EventsTableShape.quoted(Self.pruneCopyTable)
         let (first, last): (Int64, Int64) = try pruneStep(batching) {
             try db.execute("CREATE TABLE \(copy) \(try EventsTableShape.read(db).definition)")
-            try db.execute("CREATE TEMP TABLE IF NOT EXISTS prune_touched (task_row INTEGER PRIMARY KEY); DELETE FROM temp.prune_touched")
             return (try db.scalarInt("SELECT coalesce(min(seq), 0) FROM events"),
                     try db.scalarInt("SELECT coalesce(max(seq), 0) FROM events"))
         }
-        defer { try? locked { try db.execute("DROP TABLE IF EXISTS temp.prune_touched") } }
-        var deleted = 0
         var low = first
         while low <= last {
             let high = low + batching.eventSpan
-            deleted += try pruneStep(batching) {
+            try pruneStep(batching) {
                 try copyKeptEvents(from: low, below: high, olderThan: cutoffMicros, keepRunning: keepRunning)
             }
             low = high
         }
-        deleted += try pruneStep(batching) {
-            let tail = try copyKeptEvents(from: low, below: .max, olderThan: cutoffMicros, keepRunning: keepRunning)
+        let deleted: Int = try pruneStep(batching) {
+            try copyKeptEvents(from: low, below: .max, olderThan: cutoffMicros, keepRunning: keepRunning)
+            let before = try db.scalarInt("SELECT count(*) FROM events")
             let shape = try EventsTableShape.read(db)
             for index in shape.indexes { try db.execute("DROP INDEX \(EventsTableShape.quoted(index.name))") }
             try db.execute("""
@@ -59,15 +61,21 @@ extension TimelineStore {
                 """)
             for index in shape.indexes { try db.execute(index.sql) }
             try db.execute("""
-                UPDATE timeline SET event_count = (SELECT count(*) FROM events e WHERE e.task_row = timeline.row_id)
-                WHERE row_id IN (SELECT task_row FROM temp.prune_touched)
+                UPDATE timeline SET event_count = kept.events
+                FROM (SELECT task_row, count(*) AS events FROM events GROUP BY task_row) AS kept
+                WHERE timeline.row_id = kept.task_row AND timeline.event_count <> kept.events
                 """)
-            return tail
+            let after = try db.scalarInt("SELECT count(*) FROM events")
+            return Int(before - after)
         }
         // Until a step finds fewer than a chunk waiting (rows a writer adds meanwhile are its to index).
         while try pruneStep(batching, { try SearchIndexer(db: db).indexWaitingRows(limit: Self.searchIndexChunk) })
             == Self.searchIndexChunk {}
-        try dropPrunedEvents(batching: batching)
+        if reclaimSpace {
+            try pruneStep(batching) { try db.execute("DROP TABLE \(EventsTableShape.quoted(Self.prunedEventsTable))") }
+        } else {
+            try dropPrunedEvents(batching: batching)
+        }
         return (tasks.tasks, deleted)
     }
 
@@ -98,29 +106,15 @@ extension TimelineStore {
             """)
     }
 
-    /// Copies the kept events with `seq` in `low..<high` into the copy table and notes the tasks (with a
-    /// timeline row) that lose events there; returns how many events the range loses.
+    /// Copies the kept events with `seq` in `low..<high` into the copy table.
     private func copyKeptEvents(from low: Int64, below high: Int64, olderThan cutoffMicros: Int64,
-                                keepRunning: Bool) throws -> Int {
-        let kept = Self.keptEvent(keepRunning: keepRunning)
-        let range = "events.seq >= ?2 AND events.seq < ?3"
-        let values: [SQLiteValue] = [.integer(cutoffMicros), .integer(low), .integer(high)]
+                                keepRunning: Bool) throws {
         let columns = try EventsTableShape.read(db).storedColumns
         try db.run("""
             INSERT INTO \(EventsTableShape.quoted(Self.pruneCopyTable)) (\(columns))
-            SELECT \(columns) FROM events WHERE \(range) AND \(kept) ORDER BY events.seq
-            """, values)
-        let copied = Int(db.changes)
-        let all = Int(try db.scalarInt("SELECT count(*) FROM events WHERE seq >= ?1 AND seq < ?2",
-                                       [.integer(low), .integer(high)]))
-        if all > copied {
-            try db.run("""
-                INSERT OR IGNORE INTO temp.prune_touched (task_row)
-                SELECT DISTINCT events.task_row FROM events WHERE \(range) AND NOT \(kept)
-                    AND EXISTS (SELECT 1 FROM timeline t WHERE t.row_id = events.task_row)
-                """, values)
-        }
-        return all - copied
+            SELECT \(columns) FROM events WHERE events.seq >= ?2 AND events.seq < ?3 AND \(Self.keptEvent(keepRunning: keepRunning))
+            ORDER BY events.seq
+            """, [.integer(cutoffMicros), .integer(low), .integer(high)])
     }
 
     /// Drops what an interrupted prune left: a copy that was never swapped in, an old table not yet emptied.

@@ -131,7 +131,7 @@ enum TUIBenchMeasure {
                                  controller.state.search.text))
                 }
             }
-            // Settled: the counts for the final query are on screen (capped at 10,000+ for a large match
+            // Settled: the counts for the final query are on screen (capped at 1,000+ for a large match
             // set); the exact counts that may follow are timed on their own.
             wall = now()
             waitForCounts(controller)

@@ -132,7 +132,7 @@ public enum EffectExecutor {
         // Without a status filter the list is the status counts' query: its total is their sum (capped alike).
         let total = r.listQuery == r.statusQuery ? perStatus.values.reduce(0, +) : try count(r.listQuery)
         let matches = try r.matchQuery.map(count)
-        // `↑ N new` counts one row past the cap at most (shown as "10,000+").
+        // `↑ N new` counts one row past the cap at most (shown as "1,000+").
         let newCount = try r.newerThan.map { try reader.countNewer(than: $0, matching: r.listQuery, upTo: CountsRequest.firstCap + 1) }
         return CountsResult(request: r, total: total, perStatus: perStatus, matchCount: matches, newCount: newCount)
     }

@@ -61,7 +61,7 @@ public struct Counts: Sendable, Equatable {
     /// The query generation these counts belong to (nil before the first).
     public var generation: Int?
     /// Set while the counts are a capped count's (`CountsRequest.cap`) that stopped early: a total or
-    /// match count over it shows as "10,000+" and per-status counts as lower bounds "N+", until the exact
+    /// match count over it shows as "1,000+" and per-status counts as lower bounds "N+", until the exact
     /// counts arrive.
     public var cap: Int?
     public init() {}

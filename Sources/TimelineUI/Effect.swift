@@ -90,12 +90,12 @@ public struct CountsRequest: Sendable, Equatable {
     public var matchQuery: TimelineQuery?
     /// Count rows newer than this key (`↑ N new` in BROWSE).
     public var newerThan: RowKey?
-    /// Count at most this many rows past which totals show as "10,000+" (a new query is counted this way
+    /// Count at most this many rows past which totals show as "1,000+" (a new query is counted this way
     /// first, so its counts settle in a fraction of a second); nil: exact counts.
     public var cap: Int?
 
     /// How far a new query is counted first: `CountsRequest.cap`.
-    public static let firstCap = 10_000
+    public static let firstCap = 1_000
 }
 
 public struct CountsResult: Sendable, Equatable {

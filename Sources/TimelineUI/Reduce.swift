@@ -80,7 +80,7 @@ private func reduceInput(_ s: inout AppState, _ input: Input) -> [Effect] {
     }
 }
 
-/// Installs loaded counts. A capped count that stopped early is shown ("10,000+") and the exact counts are
+/// Installs loaded counts. A capped count that stopped early is shown ("1,000+") and the exact counts are
 /// asked for next; it never replaces exact counts of the same query (a recount after a store change).
 func applyCounts(_ s: inout AppState, _ result: CountsResult) -> [Effect] {
     guard result.request.generation == s.generation else { return [] }

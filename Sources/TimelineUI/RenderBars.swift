@@ -228,7 +228,7 @@ enum PromptText {
 
 /// Counts as shown while a capped count (`Counts.cap`) stands in for the exact one.
 enum CountText {
-    /// A total or match count: "10,000+" past the cap, else the number.
+    /// A total or match count: "1,000+" past the cap, else the number.
     static func total(_ n: Int, _ counts: Counts) -> String {
         if let cap = counts.cap, n > cap { return Thousands.format(cap) + "+" }
         return Thousands.format(n)

@@ -114,8 +114,8 @@ struct StaleSearchTests {
         #expect(controller.state.counts.cap == nil)
     }
 
-    @Test func aLargeMatchSetShowsTenThousandPlusThenItsExactCount() throws {
-        let (directory, path) = try Self.alphaDatabase(tasks: 10_001)
+    @Test func aLargeMatchSetShowsTheCapPlusThenItsExactCount() throws {
+        let (directory, path) = try Self.alphaDatabase(tasks: CountsRequest.firstCap + 1)
         _ = directory
         let controller = TimelineController(state: AppState(width: 80, height: 12, nowMicros: fixedNow),
                                             makeReader: { try TimelineStore(path: path) }, countDebounce: 0)
@@ -123,7 +123,7 @@ struct StaleSearchTests {
         try controller.settle(timeout: 30)
         controller.send(.key(.char("/")))
         for c in "alpha" { controller.send(.key(.char(c))) }
-        // First the capped count: more than 10,000, shown as such.
+        // First the capped count: more than 1,000, shown as such.
         let deadline = Date().addingTimeInterval(30)
         var sawCapped = false
         while Date() < deadline {
@@ -131,22 +131,22 @@ struct StaleSearchTests {
             let s = controller.state
             if s.counts.generation == s.generation, s.counts.cap != nil {
                 sawCapped = true
-                #expect(renderPromptText(s).contains("10,000+ matches"))
+                #expect(renderPromptText(s).contains("1,000+ matches"))
                 break
             }
             usleep(500)
         }
         try controller.settle(timeout: 30)
         // Then the exact count replaces it.
-        #expect(controller.state.search.matchCount == 10_001)
+        #expect(controller.state.search.matchCount == 1_001)
         #expect(controller.state.counts.cap == nil)
-        #expect(renderPromptText(controller.state).contains("10,001 matches"))
-        // "status:info" has exactly 10,000: counted to the end within the cap, exact at once.
+        #expect(renderPromptText(controller.state).contains("1,001 matches"))
+        // "status:info" has exactly 1,000: counted to the end within the cap, exact at once.
         for _ in 0..<5 { controller.send(.key(.backspace)) }
         for c in "status:info" { controller.send(.key(.char(c))) }
         try controller.settle(timeout: 30)
-        #expect(controller.state.search.matchCount == 10_000)
-        #expect(renderPromptText(controller.state).contains("10,000 matches"))
+        #expect(controller.state.search.matchCount == 1_000)
+        #expect(renderPromptText(controller.state).contains("1,000 matches"))
         // The exact count is asked for only once the capped one is applied, so the capped stage is always seen.
         #expect(sawCapped)
     }

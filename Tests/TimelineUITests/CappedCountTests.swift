@@ -2,7 +2,7 @@ import Testing
 import TimelineCore
 @testable import TimelineUI
 
-/// A new query is counted up to 10,000 first: what the screen shows meanwhile, and the exact count after.
+/// A new query is counted up to 1,000 first: what the screen shows meanwhile, and the exact count after.
 @Suite("Capped counts")
 struct CappedCountTests {
     /// A filter typed into the prompt; returns the counts effect it asked for.
@@ -27,19 +27,19 @@ struct CappedCountTests {
         var (s, first) = filtered("deploy", promptOpen: true)
         let request = try #require(first)
         #expect(request.cap == CountsRequest.firstCap)
-        // More than the cap: shown as 10,000+ (per-status counts as lower bounds), and the exact counts asked for.
-        let capped = CountsResult(request: request, total: 10_001,
-                                  perStatus: [.info: 6_000, .error: 4_001], matchCount: nil, newCount: nil)
+        // More than the cap: shown as 1,000+ (per-status counts as lower bounds), and the exact counts asked for.
+        let capped = CountsResult(request: request, total: 1_001,
+                                  perStatus: [.info: 600, .error: 401], matchCount: nil, newCount: nil)
         #expect(!capped.isExact)
         let next = reduce(&s, .countsLoaded(capped))
         var exact = request
         exact.cap = nil
         #expect(next == [.loadCounts(exact)])
-        #expect(s.counts.cap == 10_000)
+        #expect(s.counts.cap == CountsRequest.firstCap)
         GoldenScreen.check(render(s, width: 120, height: 14), "120x14-search-capped-count")
-        #expect(render(s, width: 120, height: 14).line(13).contains("10,000+ matches"))
-        #expect(render(s, width: 120, height: 14).line(0).contains("✗ 4001+ error"))
-        #expect(positionText(s) == "row 1 of 10,000+")
+        #expect(render(s, width: 120, height: 14).line(13).contains("1,000+ matches"))
+        #expect(render(s, width: 120, height: 14).line(0).contains("✗ 401+ error"))
+        #expect(positionText(s) == "row 1 of 1,000+")
         // The exact counts replace them.
         _ = reduce(&s, .countsLoaded(CountsResult(request: exact, total: 123_456, perStatus: [.info: 100_000, .error: 23_456],
                                                   matchCount: nil, newCount: nil)))
@@ -57,11 +57,11 @@ struct CappedCountTests {
     @Test func exactlyTheCapIsExactAndNeedsNoSecondCount() throws {
         var (s, first) = filtered("deploy", promptOpen: true)
         let request = try #require(first)
-        let result = CountsResult(request: request, total: 10_000, perStatus: [.info: 10_000], matchCount: nil, newCount: nil)
+        let result = CountsResult(request: request, total: CountsRequest.firstCap, perStatus: [.info: CountsRequest.firstCap], matchCount: nil, newCount: nil)
         #expect(result.isExact)
         #expect(reduce(&s, .countsLoaded(result)) == [])
         #expect(s.counts.cap == nil)
-        #expect(render(s, width: 120, height: 14).line(13).contains("10,000 matches"))
+        #expect(render(s, width: 120, height: 14).line(13).contains("1,000 matches"))
     }
 
     @Test func cappedCountsNeverReplaceExactOnesOfTheSameQuery() throws {

@@ -50,7 +50,7 @@ struct PositionAccuracyTests {
     @Test func moreNewRowsThanTheCapShowAsTheCapPlus() {
         var s = farDown(start: 250_000, accuracy: .exact)
         s.counts.newSinceBrowse = CountsRequest.firstCap + 1
-        #expect(render(s, width: 120, height: 14).line(13).contains("↑ 10,000+ new"))
+        #expect(render(s, width: 120, height: 14).line(13).contains("↑ 1,000+ new"))
         s.counts.newSinceBrowse = 42
         #expect(render(s, width: 120, height: 14).line(13).contains("↑ 42 new"))
     }

@@ -2,8 +2,8 @@
 
 The history (TIMELINE_BENCH_PRUNE_EVENTS, default 10,000,000; 1,000,000 for a try) is the hook-scale mix of
 `realistic_mix.py` spread evenly over 100 days, stored once with `timeline import` and kept under
-`.build/bench/` (reused by later runs; each run prunes a copy). `timeline tui --no-poll` runs on the copy in
-tmux; `timeline prune --older-than 10d` then deletes ~90 % of it. While it runs the TUI is probed without
+`.build/bench/` per schema version (reused by later runs; each run prunes a copy). `timeline tui --no-poll`
+runs on the copy in tmux; `timeline prune --older-than 10d` then deletes ~90 % of it. While it runs the TUI is probed without
 pause: End, then Home (each needs the store: the oldest, then the newest rows), the clock stopped when the
 screen shows the other end. Figures: prune wall and CPU, the probes' latencies before and during the prune
 (none over 50 ms is the target), and the file's bytes (database + WAL) before and after. Asserts nothing.
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import re
 import resource
 import shutil
@@ -34,6 +33,7 @@ sys.path.insert(0, str(REPO_ROOT / "Tests" / "support"))
 from timeline_testing.tmux import Tmux  # noqa: E402
 
 import realistic_mix  # noqa: E402
+from scale_bench import schema_version  # noqa: E402
 from sqs_bench_support import child_environment, loop_wakeups, percentile  # noqa: E402
 
 CACHE = REPO_ROOT / ".build" / "bench"
@@ -48,8 +48,9 @@ def file_bytes(database: Path) -> int:
 
 
 def built_history(timeline: str, events: int) -> Path:
-    """The history database of `events` events, built with `timeline import` unless already cached."""
-    database = CACHE / f"prune-history-{events}.db"
+    """The history database of `events` events, built with `timeline import` unless already cached (per
+    schema version: a binary that writes another schema builds its own)."""
+    database = CACHE / f"prune-history-{events}-v{schema_version(timeline)}.db"
     if database.exists():
         return database
     CACHE.mkdir(parents=True, exist_ok=True)

@@ -74,7 +74,7 @@ let package = Package(
         ),
 
         // Shared by test targets: a real moto server, the fault-injecting proxy, temp directories.
-        .target(name: "TestSupport", dependencies: ["SQSClient"], path: "Sources/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SQSClient", "TimelineCore"], path: "Sources/TestSupport"),
 
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "StrictJSON", "TestSupport"]),

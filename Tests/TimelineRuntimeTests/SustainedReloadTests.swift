@@ -9,42 +9,14 @@ import TestSupport
 
 /// A real store whose window query takes `windowMillis` (as on a loaded machine while the poller writes),
 /// stopping part-way as soon as its caller says it is no longer wanted.
-private final class SlowWindowReader: TimelineReading, CancellableReading, @unchecked Sendable {
-    let store: TimelineStore
-    let windowMillis: Int
-    private var isCancelled: (@Sendable () -> Bool)?
-
-    init(store: TimelineStore, windowMillis: Int) {
-        self.store = store
-        self.windowMillis = windowMillis
-    }
-
-    func cancellable<T>(when isCancelled: @escaping @Sendable () -> Bool, _ body: () throws -> T) throws -> T {
-        self.isCancelled = isCancelled
-        defer { self.isCancelled = nil }
-        return try store.cancellable(when: isCancelled, body)
-    }
-
-    func rows(matching query: TimelineQuery, olderThan key: RowKey?, limit: Int) throws -> [TimelineRow] {
+private func slowWindowReader(store: TimelineStore, windowMillis: Int) -> ForwardingReader {
+    ForwardingReader(store, before: { read, _, isCancelled in
+        guard read == .rowsOlder else { return }
         for _ in 0..<windowMillis {
             if isCancelled?() == true { throw ReadCancelled() }
             usleep(1_000)
         }
-        return try store.rows(matching: query, olderThan: key, limit: limit)
-    }
-    func rows(matching query: TimelineQuery, newerThan key: RowKey, limit: Int) throws -> [TimelineRow] {
-        try store.rows(matching: query, newerThan: key, limit: limit)
-    }
-    func count(matching query: TimelineQuery) throws -> Int { try store.count(matching: query) }
-    func count(matching query: TimelineQuery, upTo limit: Int) throws -> Int { try store.count(matching: query, upTo: limit) }
-    func countNewer(than key: RowKey, matching query: TimelineQuery) throws -> Int { try store.countNewer(than: key, matching: query) }
-    func statusCounts(matching query: TimelineQuery) throws -> [Status: Int] { try store.statusCounts(matching: query) }
-    func statusCounts(matching query: TimelineQuery, upTo limit: Int) throws -> [Status: Int] {
-        try store.statusCounts(matching: query, upTo: limit)
-    }
-    func row(taskID: String) throws -> TimelineRow? { try store.row(taskID: taskID) }
-    func history(taskID: String, limit: Int) throws -> [Event] { try store.history(taskID: taskID, limit: limit) }
-    func changeToken() throws -> Int64 { try store.changeToken() }
+    })
 }
 
 @Suite("Reloads while the store keeps changing")
@@ -66,7 +38,7 @@ struct SustainedReloadTests {
         }
         try publish()
         let controller = TimelineController(state: AppState(width: 80, height: 12, nowMicros: fixedNow),
-                                            makeReader: { SlowWindowReader(store: try TimelineStore(path: path), windowMillis: 40) },
+                                            makeReader: { slowWindowReader(store: try TimelineStore(path: path), windowMillis: 40) },
                                             countDebounce: 0)
         controller.start()
         try controller.settle(timeout: 30)

@@ -137,6 +137,10 @@ def print_viewer_reads(large: dict, small: dict, n: str, t: str) -> None:
         ratio = large[name] / max(small[name], 0.001)
         print(f"scale viewer {name} (CPU): {large[name]:.1f} ms at {n}, {small[name]:.1f} ms at {t}, ratio {ratio:.2f}"
               f" (target <= 1.5)")
+    exact = "search exact counts"
+    if exact in large and exact in small:
+        print(f"scale viewer {exact} (CPU, information: the count lane after the first counts): {large[exact]:.1f} ms"
+              f" at {n}, {small[exact]:.1f} ms at {t}")
     print(f"scale viewer position of the far-down rows: row {large['position'] + 1:,.0f} at {n},"
           f" {small['position'] + 1:,.0f} at {t}; counting it to the top (CPU; what each reload there would read"
           f" without the cap): {large['uncapped position count']:.1f} ms at {n}, {small['uncapped position count']:.1f} ms at {t}")

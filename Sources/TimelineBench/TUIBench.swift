@@ -131,8 +131,8 @@ enum TUIBenchMeasure {
                                  controller.state.search.text))
                 }
             }
-            // Settled: the counts for the final query are on screen (capped at 1,000+ for a large match
-            // set); the exact counts that may follow are timed on their own.
+            // Settled: the first counts for the final query are on screen (its first screenful's, or capped
+            // at 1,000+); the exact counts that may follow are timed on their own.
             wall = now()
             waitForCounts(controller)
             countLatencies.append(now() - wall)

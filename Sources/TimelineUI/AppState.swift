@@ -60,9 +60,9 @@ public struct Counts: Sendable, Equatable {
     public var newSinceBrowse = 0
     /// The query generation these counts belong to (nil before the first).
     public var generation: Int?
-    /// Set while the counts are a capped count's (`CountsRequest.cap`) that stopped early: a total or
-    /// match count over it shows as "1,000+" and per-status counts as lower bounds "N+", until the exact
-    /// counts arrive.
+    /// Set while the counts are a capped count's (`CountsRequest.cap`) that stopped early, or a new
+    /// query's first screenful's (`countsFromWindow`: the rows read): a total or match count over it shows
+    /// as "1,000+" and per-status counts as lower bounds "N+", until the exact counts arrive.
     public var cap: Int?
     public init() {}
 }

@@ -49,6 +49,9 @@ public struct WindowRequest: Sendable, Equatable {
     /// Where the anchor row was before the store changed (when `anchorPosition` is nil for that reason): the
     /// position estimate when the recount stops at its cap.
     public var formerPosition: Int? = nil
+    /// A new query's first load: its rows are the query's first counts (`countsFromWindow`), shown until the
+    /// exact counts arrive, so they cost a screenful on any history.
+    public var countsFirst = false
 }
 
 /// A fetched window, newest first.
@@ -90,11 +93,12 @@ public struct CountsRequest: Sendable, Equatable {
     public var matchQuery: TimelineQuery?
     /// Count rows newer than this key (`↑ N new` in BROWSE).
     public var newerThan: RowKey?
-    /// Count at most this many rows past which totals show as "1,000+" (a new query is counted this way
-    /// first, so its counts settle in a fraction of a second); nil: exact counts.
+    /// Count at most this many rows past which totals show as "1,000+" (a new query whose first window
+    /// cannot give its counts is counted this way first, so they settle in a fraction of a second); nil:
+    /// exact counts.
     public var cap: Int?
 
-    /// How far a new query is counted first: `CountsRequest.cap`.
+    /// How far such a new query is counted first: `CountsRequest.cap`.
     public static let firstCap = 1_000
 }
 

@@ -115,6 +115,7 @@ func applyWindow(_ s: inout AppState, _ r: WindowResult) -> [Effect] {
     s.positionAccuracy = r.positionAccuracy
     s.windowReachesNewest = r.reachesNewest
     s.windowReachesOldest = r.reachesOldest
+    if r.request.countsFirst { countsFromWindow(&s, r) }
     positionFromTheEnd(&s)
     s.loadedOnce = true
     s.lastError = nil
@@ -158,6 +159,21 @@ func applyWindow(_ s: inout AppState, _ r: WindowResult) -> [Effect] {
         return [.loadHistory(taskID: row.taskID)] + replies
     }
     return replies
+}
+
+/// A new query's first counts, from its first screenful (`WindowRequest.countsFirst`): exact when the rows
+/// reach the oldest, else lower bounds (`N+ matches`, N the rows read, per-status `n+`) until the exact
+/// counts arrive. Counts of the query already shown (the exact ones came first) are kept.
+func countsFromWindow(_ s: inout AppState, _ r: WindowResult) {
+    guard s.counts.generation != s.generation else { return }
+    var perStatus: [Status: Int] = [:]
+    for row in r.rows { perStatus[row.event.status, default: 0] += 1 }
+    s.counts.perStatus = perStatus
+    // Rows past the last one read exist: more than those read.
+    s.counts.total = r.reachesOldest ? r.rows.count : r.rows.count + 1
+    s.counts.cap = r.reachesOldest ? nil : r.rows.count
+    s.counts.generation = s.generation
+    s.search.matchCount = s.search.query.isEmpty ? nil : s.counts.total
 }
 
 /// An estimated position of rows that reach the oldest is made exact by the list's exact total: they are

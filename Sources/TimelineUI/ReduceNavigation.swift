@@ -42,13 +42,14 @@ func windowEffect(_ s: inout AppState, from start: WindowAnchor? = nil) -> Effec
 }
 
 /// Header/status counts for the current state: capped for a new query (they settle fast; the exact counts
-/// follow when there are more), exact for a recount of a query whose exact counts are shown.
-func countsEffect(_ s: AppState) -> Effect? {
+/// follow when there are more), exact for a recount of a query whose exact counts are shown, and when
+/// `exact` (the query's first window gives its first counts).
+func countsEffect(_ s: AppState, exact: Bool = false) -> Effect? {
     if s.listMatchesNothing { return nil }
     let exactShown = s.counts.generation == s.generation && s.counts.cap == nil
     let req = CountsRequest(generation: s.generation, listQuery: s.listQuery, statusQuery: s.statusCountQuery,
                             matchQuery: s.matchQuery, newerThan: s.mode == .browse ? s.browseBaseline : nil,
-                            cap: exactShown ? nil : CountsRequest.firstCap)
+                            cap: exactShown || exact ? nil : CountsRequest.firstCap)
     return .loadCounts(req)
 }
 

@@ -65,5 +65,13 @@ func listQueryChanged(_ s: inout AppState) -> [Effect] {
     s.pendingMove = 0
     s.positionStale = true
     if s.mode == .browse { s.browseBaseline = nil; s.counts.newSinceBrowse = 0 }
-    return [windowEffect(&s, from: .newest), countsEffect(s)].compactMap { $0 }
+    // The first screenful gives the first counts when the header counts the listed rows (no status filter,
+    // no highlight); the exact counts follow on the count lane.
+    let fromWindow = s.matchQuery == nil && s.listQuery == s.statusCountQuery
+    var window = windowEffect(&s, from: .newest)
+    if fromWindow, case .loadWindow(var request)? = window {
+        request.countsFirst = true
+        window = .loadWindow(request)
+    }
+    return [window, countsEffect(s, exact: fromWindow)].compactMap { $0 }
 }

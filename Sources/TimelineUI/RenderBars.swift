@@ -234,9 +234,10 @@ enum CountText {
         return Thousands.format(n)
     }
 
-    /// A per-status count: a lower bound "N+" when the capped count stopped before seeing every row.
+    /// A per-status count: a lower bound "N+" while the counts are not exact (a capped count stopped, or
+    /// they are a first screenful's).
     static func perStatus(_ n: Int, _ counts: Counts) -> String {
-        guard let cap = counts.cap, counts.perStatus.values.reduce(0, +) > cap else { return "\(n)" }
+        guard counts.cap != nil else { return "\(n)" }
         return "\(n)+"
     }
 }

@@ -28,51 +28,17 @@ private final class Hold: @unchecked Sendable {
     var cancelled: [TimelineQuery] { lock.lock(); defer { lock.unlock() }; return stopped }
 }
 
-/// A real store (one connection per lane, as `timeline tui` opens them) whose count of the held query waits
-/// until the test lets it go, and which notes every read stopped as stale. Stands in for a count still
-/// running over a large history when the next key arrives.
-private final class HeldCountReader: TimelineReading, CancellableReading, @unchecked Sendable {
-    let store: TimelineStore
-    let hold: Hold
-    private var current: TimelineQuery?
-
-    init(store: TimelineStore, hold: Hold) {
-        self.store = store
-        self.hold = hold
-    }
-
-    func statusCounts(matching query: TimelineQuery, upTo limit: Int) throws -> [Status: Int] {
-        current = query
-        if hold.takes(query) {
-            hold.started.signal()
-            hold.release.wait()
-        }
-        return try store.statusCounts(matching: query, upTo: limit)
-    }
-
-    func cancellable<T>(when isCancelled: @escaping @Sendable () -> Bool, _ body: () throws -> T) throws -> T {
-        current = nil
-        do {
-            return try store.cancellable(when: isCancelled, body)
-        } catch let error as ReadCancelled {
-            if let current { hold.noteStopped(current) }
-            throw error
-        }
-    }
-
-    func rows(matching query: TimelineQuery, olderThan key: RowKey?, limit: Int) throws -> [TimelineRow] {
-        try store.rows(matching: query, olderThan: key, limit: limit)
-    }
-    func rows(matching query: TimelineQuery, newerThan key: RowKey, limit: Int) throws -> [TimelineRow] {
-        try store.rows(matching: query, newerThan: key, limit: limit)
-    }
-    func count(matching query: TimelineQuery) throws -> Int { try store.count(matching: query) }
-    func count(matching query: TimelineQuery, upTo limit: Int) throws -> Int { try store.count(matching: query, upTo: limit) }
-    func countNewer(than key: RowKey, matching query: TimelineQuery) throws -> Int { try store.countNewer(than: key, matching: query) }
-    func statusCounts(matching query: TimelineQuery) throws -> [Status: Int] { try store.statusCounts(matching: query) }
-    func row(taskID: String) throws -> TimelineRow? { try store.row(taskID: taskID) }
-    func history(taskID: String, limit: Int) throws -> [Event] { try store.history(taskID: taskID, limit: limit) }
-    func changeToken() throws -> Int64 { try store.changeToken() }
+/// A real store (one connection per lane, as `timeline tui` opens them) whose per-status count of the held
+/// query waits until the test lets it go, and which notes every read stopped as stale. Stands in for a count
+/// still running over a large history when the next key arrives.
+private func heldCountReader(store: TimelineStore, hold: Hold) -> ForwardingReader {
+    ForwardingReader(store, before: { read, query, _ in
+        guard read == .statusCounts || read == .statusCountsUpTo, let query, hold.takes(query) else { return }
+        hold.started.signal()
+        hold.release.wait()
+    }, stopped: { query in
+        if let query { hold.noteStopped(query) }
+    })
 }
 
 @Suite("Stale searches and capped counts in the runtime")
@@ -96,7 +62,7 @@ struct StaleSearchTests {
         let held = TimelineQuery.parse("alpha")
         let hold = Hold(held)
         let controller = TimelineController(state: AppState(width: 80, height: 12, nowMicros: fixedNow),
-                                            makeReader: { HeldCountReader(store: try TimelineStore(path: path), hold: hold) },
+                                            makeReader: { heldCountReader(store: try TimelineStore(path: path), hold: hold) },
                                             countDebounce: 0)
         controller.start()
         try controller.settle()
@@ -114,41 +80,73 @@ struct StaleSearchTests {
         #expect(controller.state.counts.cap == nil)
     }
 
-    @Test func aLargeMatchSetShowsTheCapPlusThenItsExactCount() throws {
+    /// Drains the controller until `shown` holds for its state (30 s at most); the state then.
+    private func waitUntil(_ controller: TimelineController, _ shown: (AppState) -> Bool) -> AppState? {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            _ = controller.drain()
+            if shown(controller.state) { return controller.state }
+            usleep(500)
+        }
+        return nil
+    }
+
+    @Test func aLargeMatchSetShowsItsFirstScreenfulPlusThenItsExactCount() throws {
         let (directory, path) = try Self.alphaDatabase(tasks: CountsRequest.firstCap + 1)
         _ = directory
+        // The exact count of "alpha" waits until the first counts were seen.
+        let hold = Hold(TimelineQuery.parse("alpha"))
         let controller = TimelineController(state: AppState(width: 80, height: 12, nowMicros: fixedNow),
-                                            makeReader: { try TimelineStore(path: path) }, countDebounce: 0)
+                                            makeReader: { heldCountReader(store: try TimelineStore(path: path), hold: hold) },
+                                            countDebounce: 0)
         controller.start()
         try controller.settle(timeout: 30)
         controller.send(.key(.char("/")))
         for c in "alpha" { controller.send(.key(.char(c))) }
-        // First the capped count: more than 1,000, shown as such.
-        let deadline = Date().addingTimeInterval(30)
-        var sawCapped = false
-        while Date() < deadline {
-            _ = controller.drain()
-            let s = controller.state
-            if s.counts.generation == s.generation, s.counts.cap != nil {
-                sawCapped = true
-                #expect(renderPromptText(s).contains("1,000+ matches"))
-                break
-            }
-            usleep(500)
-        }
+        #expect(hold.started.wait(timeout: .now() + 30) == .success)
+        // First the screenful read: more matches than it holds, shown as such.
+        let first = try #require(waitUntil(controller) { $0.counts.generation == $0.generation })
+        let read = first.window.count
+        #expect(read > 0 && read < CountsRequest.firstCap)
+        #expect(first.counts.cap == read)
+        #expect(first.search.matchCount == read + 1)
+        #expect(renderPromptText(first).contains("\(read)+ matches"))
+        hold.release.signal()
         try controller.settle(timeout: 30)
         // Then the exact count replaces it.
         #expect(controller.state.search.matchCount == 1_001)
         #expect(controller.state.counts.cap == nil)
         #expect(renderPromptText(controller.state).contains("1,001 matches"))
-        // "status:info" has exactly 1,000: counted to the end within the cap, exact at once.
+        // "status:info" (a status filter: counted capped first) has exactly 1,000: counted to the end within
+        // the cap, exact at once.
         for _ in 0..<5 { controller.send(.key(.backspace)) }
         for c in "status:info" { controller.send(.key(.char(c))) }
         try controller.settle(timeout: 30)
         #expect(controller.state.search.matchCount == 1_000)
         #expect(renderPromptText(controller.state).contains("1,000 matches"))
-        // The exact count is asked for only once the capped one is applied, so the capped stage is always seen.
-        #expect(sawCapped)
+    }
+
+    @Test func aMatchSetSmallerThanTheScreenIsExactFromItsFirstScreenful() throws {
+        let (directory, path) = try Self.alphaDatabase(tasks: 1_001)
+        _ = directory
+        let hold = Hold(TimelineQuery.parse("alpha 999"))
+        let controller = TimelineController(state: AppState(width: 80, height: 12, nowMicros: fixedNow),
+                                            makeReader: { heldCountReader(store: try TimelineStore(path: path), hold: hold) },
+                                            countDebounce: 0)
+        controller.start()
+        try controller.settle(timeout: 30)
+        controller.send(.key(.char("/")))
+        for c in "alpha 999" { controller.send(.key(.char(c))) }
+        #expect(hold.started.wait(timeout: .now() + 30) == .success)
+        // While the exact count is held, the screenful (one row) is the exact count.
+        let first = try #require(waitUntil(controller) { $0.counts.generation == $0.generation })
+        #expect(first.counts.cap == nil)
+        #expect(first.search.matchCount == 1)
+        #expect(renderPromptText(first).contains("1 match "))
+        hold.release.signal()
+        try controller.settle(timeout: 30)
+        #expect(controller.state.search.matchCount == 1)
+        #expect(controller.state.counts.cap == nil)
     }
 
     /// The status line of the rendered screen.

@@ -46,6 +46,8 @@ func runScaleReadsBench(databasePath path: String) {
         firstFrames.append(now() - start)
         settle(controller)
         counts.append(now() - start)
+        // A store that cannot be read (a path that is a symbolic link, say) would leave a window awaited forever.
+        if let error = controller.state.lastError { fatalError("scale reads bench: \(error)") }
     }
     figures["first frame"] = median(firstFrames)
     figures["counts"] = median(counts)

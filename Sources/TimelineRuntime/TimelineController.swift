@@ -212,9 +212,13 @@ public final class TimelineController: Sendable {
     }
 
     /// `countsAfterWindow`: counts start only once the fast lane has answered the effects before them (the
-    /// first frame), so a count over a large history does not compete with it for the CPU.
+    /// first frame), so a count over a large history does not compete with it for the CPU; always so beside
+    /// a new query's first window, which gives its first counts (`WindowRequest.countsFirst`).
     /// `answersUser`: the effects' results answer the user's input (`drainResults`).
     private func run(_ effects: [Effect], countsAfterWindow: Bool = false, answersUser: Bool = false) {
+        let countsAfterWindow = countsAfterWindow || effects.contains {
+            if case .loadWindow(let request) = $0 { request.countsFirst } else { false }
+        }
         for effect in effects {
             if effect == .quit { continue }
             if case .sendReply(let record) = effect {

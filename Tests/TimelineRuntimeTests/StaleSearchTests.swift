@@ -91,21 +91,28 @@ struct StaleSearchTests {
         return nil
     }
 
-    @Test func aLargeMatchSetShowsItsFirstScreenfulPlusThenItsExactCount() throws {
-        let (directory, path) = try Self.alphaDatabase(tasks: CountsRequest.firstCap + 1)
-        _ = directory
-        // The exact count of "alpha" waits until the first counts were seen.
-        let hold = Hold(TimelineQuery.parse("alpha"))
+    /// A started controller on the alpha database at `path` whose exact count of `text` (typed into the
+    /// `/` prompt now) is held: the state once the first counts of `text` are shown.
+    private func typedWithCountHeld(_ text: String, path: String, hold: Hold) throws -> (TimelineController, AppState) {
         let controller = TimelineController(state: AppState(width: 80, height: 12, nowMicros: fixedNow),
                                             makeReader: { heldCountReader(store: try TimelineStore(path: path), hold: hold) },
                                             countDebounce: 0)
         controller.start()
         try controller.settle(timeout: 30)
         controller.send(.key(.char("/")))
-        for c in "alpha" { controller.send(.key(.char(c))) }
+        for c in text { controller.send(.key(.char(c))) }
         #expect(hold.started.wait(timeout: .now() + 30) == .success)
-        // First the screenful read: more matches than it holds, shown as such.
         let first = try #require(waitUntil(controller) { $0.counts.generation == $0.generation })
+        return (controller, first)
+    }
+
+    @Test func aLargeMatchSetShowsItsFirstScreenfulPlusThenItsExactCount() throws {
+        let (directory, path) = try Self.alphaDatabase(tasks: CountsRequest.firstCap + 1)
+        _ = directory
+        // The exact count of "alpha" waits while the first counts are looked at.
+        let hold = Hold(TimelineQuery.parse("alpha"))
+        let (controller, first) = try typedWithCountHeld("alpha", path: path, hold: hold)
+        // First the screenful read: more matches than it holds, shown as such.
         let read = first.window.count
         #expect(read > 0 && read < CountsRequest.firstCap)
         #expect(first.counts.cap == read)
@@ -130,16 +137,8 @@ struct StaleSearchTests {
         let (directory, path) = try Self.alphaDatabase(tasks: 1_001)
         _ = directory
         let hold = Hold(TimelineQuery.parse("alpha 999"))
-        let controller = TimelineController(state: AppState(width: 80, height: 12, nowMicros: fixedNow),
-                                            makeReader: { heldCountReader(store: try TimelineStore(path: path), hold: hold) },
-                                            countDebounce: 0)
-        controller.start()
-        try controller.settle(timeout: 30)
-        controller.send(.key(.char("/")))
-        for c in "alpha 999" { controller.send(.key(.char(c))) }
-        #expect(hold.started.wait(timeout: .now() + 30) == .success)
+        let (controller, first) = try typedWithCountHeld("alpha 999", path: path, hold: hold)
         // While the exact count is held, the screenful (one row) is the exact count.
-        let first = try #require(waitUntil(controller) { $0.counts.generation == $0.generation })
         #expect(first.counts.cap == nil)
         #expect(first.search.matchCount == 1)
         #expect(renderPromptText(first).contains("1 match "))

@@ -28,7 +28,8 @@ final class PollerTestKit {
     func poller(
         endpoint: URL? = nil, waitSeconds: Int = 2, concurrency: Int = 2, maxConcurrency: Int? = nil, peek: Bool = false,
         stopWhenEmpty: Bool = false, queueURL: String? = nil, dbPath: String? = nil,
-        onBatch: (@Sendable (BatchOutcome) -> Void)? = nil, onCommit: (@Sendable () -> Void)? = nil
+        onBatch: (@Sendable (BatchOutcome) -> Void)? = nil, onCommit: (@Sendable () -> Void)? = nil,
+        timing: PollerTiming = .system
     ) -> Poller {
         let pollClient = endpoint.map { TestClients.client(endpoint: $0) } ?? client
         let path = dbPath ?? self.dbPath
@@ -37,7 +38,7 @@ final class PollerTestKit {
             configuration: PollerConfiguration(
                 queueURLs: [queueURL ?? self.queueURL], concurrency: concurrency, waitSeconds: waitSeconds,
                 peek: peek, stopWhenEmpty: stopWhenEmpty, maxConcurrency: maxConcurrency),
-            makeStore: { try TimelineStore(path: path) }, onBatch: onBatch, onCommit: onCommit)
+            makeStore: { try TimelineStore(path: path) }, timing: timing, onBatch: onBatch, onCommit: onCommit)
     }
 
     func store() throws -> TimelineStore { try TimelineStore(path: dbPath) }

@@ -20,7 +20,8 @@ Targets: backlog under 2 s, publish -> on screen p99 <= 100 ms, viewer CPU <= 30
 With `--baseline OTHER_BINARY` the two binaries run in turn, round after round (A B A B ...), each on its own
 queue and database of the same LocalStack, and the ratio A/B of CPU per event is taken per round: pairing keeps
 it meaningful while the machine's load drifts (`--rounds`, default 1). `--perf-dir DIR` records each viewer
-with `perf record -g` over the load (DIR/NAME-ROUND.data).
+with `perf record -g` over the load (DIR/NAME-ROUND.data); it attaches to the running viewer, and its samples
+covered only about half of the viewer's CPU on a loaded machine: compare shares, not totals.
 TIMELINE_BENCH_SUSTAINED_SECONDS (default 300), TIMELINE_BENCH_SUSTAINED_RATE (1000),
 TIMELINE_BENCH_SUSTAINED_PUBLISHERS (50), TIMELINE_BENCH_SUSTAINED_BATCH (10 events a call),
 TIMELINE_BENCH_SUSTAINED_CONCURRENCY (2, the viewer's default long polls while the queue is quiet; it adds

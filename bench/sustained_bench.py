@@ -81,6 +81,15 @@ def process_tree_cpu(pid: int) -> float:
     return total
 
 
+def process_cpu(pid: int) -> float:
+    """CPU seconds (utime+stime) of one process alone (its threads, not its children), from /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    except OSError:
+        return 0.0
+
+
 def write_bytes(pid: int) -> int:
     """Bytes a process caused to be written to storage so far (/proc/PID/io); 0 once it is gone."""
     try:
@@ -165,6 +174,7 @@ def run(timeline: str, server: LocalStackServer, seconds: float, rate: float, pu
         tmux.send_keys("P")
         tmux.wait_for("pinned", timeout=10)
         viewer = tmux._pane_pids[0]  # `exec env -i ... timeline`: the pane's process is the TUI itself
+        # The server alone: the viewer is its pane's process, a child of it.
         tmux_server = int(tmux._tmux("display-message", "-p", "#{pid}").strip())
 
         publisher_env = {**child_environment(), "PYTHONPATH": str(HERE)}
@@ -187,7 +197,7 @@ def run(timeline: str, server: LocalStackServer, seconds: float, rate: float, pu
         sampler.start()
         time.sleep(max(0.0, start - time.time()))
         cpu0, wall0, wakes0 = process_tree_cpu(viewer), time.monotonic(), loop_wakeups(viewer)
-        bytes0, tmux_cpu0, stored0 = write_bytes(viewer), process_tree_cpu(tmux_server), stored_events(folder / "sustained.db")
+        bytes0, tmux_cpu0, stored0 = write_bytes(viewer), process_cpu(tmux_server), stored_events(folder / "sustained.db")
         if perf_output is not None:
             perf = subprocess.Popen(["perf", "record", "-F", "499", "-g", "-p", str(viewer), "-o", str(perf_output)],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -207,7 +217,7 @@ def run(timeline: str, server: LocalStackServer, seconds: float, rate: float, pu
             n += 1
             time.sleep(random.uniform(0.3, 0.7))
         cpu1, wall1, wakes1 = process_tree_cpu(viewer), time.monotonic(), loop_wakeups(viewer)
-        bytes1, tmux_cpu1, stored1 = write_bytes(viewer), process_tree_cpu(tmux_server), stored_events(folder / "sustained.db")
+        bytes1, tmux_cpu1, stored1 = write_bytes(viewer), process_cpu(tmux_server), stored_events(folder / "sustained.db")
         if perf is not None:
             perf.send_signal(signal.SIGINT)
             perf.wait(timeout=60)

@@ -14,13 +14,21 @@ the accepted one (events the server took). Meanwhile:
     the publish rate;
   - the TUI's CPU (utime+stime from /proc) is taken over the whole load; LocalStack's and the publishers'
     beside it, since on a small machine they bound what the viewer can show.
+  - the viewer's CPU per event stored, its bytes written per event (/proc/PID/io: the WAL and checkpoints), its
+    peak RSS, and the tmux server's CPU (what drawing costs the terminal).
 Targets: backlog under 2 s, publish -> on screen p99 <= 100 ms, viewer CPU <= 30 % of a core.
+With `--baseline OTHER_BINARY` the two binaries run in turn, round after round (A B A B ...), each on its own
+queue and database of the same LocalStack, and the ratio A/B of CPU per event is taken per round: pairing keeps
+it meaningful while the machine's load drifts (`--rounds`, default 1). `--perf-dir DIR` records each viewer
+with `perf record -g` over the load (DIR/NAME-ROUND.data); it attaches to the running viewer, and its samples
+covered only about half of the viewer's CPU on a loaded machine: compare shares, not totals.
 TIMELINE_BENCH_SUSTAINED_SECONDS (default 300), TIMELINE_BENCH_SUSTAINED_RATE (1000),
 TIMELINE_BENCH_SUSTAINED_PUBLISHERS (50), TIMELINE_BENCH_SUSTAINED_BATCH (10 events a call),
 TIMELINE_BENCH_SUSTAINED_CONCURRENCY (2, the viewer's default long polls while the queue is quiet; it adds
 receive workers, up to 8, while receives come back full). Prints figures beside targets; asserts nothing.
 
     python bench/sustained_bench.py --timeline .build/release/timeline --localstack-python .venv-localstack/bin/python
+    python bench/sustained_bench.py --timeline .build/release/timeline --baseline /tmp/timeline-main --rounds 3
 """
 
 from __future__ import annotations
@@ -31,6 +39,8 @@ import os
 import random
 import shutil
 import signal
+import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -71,6 +81,45 @@ def process_tree_cpu(pid: int) -> float:
     return total
 
 
+def process_cpu(pid: int) -> float:
+    """CPU seconds (utime+stime) of one process alone (its threads, not its children), from /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    except OSError:
+        return 0.0
+
+
+def write_bytes(pid: int) -> int:
+    """Bytes a process caused to be written to storage so far (/proc/PID/io); 0 once it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/io").read_text().splitlines():
+            if line.startswith("write_bytes:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def peak_rss_kib(pid: int) -> int:
+    """A process's peak resident set (VmHWM, KiB); 0 once it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def stored_events(db: Path) -> int:
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as connection:
+            return connection.execute("SELECT count(*) FROM events").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
 def probe_event(title: str) -> str:
     return json.dumps({"id": str(uuid.uuid4()), "agent_id": "probe-agent", "task_id": PROBE_TASK, "title": title,
                        "status": "in_progress", "timestamp": iso(time.time_ns() // 1000)})
@@ -99,8 +148,9 @@ class DepthSampler(threading.Thread):
                                  + int(attributes["ApproximateNumberOfMessagesNotVisible"])))
 
 
-def run(timeline: str, localstack_python: str, seconds: float, rate: float, publishers: int,
-        concurrency: int, batch: int) -> None:
+def run(timeline: str, server: LocalStackServer, seconds: float, rate: float, publishers: int,
+        concurrency: int, batch: int, perf_output: Path | None = None) -> dict:
+    """One viewer under the load on a new queue and database; prints its figures and returns them."""
     print(f"== sustained live ingest: {publishers} publishers, {rate:,.0f} events/s ({batch} a call) for {seconds:.0f} s into "
           f"`timeline tui --concurrency {concurrency}` in tmux on LocalStack (targets: backlog < 2 s, publish -> on screen p99 <= 100 ms, "
           "viewer CPU <= 30 % of a core)", flush=True)
@@ -109,87 +159,112 @@ def run(timeline: str, localstack_python: str, seconds: float, rate: float, publ
     tmux = Tmux()
     workers: list[subprocess.Popen[str]] = []
     sampler = None
-    with LocalStackServer(localstack_python) as server:
-        try:
-            client = sqs_client(server.endpoint)
-            queue_url = client.create_queue(QueueName=f"sustained-{uuid.uuid4().hex[:10]}")["QueueUrl"]
-            raw = RawSQS(server.endpoint, queue_url)
-            tmux.start([timeline, "tui", "--queue-url", queue_url, "--endpoint-url", server.endpoint,
-                        "--region", REGION, "--db", str(folder / "sustained.db"), "--concurrency", str(concurrency)],
-                       env=env, width=120, height=40)
-            tmux.wait_for("No events yet", timeout=60)
-            # Pin the probe task (it is the only row, so selected) so it stays on screen under load.
-            raw.send(probe_event("probe start"))
-            tmux.wait_for("probe start", timeout=30)
-            tmux.send_keys("P")
-            tmux.wait_for("pinned", timeout=10)
-            viewer = tmux._pane_pids[0]  # `exec env -i ... timeline`: the pane's process is the TUI itself
+    perf = None
+    try:
+        client = sqs_client(server.endpoint)
+        queue_url = client.create_queue(QueueName=f"sustained-{uuid.uuid4().hex[:10]}")["QueueUrl"]
+        raw = RawSQS(server.endpoint, queue_url)
+        tmux.start([timeline, "tui", "--queue-url", queue_url, "--endpoint-url", server.endpoint,
+                    "--region", REGION, "--db", str(folder / "sustained.db"), "--concurrency", str(concurrency)],
+                   env=env, width=120, height=40)
+        tmux.wait_for("No events yet", timeout=60)
+        # Pin the probe task (it is the only row, so selected) so it stays on screen under load.
+        raw.send(probe_event("probe start"))
+        tmux.wait_for("probe start", timeout=30)
+        tmux.send_keys("P")
+        tmux.wait_for("pinned", timeout=10)
+        viewer = tmux._pane_pids[0]  # `exec env -i ... timeline`: the pane's process is the TUI itself
+        # The server alone: the viewer is its pane's process, a child of it.
+        tmux_server = int(tmux._tmux("display-message", "-p", "#{pid}").strip())
 
-            publisher_env = {**child_environment(), "PYTHONPATH": str(HERE)}
-            for index in range(publishers):
-                workers.append(subprocess.Popen(
-                    [sys.executable, str(HERE / "fleet_publisher.py"), "--endpoint", server.endpoint,
-                     "--queue-url", queue_url, "--index", str(index), "--publishers", str(publishers),
-                     "--rate", str(rate / publishers), "--seconds", str(seconds), "--batch", str(batch)],
-                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=publisher_env))
-            for worker in workers:  # every publisher ready (Python started, connection made) before the clock starts
-                assert worker.stdout is not None
-                if worker.stdout.readline().strip() != "ready":
-                    raise RuntimeError(f"a publisher did not start: {worker.stderr.read() if worker.stderr else ''}")
-            start = time.time() + 1.0
-            for worker in workers:
-                assert worker.stdin is not None
-                worker.stdin.write(f"{start}\n")
-                worker.stdin.close()
-            sampler = DepthSampler(server.endpoint, queue_url)
-            sampler.start()
-            time.sleep(max(0.0, start - time.time()))
-            cpu0, wall0, wakes0 = process_tree_cpu(viewer), time.monotonic(), loop_wakeups(viewer)
-            server_cpu0 = process_tree_cpu(server._process.pid) if server._process else 0.0
-            latencies: list[float] = []
-            missing = 0
-            n = 0
-            while time.time() < start + seconds:
-                title = f"probe {n:05d} {uuid.uuid4().hex[:8]}"
-                sent_at = time.perf_counter()
-                raw.send(probe_event(title))
-                shown = tmux.shown_at(title, PROBE_TIMEOUT)
-                if shown is None:
-                    missing += 1
-                else:
-                    latencies.append(shown - sent_at)
-                n += 1
-                time.sleep(random.uniform(0.3, 0.7))
-            cpu1, wall1, wakes1 = process_tree_cpu(viewer), time.monotonic(), loop_wakeups(viewer)
-            server_cpu1 = process_tree_cpu(server._process.pid) if server._process else 0.0
-            results = []
-            for worker in workers:
-                out = worker.stdout.read() if worker.stdout else ""
-                err = worker.stderr.read() if worker.stderr else ""
-                worker.wait(timeout=120)
-                try:
-                    results.append(json.loads(out.strip().splitlines()[-1]))
-                except (ValueError, IndexError):
-                    print(f"  a publisher failed: {err.strip()[-300:]}", flush=True)
-            drained_at = None
-            settle_deadline = time.monotonic() + 120
-            while time.monotonic() < settle_deadline:
-                if sampler.samples and sampler.samples[-1][0] > wall1 and sampler.samples[-1][1] == 0:
-                    drained_at = sampler.samples[-1][0]
-                    break
-                time.sleep(0.5)
+        publisher_env = {**child_environment(), "PYTHONPATH": str(HERE)}
+        for index in range(publishers):
+            workers.append(subprocess.Popen(
+                [sys.executable, str(HERE / "fleet_publisher.py"), "--endpoint", server.endpoint,
+                 "--queue-url", queue_url, "--index", str(index), "--publishers", str(publishers),
+                 "--rate", str(rate / publishers), "--seconds", str(seconds), "--batch", str(batch)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=publisher_env))
+        for worker in workers:  # every publisher ready (Python started, connection made) before the clock starts
+            assert worker.stdout is not None
+            if worker.stdout.readline().strip() != "ready":
+                raise RuntimeError(f"a publisher did not start: {worker.stderr.read() if worker.stderr else ''}")
+        start = time.time() + 1.0
+        for worker in workers:
+            assert worker.stdin is not None
+            worker.stdin.write(f"{start}\n")
+            worker.stdin.close()
+        sampler = DepthSampler(server.endpoint, queue_url)
+        sampler.start()
+        time.sleep(max(0.0, start - time.time()))
+        cpu0, wall0, wakes0 = process_tree_cpu(viewer), time.monotonic(), loop_wakeups(viewer)
+        bytes0, tmux_cpu0, stored0 = write_bytes(viewer), process_cpu(tmux_server), stored_events(folder / "sustained.db")
+        if perf_output is not None:
+            perf = subprocess.Popen(["perf", "record", "-F", "499", "-g", "-p", str(viewer), "-o", str(perf_output)],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        server_cpu0 = process_tree_cpu(server._process.pid) if server._process else 0.0
+        latencies: list[float] = []
+        missing = 0
+        n = 0
+        while time.time() < start + seconds:
+            title = f"probe {n:05d} {uuid.uuid4().hex[:8]}"
+            sent_at = time.perf_counter()
+            raw.send(probe_event(title))
+            shown = tmux.shown_at(title, PROBE_TIMEOUT)
+            if shown is None:
+                missing += 1
+            else:
+                latencies.append(shown - sent_at)
+            n += 1
+            time.sleep(random.uniform(0.3, 0.7))
+        cpu1, wall1, wakes1 = process_tree_cpu(viewer), time.monotonic(), loop_wakeups(viewer)
+        bytes1, tmux_cpu1, stored1 = write_bytes(viewer), process_cpu(tmux_server), stored_events(folder / "sustained.db")
+        if perf is not None:
+            perf.send_signal(signal.SIGINT)
+            perf.wait(timeout=60)
+            perf = None
+        server_cpu1 = process_tree_cpu(server._process.pid) if server._process else 0.0
+        results = []
+        for worker in workers:
+            out = worker.stdout.read() if worker.stdout else ""
+            err = worker.stderr.read() if worker.stderr else ""
+            worker.wait(timeout=120)
+            try:
+                results.append(json.loads(out.strip().splitlines()[-1]))
+            except (ValueError, IndexError):
+                print(f"  a publisher failed: {err.strip()[-300:]}", flush=True)
+        drained_at = None
+        settle_deadline = time.monotonic() + 120
+        while time.monotonic() < settle_deadline:
+            if sampler.samples and sampler.samples[-1][0] > wall1 and sampler.samples[-1][1] == 0:
+                drained_at = sampler.samples[-1][0]
+                break
+            time.sleep(0.5)
+        sampler.stopped.set()
+        report(results, latencies, missing, sampler.samples, wall0, wall1, drained_at,
+               cpu1 - cpu0, server_cpu1 - server_cpu0, seconds, rate, wakes1 - wakes0)
+        stored = max(stored1 - stored0, 1)
+        figures = {"cpu_per_event": (cpu1 - cpu0) / stored, "stored": stored1 - stored0, "wall": wall1 - wall0,
+                   "cpu": cpu1 - cpu0, "tmux_cpu_per_event": (tmux_cpu1 - tmux_cpu0) / stored,
+                   "bytes_per_event": (bytes1 - bytes0) / stored, "wakes": (wakes1 - wakes0) / (wall1 - wall0),
+                   "rss_kib": peak_rss_kib(viewer),
+                   "p99": percentile(sorted(latencies + [PROBE_TIMEOUT] * missing), 0.99) if latencies or missing else 0.0}
+        print(f"  per event stored ({figures['stored']:,} in {figures['wall']:.0f} s): viewer CPU "
+              f"{1000 * figures['cpu_per_event']:.3f} ms (target: <= 0.3 ms), tmux server CPU "
+              f"{1000 * figures['tmux_cpu_per_event']:.3f} ms, written {figures['bytes_per_event'] / 1024:.1f} KiB; "
+              f"viewer peak RSS {figures['rss_kib'] / 1024:.1f} MiB", flush=True)
+        return figures
+    finally:
+        if perf is not None:
+            perf.send_signal(signal.SIGINT)
+            perf.wait(timeout=60)
+        for worker in workers:
+            if worker.poll() is None:
+                worker.terminate()
+                worker.wait()
+        if sampler is not None:
             sampler.stopped.set()
-            report(results, latencies, missing, sampler.samples, wall0, wall1, drained_at,
-                   cpu1 - cpu0, server_cpu1 - server_cpu0, seconds, rate, wakes1 - wakes0)
-        finally:
-            for worker in workers:
-                if worker.poll() is None:
-                    worker.terminate()
-                    worker.wait()
-            if sampler is not None:
-                sampler.stopped.set()
-            tmux.kill()
-            shutil.rmtree(folder, ignore_errors=True)
+        tmux.kill()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def report(results: list[dict], latencies: list[float], missing: int, depths: list[tuple[float, int]],
@@ -239,6 +314,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timeline", default=str(REPO_ROOT / ".build/release/timeline"))
     parser.add_argument("--localstack-python", default=str(DEFAULT_PYTHON))
+    parser.add_argument("--baseline", help="binary B, run in turn with --timeline (A)")
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--perf-dir", help="record each viewer with perf into this folder")
     args = parser.parse_args()
     only = os.environ.get("TIMELINE_BENCH_ONLY")
     if only and "sustained" not in {p.strip().lower() for p in only.split(",")}:
@@ -247,12 +325,37 @@ def main() -> None:
         print("the sustained bench needs tmux (make deps installs it)")
         return
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # the `finally` and `with` stop what was started
-    run(str(Path(args.timeline).resolve()), args.localstack_python,
-        float(os.environ.get("TIMELINE_BENCH_SUSTAINED_SECONDS", "300")),
-        float(os.environ.get("TIMELINE_BENCH_SUSTAINED_RATE", "1000")),
-        int(os.environ.get("TIMELINE_BENCH_SUSTAINED_PUBLISHERS", "50")),
-        int(os.environ.get("TIMELINE_BENCH_SUSTAINED_CONCURRENCY", "2")),
-        int(os.environ.get("TIMELINE_BENCH_SUSTAINED_BATCH", "10")))
+    binaries = [("A", str(Path(args.timeline).resolve()))]
+    if args.baseline:
+        binaries.append(("B", str(Path(args.baseline).resolve())))
+    perf_dir = Path(args.perf_dir) if args.perf_dir else None
+    if perf_dir is not None:
+        perf_dir.mkdir(parents=True, exist_ok=True)
+    figures: dict[str, list[dict]] = {name: [] for name, _ in binaries}
+    ratios: list[float] = []
+    with LocalStackServer(args.localstack_python) as server:
+        for round_index in range(args.rounds):
+            for name, binary in binaries:
+                print(f"-- round {round_index + 1}, {name}: {binary}", flush=True)
+                figures[name].append(run(
+                    binary, server, float(os.environ.get("TIMELINE_BENCH_SUSTAINED_SECONDS", "300")),
+                    float(os.environ.get("TIMELINE_BENCH_SUSTAINED_RATE", "1000")),
+                    int(os.environ.get("TIMELINE_BENCH_SUSTAINED_PUBLISHERS", "50")),
+                    int(os.environ.get("TIMELINE_BENCH_SUSTAINED_CONCURRENCY", "2")),
+                    int(os.environ.get("TIMELINE_BENCH_SUSTAINED_BATCH", "10")),
+                    perf_dir / f"{name}-{round_index + 1}.data" if perf_dir else None))
+            if len(binaries) > 1:
+                ratios.append(figures["A"][-1]["cpu_per_event"] / max(figures["B"][-1]["cpu_per_event"], 1e-9))
+    if args.rounds > 1 or len(binaries) > 1:
+        for name, runs in figures.items():
+            median = lambda key: statistics.median(r[key] for r in runs)  # noqa: E731
+            print(f"  {name}: median over {len(runs)} rounds: viewer CPU {1000 * median('cpu_per_event'):.3f} ms/event, "
+                  f"tmux {1000 * median('tmux_cpu_per_event'):.3f} ms/event, written {median('bytes_per_event') / 1024:.1f} "
+                  f"KiB/event, wakes {median('wakes'):.0f}/s, p99 {1000 * median('p99'):.0f} ms, "
+                  f"peak RSS {median('rss_kib') / 1024:.1f} MiB", flush=True)
+        if ratios:
+            print(f"  A/B viewer CPU per event, paired: median {statistics.median(ratios):.2f} "
+                  f"(per round: {', '.join(f'{r:.2f}' for r in ratios)})", flush=True)
 
 
 if __name__ == "__main__":

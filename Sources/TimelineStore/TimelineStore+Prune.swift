@@ -18,9 +18,10 @@ struct PruneBatching {
     var tasks = 1_000
     /// Whole tasks removed per transaction before a prune by copy, which leaves their events to the copy (a
     /// row, its index entries and marks each). The unique index of task ids is in no order of age, so every
-    /// transaction rewrites up to all of that index's pages: at 500,000 tasks (3,092 pages) batches of
-    /// 1,000 wrote ~7 GB through the WAL and back, most of a 10,000,000-event prune; batches this large
-    /// write it about ten times, each transaction about a second (a poller's commit waits that long).
+    /// transaction rewrites up to all of that index's pages: at 10,000,000 events (500,000 tasks, 3,092
+    /// pages) batches of 1,000 had written 9 GB through the WAL and back before half the tasks were gone;
+    /// batches this large wrote 1.8 GB for the whole step, in transactions of about 1.5 s of CPU each (a
+    /// poller's commit waits that long, well within its busy timeout).
     var tasksWithoutEvents = 50_000
     /// Range of event `seq`s scanned per transaction for old events of the tasks that stay.
     var eventSpan: Int64 = 50_000

@@ -72,9 +72,6 @@ extension TimelineStore {
         let before = Self.fileSize(path) + Self.fileSize(path + "-wal")
         let scrubbing = reclaimSpace ? try overwritingFreedPagesOnlyWhenWritten() : nil
         defer { if let scrubbing { try? locked { try db.execute("PRAGMA secure_delete = \(scrubbing)") } } }
-        let cache = try locked { try db.scalarInt("PRAGMA cache_size") }
-        try locked { try db.execute("PRAGMA cache_size = \(Self.prunePageCacheKiB)") }
-        defer { try? locked { try db.execute("PRAGMA cache_size = \(cache)") } }
         let tasks: (tasks: Int, events: Int), events: Int
         if try estimatedPrunedShare(olderThan: cutoffMicros) >= batching.copyAbove {
             tasks = try pruneByCopy(olderThan: cutoffMicros, keepRunning: keepRunning, reclaimSpace: reclaimSpace,
@@ -96,7 +93,8 @@ extension TimelineStore {
                            bytesBefore: before, bytesAfter: Self.fileSize(path) + Self.fileSize(path + "-wal"))
     }
 
-    /// `PRAGMA cache_size` while a prune runs (negative: KiB). A transaction that removes whole tasks before
+    /// `PRAGMA cache_size` while a prune by copy runs (negative: KiB; the daily retention prune deletes
+    /// instead and keeps the connection's cache, so a viewer's memory does not grow). A transaction that removes whole tasks before
     /// a copy (`tasksWithoutEvents`) touches some 5,000 pages, most of them at random in the task-id index:
     /// in the connection's usual cache (`pageCacheKiB`) its changed pages spill to the WAL before the commit
     /// and are read back and written again.

@@ -32,6 +32,9 @@ extension TimelineStore {
     /// Prunes by copying the kept events (see above); returns the tasks pruned whole and the events deleted.
     func pruneByCopy(olderThan cutoffMicros: Int64, keepRunning: Bool, reclaimSpace: Bool,
                      batching: PruneBatching) throws -> (tasks: Int, events: Int) {
+        let cache = try locked { try db.scalarInt("PRAGMA cache_size") }
+        try locked { try db.execute("PRAGMA cache_size = \(Self.prunePageCacheKiB)") }
+        defer { try? locked { try db.execute("PRAGMA cache_size = \(cache)") } }
         try clearInterruptedPrune(batching: batching)
         try pruneStep(batching) { try clearSearchIndexIfMostTasksGo(olderThan: cutoffMicros, keepRunning: keepRunning) }
         let tasks = try pruneWholeTasks(olderThan: cutoffMicros, keepRunning: keepRunning, batching: batching,

@@ -16,6 +16,13 @@ public struct PruneReport: Sendable, Equatable {
 struct PruneBatching {
     /// Whole tasks deleted per transaction (each with its events, index entry and marks).
     var tasks = 1_000
+    /// Whole tasks removed per transaction before a prune by copy, which leaves their events to the copy (a
+    /// row, its index entries and marks each). The unique index of task ids is in no order of age, so every
+    /// transaction rewrites up to all of that index's pages: at 10,000,000 events (500,000 tasks, 3,092
+    /// pages) batches of 1,000 had written 9 GB through the WAL and back before half the tasks were gone;
+    /// batches this large wrote 1.8 GB for the whole step, in transactions of about 1.5 s of CPU each (a
+    /// poller's commit waits that long, well within its busy timeout).
+    var tasksWithoutEvents = 50_000
     /// Range of event `seq`s scanned per transaction for old events of the tasks that stay.
     var eventSpan: Int64 = 50_000
     /// Rejected messages deleted per transaction.
@@ -86,6 +93,13 @@ extension TimelineStore {
                            bytesBefore: before, bytesAfter: Self.fileSize(path) + Self.fileSize(path + "-wal"))
     }
 
+    /// `PRAGMA cache_size` while a prune by copy runs (negative: KiB; the daily retention prune deletes
+    /// instead and keeps the connection's cache, so a viewer's memory does not grow). A transaction that removes whole tasks before
+    /// a copy (`tasksWithoutEvents`) touches some 5,000 pages, most of them at random in the task-id index:
+    /// in the connection's usual cache (`pageCacheKiB`) its changed pages spill to the WAL before the commit
+    /// and are read back and written again.
+    static let prunePageCacheKiB: Int64 = -131_072
+
     /// Sets `secure_delete` to FAST for this connection and returns the setting it had. Where SQLite is built
     /// with secure delete on (Debian's is), every page a prune frees is overwritten with zeros: the pages of
     /// the events dropped after a copy, 90 % of the file, written to the WAL and back for nothing when the
@@ -111,10 +125,11 @@ extension TimelineStore {
     /// Tasks whose current event is older than the cutoff, `batching.tasks` at a time: their index
     /// entries (removed with the exact text they were made from: that of `indexed_seq`), events, rows, marks
     /// and read marks. With `deleteEvents` false (a prune by copy) the events stay, owned by no row, until
-    /// the copy leaves them out.
+    /// the copy leaves them out, and `batching.tasksWithoutEvents` go per transaction.
     func pruneWholeTasks(olderThan cutoffMicros: Int64, keepRunning: Bool, batching: PruneBatching,
                          deleteEvents: Bool = true) throws -> (tasks: Int, events: Int) {
         let running = keepRunning ? " AND status <> '\(Status.inProgress.rawValue)'" : ""
+        let perBatch = deleteEvents ? batching.tasks : batching.tasksWithoutEvents
         var tasks = 0, events = 0
         while true {
             let batch: (tasks: Int, events: Int) = try pruneStep(batching) {
@@ -125,7 +140,7 @@ extension TimelineStore {
                 }
                 try db.run("""
                     CREATE TEMP TABLE prune_tasks AS SELECT row_id, indexed_seq FROM timeline
-                    WHERE ts_us < ?\(running) LIMIT \(batching.tasks)
+                    WHERE ts_us < ?\(running) LIMIT \(perBatch)
                     """, [.integer(cutoffMicros)])
                 defer { try? db.execute("DROP TABLE IF EXISTS temp.prune_tasks") }
                 let found = Int(try db.scalarInt("SELECT count(*) FROM temp.prune_tasks"))
@@ -148,7 +163,7 @@ extension TimelineStore {
             }
             tasks += batch.tasks
             events += batch.events
-            if batch.tasks < batching.tasks { return (tasks, events) }
+            if batch.tasks < perBatch { return (tasks, events) }
         }
     }
 

@@ -5,8 +5,8 @@ import TimelineCore
 ///
 /// Steps, each its own short write transaction (`PruneBatching`), so this process's readers and a poller
 /// wait for one step at most:
-/// 1. tasks pruned whole lose their timeline row, index entry, mark and read mark (their events stay
-///    until the swap, owned by no row); when most tasks go, the whole index is emptied first instead and
+/// 1. tasks pruned whole lose their timeline row, index entry, mark and read mark, `tasksWithoutEvents`
+///    per step (their events stay until the swap, owned by no row); when most tasks go, the whole index is emptied first instead and
 ///    the rows that stay are indexed again after the swap (`clearSearchIndexIfMostTasksGo`);
 /// 2. a new table `events_prune_copy` is made from the `events` table's own definition (`EventsTableShape`);
 /// 3. the kept events are copied into it in `seq` order, one `eventSpan` range per step (one pass over
@@ -32,6 +32,9 @@ extension TimelineStore {
     /// Prunes by copying the kept events (see above); returns the tasks pruned whole and the events deleted.
     func pruneByCopy(olderThan cutoffMicros: Int64, keepRunning: Bool, reclaimSpace: Bool,
                      batching: PruneBatching) throws -> (tasks: Int, events: Int) {
+        let cache = try locked { try db.scalarInt("PRAGMA cache_size") }
+        try locked { try db.execute("PRAGMA cache_size = \(Self.prunePageCacheKiB)") }
+        defer { try? locked { try db.execute("PRAGMA cache_size = \(cache)") } }
         try clearInterruptedPrune(batching: batching)
         try pruneStep(batching) { try clearSearchIndexIfMostTasksGo(olderThan: cutoffMicros, keepRunning: keepRunning) }
         let tasks = try pruneWholeTasks(olderThan: cutoffMicros, keepRunning: keepRunning, batching: batching,

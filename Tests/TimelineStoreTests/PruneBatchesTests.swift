@@ -7,7 +7,7 @@ import TimelineCore
 struct PruneBatchesTests {
     static func micros(_ second: Int64) -> Int64 { PruneAndMarksTests.micros(second) }
     /// Small enough that every phase of a prune takes several transactions here.
-    static var tiny: PruneBatching { PruneBatching(tasks: 3, eventSpan: 7, rejected: 2, pause: .zero) }
+    static var tiny: PruneBatching { PruneBatching(tasks: 3, tasksWithoutEvents: 3, eventSpan: 7, rejected: 2, pause: .zero) }
 
     /// 12 old tasks (4 events each, one of them running), 5 tasks with old and new events, marks on both
     /// kinds, 5 rejected messages (received now: before the cutoff, which lies in the future).

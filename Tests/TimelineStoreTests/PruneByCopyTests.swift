@@ -157,6 +157,44 @@ struct PruneByCopyTests {
 }
 
 extension PruneByCopyTests {
+    /// Before a copy, whole tasks go `tasksWithoutEvents` per transaction, not `tasks` (which sizes the
+    /// deletes that take each task's events too): each of those transactions rewrites pages all over the
+    /// task-id index, so fewer, larger ones write far less.
+    @Test func beforeACopyWholeTasksGoInLargerBatches() throws {
+        func transactions(tasksWithoutEvents: Int) throws -> Int {
+            let fixture = try StoreFixture()
+            try PruneBatchesTests.fill(fixture.store)
+            var batching = PruneBatchesTests.tiny(copy: true)
+            batching.tasks = 1
+            batching.tasksWithoutEvents = tasksWithoutEvents
+            var count = 0
+            batching.afterEachBatch = { count += 1 }
+            let report = try fixture.store.prune(olderThan: Self.micros(100), keepRunning: false, reclaimSpace: false,
+                                                 batching: batching)
+            #expect(report.tasksDeleted == 12)
+            #expect(try Self.inconsistencies(fixture.store) == [])
+            return count
+        }
+        // 12 tasks go whole: 13 transactions one at a time (the last finds none), 1 all at once.
+        #expect(try transactions(tasksWithoutEvents: 1) - transactions(tasksWithoutEvents: 100) == 12)
+    }
+
+    /// A prune by copy runs with the larger page cache its batches need and gives the connection its own
+    /// back; a prune that deletes (the daily retention's) keeps the connection's own throughout.
+    @Test(arguments: [false, true])
+    func aPruneByCopyRaisesThePageCacheWhileItRuns(copy: Bool) throws {
+        let fixture = try StoreFixture()
+        try PruneBatchesTests.fill(fixture.store)
+        let usual = try fixture.store.pageCacheSetting()
+        var during: Set<Int64> = []
+        var batching = PruneBatchesTests.tiny(copy: copy)
+        batching.afterEachBatch = { during.insert(try fixture.store.pageCacheSetting()) }
+        _ = try fixture.store.prune(olderThan: Self.micros(100), keepRunning: false, reclaimSpace: true, batching: batching)
+        #expect(during.contains(TimelineStore.prunePageCacheKiB) == copy)
+        #expect(usual != TimelineStore.prunePageCacheKiB)
+        #expect(try fixture.store.pageCacheSetting() == usual)
+    }
+
     /// A task that arrives while a prune copies takes a row id no event holds: the tasks pruned whole lose
     /// their rows before their events go (at the swap), and a new task with the greatest pruned id would
     /// show their events as its own until then.

@@ -30,12 +30,14 @@ import TimelineStore
         for round in 0..<4 {
             try kit.send((0..<10).map { PollerTestKit.eventJSON(id: "r\(round)-\($0)", task: "t\(round)-\($0)", title: "x", second: $0) })
             sent += 10
-            _ = PollerTestKit.eventually(timeout: 30) { poller.status.deleted == sent }
+            // At least: a message redelivered after its visibility timeout (a loaded machine) is stored once
+            // and deleted twice, and an exact count could be passed over.
+            _ = PollerTestKit.eventually(timeout: 30) { poller.status.stored == sent && poller.status.deleted >= sent }
             clock.withValue { $0 += 1.1 }  // the keys enter their refresh window
         }
         let status = poller.status
         #expect(poller.stop())
-        #expect(status.stored == 40 && status.deleted == 40, "status: \(status.summary)")
+        #expect(status.stored == 40 && status.deleted >= 40, "status: \(status.summary)")
         if case .stopped = status.state { Issue.record("poller stopped: \(status.summary)") }
         #expect(container.keys.count >= 3)
         let signers = Set(transport.requests.compactMap { request -> String? in

@@ -298,8 +298,9 @@ def test_drain_prints_a_summary_and_empties_the_queue(queue, run_timeline, db_pa
     summary = result.stdout + result.stderr
     assert "drained in" in summary
     counts = summary_counts(summary)
-    # SQS is at-least-once (moto too, under concurrent receives): a redelivery shows as a duplicate, never twice.
-    assert counts["stored"] == 25 and counts["rejected"] == 1, summary
+    # SQS is at-least-once (moto too, under concurrent receives): a redelivered event shows as a duplicate,
+    # never stored twice; a redelivered bad message counts as rejected again, and is kept once (below).
+    assert counts["stored"] == 25 and counts["rejected"] >= 1, summary
     assert counts["received"] == counts["stored"] + counts["duplicates"] + counts["rejected"], summary
     assert counts["deleted"] == counts["received"], summary
     assert queue.depth() == 0

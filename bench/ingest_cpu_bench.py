@@ -20,7 +20,6 @@ import argparse
 import json
 import os
 import signal
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -33,28 +32,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from localstack_server import DEFAULT_PYTHON, LocalStackServer  # noqa: E402
 from sqs_bench_support import REGION, child_environment, create_queue, sqs_client  # noqa: E402
+from process_figures import process_cpu, stored_events, write_bytes  # noqa: E402
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-
-
-def write_bytes(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/io").read_text().splitlines():
-        if line.startswith("write_bytes:"):
-            return int(line.split()[1])
-    return 0
-
-
-def stored_events(db: Path) -> int:
-    try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as connection:
-            return connection.execute("SELECT count(*) FROM events").fetchone()[0]
-    except sqlite3.Error:
-        return 0
 
 
 def one_run(timeline: str, endpoint: str, rate: float, seconds: float, publishers: int) -> dict:
@@ -89,7 +68,7 @@ def one_run(timeline: str, endpoint: str, rate: float, seconds: float, publisher
             worker.stdin.write(f"{start}\n")
             worker.stdin.close()
         time.sleep(max(0.0, start - time.time()))
-        cpu0, io0, wall0 = cpu_seconds(poll.pid), write_bytes(poll.pid), time.monotonic()
+        cpu0, io0, wall0 = process_cpu(poll.pid), write_bytes(poll.pid), time.monotonic()
         sent = 0
         for worker in workers:
             out = worker.stdout.read() if worker.stdout else ""
@@ -98,7 +77,7 @@ def one_run(timeline: str, endpoint: str, rate: float, seconds: float, publisher
         deadline = time.monotonic() + 120
         while stored_events(db) < sent and time.monotonic() < deadline:
             time.sleep(0.1)
-        cpu1, io1, wall1 = cpu_seconds(poll.pid), write_bytes(poll.pid), time.monotonic()
+        cpu1, io1, wall1 = process_cpu(poll.pid), write_bytes(poll.pid), time.monotonic()
         stored = stored_events(db)
         return {"sent": sent, "stored": stored, "cpu": cpu1 - cpu0, "bytes": io1 - io0, "wall": wall1 - wall0}
     finally:

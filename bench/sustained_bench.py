@@ -39,7 +39,6 @@ import os
 import random
 import shutil
 import signal
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -58,66 +57,10 @@ from realistic_mix import iso  # noqa: E402
 from fleet_publisher import RawSQS  # noqa: E402
 from localstack_server import DEFAULT_PYTHON, LocalStackServer  # noqa: E402
 from sqs_bench_support import REGION, child_environment, loop_wakeups, percentile, sqs_client  # noqa: E402
+from process_figures import peak_rss_kib, process_cpu, process_tree_cpu, stored_events, write_bytes  # noqa: E402
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PROBE_TASK = "sustained-probe"
 PROBE_TIMEOUT = 10.0
-
-
-def process_tree_cpu(pid: int) -> float:
-    """CPU seconds (utime+stime) of a process and its live descendants, from /proc."""
-    total = 0.0
-    pending = [pid]
-    while pending:
-        current = pending.pop()
-        try:
-            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-            for task in Path(f"/proc/{current}/task").iterdir():
-                children = (task / "children").read_text().split()
-                pending.extend(int(c) for c in children)
-        except OSError:
-            continue
-    return total
-
-
-def process_cpu(pid: int) -> float:
-    """CPU seconds (utime+stime) of one process alone (its threads, not its children), from /proc."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-    except OSError:
-        return 0.0
-
-
-def write_bytes(pid: int) -> int:
-    """Bytes a process caused to be written to storage so far (/proc/PID/io); 0 once it is gone."""
-    try:
-        for line in Path(f"/proc/{pid}/io").read_text().splitlines():
-            if line.startswith("write_bytes:"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
-
-
-def peak_rss_kib(pid: int) -> int:
-    """A process's peak resident set (VmHWM, KiB); 0 once it is gone."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
-
-
-def stored_events(db: Path) -> int:
-    try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as connection:
-            return connection.execute("SELECT count(*) FROM events").fetchone()[0]
-    except sqlite3.Error:
-        return 0
 
 
 def probe_event(title: str) -> str:

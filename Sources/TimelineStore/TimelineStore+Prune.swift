@@ -94,10 +94,10 @@ extension TimelineStore {
     }
 
     /// `PRAGMA cache_size` while a prune by copy runs (negative: KiB; the daily retention prune deletes
-    /// instead and keeps the connection's cache, so a viewer's memory does not grow). A transaction that removes whole tasks before
-    /// a copy (`tasksWithoutEvents`) touches some 5,000 pages, most of them at random in the task-id index:
-    /// in the connection's usual cache (`pageCacheKiB`) its changed pages spill to the WAL before the commit
-    /// and are read back and written again.
+    /// instead and keeps the connection's cache, so a viewer's memory does not grow). A transaction that
+    /// removes whole tasks before a copy (`tasksWithoutEvents`) touches some 5,000 pages, most of them at
+    /// random in the task-id index: in the connection's usual cache (`pageCacheKiB`) its changed pages spill
+    /// to the WAL before the commit and are read back and written again.
     static let prunePageCacheKiB: Int64 = -131_072
 
     /// Sets `secure_delete` to FAST for this connection and returns the setting it had. Where SQLite is built

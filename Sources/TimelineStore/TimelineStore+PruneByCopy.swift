@@ -6,8 +6,9 @@ import TimelineCore
 /// Steps, each its own short write transaction (`PruneBatching`), so this process's readers and a poller
 /// wait for one step at most:
 /// 1. tasks pruned whole lose their timeline row, index entry, mark and read mark, `tasksWithoutEvents`
-///    per step (their events stay until the swap, owned by no row); when most tasks go, the whole index is emptied first instead and
-///    the rows that stay are indexed again after the swap (`clearSearchIndexIfMostTasksGo`);
+///    per step (their events stay until the swap, owned by no row); when most tasks go, the whole index is
+///    emptied first instead and the rows that stay are indexed again after the swap
+///    (`clearSearchIndexIfMostTasksGo`);
 /// 2. a new table `events_prune_copy` is made from the `events` table's own definition (`EventsTableShape`);
 /// 3. the kept events are copied into it in `seq` order, one `eventSpan` range per step (one pass over
 ///    the range: the copy has no index yet, so each kept row is an append);

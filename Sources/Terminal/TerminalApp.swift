@@ -105,7 +105,7 @@ public enum TerminalApp {
             var changed = false
             if dirty && pacer.mayDraw(at: now, answersUser: answersUser) {
                 changed = curses.draw(render(controller.state, width: size.width, height: size.height))
-                pacer.drew(at: now)
+                pacer.drew(at: now, changedScreen: changed)
                 dirty = false
                 answersUser = false
             }

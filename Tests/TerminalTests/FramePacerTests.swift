@@ -39,17 +39,28 @@ import Testing
         #expect(!fourth)
     }
 
-    @Test func aWriteSoonAfterACheckWaitsForTheNextSlot() {
+    @Test func aWriteRightAfterAFollowUpThatFoundNothingIsCheckedAtOnce() {
         var pacer = FramePacer()
         pacer.storeWritten(at: 0)
         _ = pacer.takeStoreCheck(at: 0)
         _ = pacer.takeStoreCheck(at: frame)
+        #expect(pacer.listensToStore)
         pacer.storeWritten(at: frame + 10)
         let checked = pacer.takeStoreCheck(at: frame + 10)
-        #expect(!checked, "checked 10 µs ago")
+        #expect(checked, "one event after another: the follow-up that found nothing does not delay it")
+        #expect(pacer.deadline(framePending: false) == 2 * frame + 10, "and it is followed up a frame later")
+    }
+
+    @Test func writesNoticedAtAFollowUpAreCheckedThereAndFollowedUpAgain() {
+        var pacer = FramePacer()
+        pacer.storeWritten(at: 0)
+        _ = pacer.takeStoreCheck(at: 0)
+        // A write while the check is scheduled is not listened to: the loop finds it when the check is due.
+        pacer.storeWritten(at: frame)
+        let checked = pacer.takeStoreCheck(at: frame)
+        #expect(checked)
+        #expect(!pacer.listensToStore, "writes came: one more check a frame later")
         #expect(pacer.deadline(framePending: false) == 2 * frame)
-        let second = pacer.takeStoreCheck(at: 2 * frame)
-        #expect(second)
     }
 
     @Test func backgroundFramesAreCappedButWhatAnswersTheUserIsDrawnAtOnce() {
@@ -67,6 +78,15 @@ import Testing
             frames += 1
         }
         #expect(frames >= 29 && frames <= 31, "\(frames) frames")
+    }
+
+    @Test func aFrameThatChangedNothingDoesNotTakeTheSlotOfTheNextThatDoes() {
+        var pacer = FramePacer()
+        pacer.drew(at: 0)
+        pacer.drew(at: frame, changedScreen: false)  // a follow-up reload that found what was shown
+        #expect(pacer.mayDraw(at: frame + 10, answersUser: false), "the next event is drawn at once")
+        pacer.drew(at: frame + 10)
+        #expect(!pacer.mayDraw(at: frame + 20, answersUser: false), "a frame that changed the screen takes its slot")
     }
 
     @Test func theDeadlineIsTheSoonerOfACheckAndAWaitingFrame() {

@@ -18,6 +18,9 @@ struct SearchWindowPlan: Sendable {
     /// Most rows a walk is expected to test for it to be taken before the probe (about what sorting a few
     /// hundred matches costs).
     var walkEstimateLimit = 500
+    /// Most rows a walk taken before the probe tests: other conditions (`status:`, `-word`) can make the
+    /// sample's matches rare, and then the probe decides, as without the sample.
+    var walkBeforeProbeBudget = 1_000
     /// A plan taken whatever the sample says (tests compare the plans on one store).
     var forced: Source?
 

@@ -44,7 +44,7 @@ extension TimelineStore: TimelineReading {
     /// they are rare. With full-text terms (`SearchWindowPlan`): a sample of the newest tasks' matches that
     /// holds every match starts the window from them; one dense enough walks the timeline in display order
     /// first, testing each row's text (the same case-insensitive substring test that covers rows waiting
-    /// for the index). Otherwise a probe reads at most `rareMatchLimit` matches: when that is all of them,
+    /// for the index), at most `walkBeforeProbeBudget` rows. Otherwise, or when that walk gives up, a probe reads at most `rareMatchLimit` matches: when that is all of them,
     /// the window is built from those rows (sorted by key alone; events are read for the window's rows
     /// only); when there are more, the walk is tried. A walk tests at most `walkBudget` rows before the
     /// window is built from the matches. Without full-text terms, statuses that are rare are read from
@@ -70,8 +70,8 @@ extension TimelineStore: TimelineReading {
                 + " JOIN events e ON e.seq = t.seq" + indexed.whereClause(adding: bounds) + orderBy + " LIMIT ?"
             return (try readRows(sql, indexed.values + boundValues + [limitValue]), .walk)
         }
-        func walk() throws -> [TimelineRow]? {
-            try walkWindow(query, bounds: bounds, boundValues: boundValues, order: order, limit: limit, budget: plan.walkBudget)
+        func walk(budget: Int = plan.walkBudget) throws -> [TimelineRow]? {
+            try walkWindow(query, bounds: bounds, boundValues: boundValues, order: order, limit: limit, budget: budget)
         }
         var walked = false
         var known: [Int64]?
@@ -86,8 +86,9 @@ extension TimelineStore: TimelineReading {
             if sample.count < plan.densitySample {
                 known = sample
             } else if plan.walksFirst(sample: sample, limit: limit) {
-                if let rows = try walk() { return (rows, .walk) }
-                walked = true
+                let budget = min(plan.walkBudget, plan.walkBeforeProbeBudget)
+                if let rows = try walk(budget: budget) { return (rows, .walk) }
+                walked = budget == plan.walkBudget
             }
         }
         if known == nil { known = try indexedMatches(match, limit: plan.rareMatchLimit) }

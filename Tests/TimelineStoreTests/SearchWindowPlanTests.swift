@@ -96,9 +96,10 @@ struct SearchWindowPlanTests {
         return fixture
     }
 
-    /// A plan that walks first whenever the sample holds one match, with a walk budget of `budget` rows.
-    static func walkingFirst(budget: Int) -> SearchWindowPlan {
-        SearchWindowPlan(walkBudget: budget, densitySample: 1, walkEstimateLimit: .max)
+    /// A plan that walks first whenever the sample holds one match, with a walk budget of `budget` rows
+    /// (and a walk before the probe as long, or `beforeProbe` rows).
+    static func walkingFirst(budget: Int, beforeProbe: Int? = nil) -> SearchWindowPlan {
+        SearchWindowPlan(walkBudget: budget, densitySample: 1, walkEstimateLimit: .max, walkBeforeProbeBudget: beforeProbe ?? budget)
     }
 
     @Test func aWindowFilledAtTheBudgetsLastRowIsTheWalks() throws {
@@ -115,6 +116,20 @@ struct SearchWindowPlanTests {
                                           plan: Self.walkingFirst(budget: 19))
         #expect(read.source == .matches)
         #expect(read.rows.map(\.event.taskID) == ["task-4", "task-8", "task-12", "task-16", "task-20"])
+    }
+
+    /// A walk before the probe that gives up, the probe finding more than it reads: the walk again, with
+    /// the whole budget.
+    @Test func aShortWalkBeforeTheProbeLeavesTheWholeBudgetAfterIt() throws {
+        let fixture = try Self.store(needleAt: [4, 8, 12, 16, 20, 30, 40])
+        let query = TimelineQuery.parse("needle")
+        var plan = Self.walkingFirst(budget: 20, beforeProbe: 19)
+        plan.rareMatchLimit = 7
+        let read = try fixture.store.rows(matching: query, from: nil, limit: 5, plan: plan)
+        #expect(read.source == .walk)
+        #expect(read.rows.map(\.event.taskID) == ["task-4", "task-8", "task-12", "task-16", "task-20"])
+        plan.rareMatchLimit = 8
+        #expect(try fixture.store.rows(matching: query, from: nil, limit: 5, plan: plan).source == .matches)
     }
 
     @Test func aWalkThatSeesEveryRowIsTheAnswerEvenShort() throws {

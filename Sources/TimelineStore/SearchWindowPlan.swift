@@ -4,8 +4,9 @@
 /// with the terms' substring conditions, stops after a window of matches (its cost follows the rows walked:
 /// cheap when matches are common); starting from the index's matches sorts them all (its cost follows the
 /// matches: cheap when they are rare). A few matches of the newest tasks (`densitySample`, read from the
-/// index newest row id first, at the cost of a screen) tell which: fewer than the sample are every match;
-/// otherwise the row ids they span estimate how many rows a walk tests before it fills the window.
+/// index newest row id first, at the cost of a screen) tell which: fewer than the sample are every match the
+/// index holds (rows waiting for it are tested apart, either way); otherwise the row ids they span estimate
+/// how many rows a walk tests before it fills the window.
 struct SearchWindowPlan: Sendable {
     /// Most matches a probe reads to start from them (and sort them); from this many on, matches are
     /// common enough that walking the timeline in order meets a window of them soon.

@@ -44,13 +44,14 @@ extension TimelineStore: TimelineReading {
     /// they are rare. With full-text terms (`SearchWindowPlan`): a sample of the newest tasks' matches that
     /// holds every match starts the window from them; one dense enough walks the timeline in display order
     /// first, testing each row's text (the same case-insensitive substring test that covers rows waiting
-    /// for the index), at most `walkBeforeProbeBudget` rows. Otherwise, or when that walk gives up, a probe reads at most `rareMatchLimit` matches: when that is all of them,
-    /// the window is built from those rows (sorted by key alone; events are read for the window's rows
-    /// only); when there are more, the walk is tried. A walk tests at most `walkBudget` rows before the
-    /// window is built from the matches. Without full-text terms, statuses that are rare are read from
-    /// their index and sorted; common ones (and every other condition) are tested walking in display order.
+    /// for the index), at most `walkBeforeProbeBudget` rows. Otherwise, or when that walk gives up, a probe
+    /// reads at most `rareMatchLimit` matches: when that is all of them, the window is built from those rows
+    /// (sorted by key alone; events are read for the window's rows only); when there are more, the walk is
+    /// tried. A walk tests at most `walkBudget` rows before the window is built from the matches. Without
+    /// full-text terms, statuses that are rare are read from their index and sorted; common ones (and every
+    /// other condition) are tested walking in display order.
     private func window(_ query: TimelineQuery, bounds: [String], boundValues: [SQLiteValue], order: String, limit: Int,
-                plan: SearchWindowPlan = .automatic) throws -> (rows: [TimelineRow], source: SearchWindowPlan.Source) {
+                        plan: SearchWindowPlan = .automatic) throws -> (rows: [TimelineRow], source: SearchWindowPlan.Source) {
         let indexed = filter(query)
         let orderBy = " ORDER BY t.ts_us \(order), t.seq \(order)"
         let limitValue = SQLiteValue.integer(Int64(limit))

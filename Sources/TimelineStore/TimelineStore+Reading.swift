@@ -14,46 +14,44 @@ extension TimelineStore: TimelineReading {
         """
 
     public func rows(matching query: TimelineQuery, olderThan key: RowKey?, limit: Int) throws -> [TimelineRow] {
-        guard limit > 0 else { return [] }
-        var bounds: [String] = []
-        var boundValues: [SQLiteValue] = []
-        if let key {
-            bounds.append("(t.ts_us, t.seq) < (?, ?)")
-            boundValues += [.integer(key.timestampMicros), .integer(key.seq)]
-        }
-        return try locked {
-            try window(query, bounds: bounds, boundValues: boundValues, order: "DESC", limit: limit)
-        }
+        try rows(matching: query, from: key, limit: limit, plan: .automatic).rows
     }
 
     public func rows(matching query: TimelineQuery, newerThan key: RowKey, limit: Int) throws -> [TimelineRow] {
-        guard limit > 0 else { return [] }
-        return try locked {
-            try window(query, bounds: ["(t.ts_us, t.seq) > (?, ?)"],
-                       boundValues: [.integer(key.timestampMicros), .integer(key.seq)], order: "ASC", limit: limit)
-                .reversed()
-        }
+        try rows(matching: query, from: key, newer: true, limit: limit, plan: .automatic).rows
     }
 
-    /// Most full-text matches for which a window starts from the matches (and sorts them); from this
-    /// many on, matches are common enough that walking the timeline in order meets a window of them soon.
-    static let rareMatchLimit = 2_000
-    /// Most timeline rows a walk tests before the window is built from the matches instead (common
-    /// terms that other conditions make rare, e.g. `agent:x word` where x never says the word).
-    static let walkBudget = 5_000
+    /// The rows older than `key` (all rows without one), or with `newer` the ones just newer than it, newest
+    /// first, read with `plan`; and which of its ways gave them.
+    func rows(matching query: TimelineQuery, from key: RowKey?, newer: Bool = false, limit: Int,
+              plan: SearchWindowPlan) throws -> (rows: [TimelineRow], source: SearchWindowPlan.Source) {
+        guard limit > 0 else { return ([], .walk) }
+        let bounds = key == nil ? [] : ["(t.ts_us, t.seq) \(newer ? ">" : "<") (?, ?)"]
+        let values: [SQLiteValue] = key.map { [.integer($0.timestampMicros), .integer($0.seq)] } ?? []
+        let read = try locked {
+            try window(query, bounds: bounds, boundValues: values, order: newer ? "ASC" : "DESC", limit: limit, plan: plan)
+        }
+        return newer ? (read.rows.reversed(), read.source) : read
+    }
+
+    /// Most rows of a status (or of a qualifier's values) for which a window reads them from their index
+    /// and sorts them; from this many on, walking the timeline in order meets a window of them soon.
+    static let rareMatchLimit = SearchWindowPlan.automatic.rareMatchLimit
 
     /// One window of rows matching `query` within `bounds`, in `order` of (ts_us, seq) (caller holds the lock).
     ///
     /// Every plan reads about a window's worth of rows when matches are common, and only the matches when
-    /// they are rare. With full-text terms, a probe reads at most `rareMatchLimit` matches from the index: when
-    /// that is all of them, the window is built from those rows (sorted by key alone; events are read for the
-    /// window's rows only); when there are more, matches are met early by walking the timeline in display
-    /// order and testing each row's text (the same case-insensitive substring test that covers rows waiting
-    /// for the index), for at most `walkBudget` rows before falling back to the matches. Without full-text
-    /// terms, statuses that are rare are read from their index and sorted; common ones (and every other
-    /// condition) are tested walking in display order.
-    private func window(_ query: TimelineQuery, bounds: [String], boundValues: [SQLiteValue], order: String,
-                        limit: Int) throws -> [TimelineRow] {
+    /// they are rare. With full-text terms (`SearchWindowPlan`): a sample of the newest tasks' matches that
+    /// holds every match starts the window from them; one dense enough walks the timeline in display order
+    /// first, testing each row's text (the same case-insensitive substring test that covers rows waiting
+    /// for the index), at most `walkBeforeProbeBudget` rows. Otherwise, or when that walk gives up, a probe
+    /// reads at most `rareMatchLimit` matches: when that is all of them, the window is built from those rows
+    /// (sorted by key alone; events are read for the window's rows only); when there are more, the walk is
+    /// tried. A walk tests at most `walkBudget` rows before the window is built from the matches. Without
+    /// full-text terms, statuses that are rare are read from their index and sorted; common ones (and every
+    /// other condition) are tested walking in display order.
+    private func window(_ query: TimelineQuery, bounds: [String], boundValues: [SQLiteValue], order: String, limit: Int,
+                        plan: SearchWindowPlan = .automatic) throws -> (rows: [TimelineRow], source: SearchWindowPlan.Source) {
         let indexed = filter(query)
         let orderBy = " ORDER BY t.ts_us \(order), t.seq \(order)"
         let limitValue = SQLiteValue.integer(Int64(limit))
@@ -71,25 +69,31 @@ extension TimelineStore: TimelineReading {
             }
             let sql = "SELECT \(Self.rowColumns) FROM \(source)"
                 + " JOIN events e ON e.seq = t.seq" + indexed.whereClause(adding: bounds) + orderBy + " LIMIT ?"
-            return try readRows(sql, indexed.values + boundValues + [limitValue])
+            return (try readRows(sql, indexed.values + boundValues + [limitValue]), .walk)
         }
-        let known = try indexedMatches(match)
-        if known == nil {
-            // The walk: rows in order up to the `walkBudget`-th (found on the order index alone), each tested.
-            let scan = filter(query, textTest: .substringPerRow)
-            let boundary = try walkBoundary(bounds: bounds, boundValues: boundValues, orderBy: orderBy)
-            var walkBounds = bounds
-            var walkValues = boundValues
-            if let boundary {
-                walkBounds.append("(t.ts_us, t.seq) \(order == "DESC" ? ">=" : "<=") (?, ?)")
-                walkValues += [.integer(boundary.timestampMicros), .integer(boundary.seq)]
+        func walk(budget: Int = plan.walkBudget) throws -> [TimelineRow]? {
+            try walkWindow(query, bounds: bounds, boundValues: boundValues, order: order, limit: limit, budget: budget)
+        }
+        var walked = false
+        var known: [Int64]?
+        switch plan.forced {
+        case .walk?:
+            if let rows = try walk() { return (rows, .walk) }
+            walked = true
+        case .matches?:
+            walked = true
+        case nil:
+            let sample = try newestMatches(match, limit: plan.densitySample)
+            if sample.count < plan.densitySample {
+                known = sample
+            } else if plan.walksFirst(sample: sample, limit: limit) {
+                let budget = min(plan.walkBudget, plan.walkBeforeProbeBudget)
+                if let rows = try walk(budget: budget) { return (rows, .walk) }
+                walked = budget == plan.walkBudget
             }
-            let sql = "SELECT \(Self.rowColumns) FROM \(Self.timelineInOrder) JOIN events e ON e.seq = t.seq"
-                + scan.whereClause(adding: walkBounds) + orderBy + " LIMIT ?"
-            let rows = try readRows(sql, scan.values + walkValues + [limitValue])
-            // A full window, or a walk that saw every row in bounds, is the answer.
-            if rows.count == limit || boundary == nil { return rows }
         }
+        if known == nil { known = try indexedMatches(match, limit: plan.rareMatchLimit) }
+        if known == nil, !walked, let rows = try walk() { return (rows, .walk) }
         // From the matches (those the probe read, when it read them all): sort their keys, read events for
         // the window's rows only.
         let matches = known.map { filter(query, knownMatches: $0) } ?? indexed
@@ -97,32 +101,62 @@ extension TimelineStore: TimelineReading {
             + orderBy + " LIMIT ?"
         let sql = "SELECT \(Self.rowColumns) FROM (\(keys)) k CROSS JOIN timeline t ON t.row_id = k.row_id"
             + " JOIN events e ON e.seq = t.seq" + orderBy
-        return try readRows(sql, matches.values + boundValues + [limitValue])
+        return (try readRows(sql, matches.values + boundValues + [limitValue]), .matches)
+    }
+
+    /// The walk: rows in `order` up to the `budget`-th within `bounds` (found on the order index alone),
+    /// each tested by its text. The window, or nil when the budget ran out before it filled (a walk that
+    /// saw every row in bounds is the answer, full or not).
+    private func walkWindow(_ query: TimelineQuery, bounds: [String], boundValues: [SQLiteValue], order: String,
+                            limit: Int, budget: Int) throws -> [TimelineRow]? {
+        let scan = filter(query, textTest: .substringPerRow)
+        let orderBy = " ORDER BY t.ts_us \(order), t.seq \(order)"
+        let boundary = try walkBoundary(bounds: bounds, boundValues: boundValues, orderBy: orderBy, budget: budget)
+        var walkBounds = bounds
+        var walkValues = boundValues
+        if let boundary {
+            walkBounds.append("(t.ts_us, t.seq) \(order == "DESC" ? ">=" : "<=") (?, ?)")
+            walkValues += [.integer(boundary.timestampMicros), .integer(boundary.seq)]
+        }
+        let sql = "SELECT \(Self.rowColumns) FROM \(Self.timelineInOrder) JOIN events e ON e.seq = t.seq"
+            + scan.whereClause(adding: walkBounds) + orderBy + " LIMIT ?"
+        let rows = try readRows(sql, scan.values + walkValues + [.integer(Int64(limit))])
+        return rows.count == limit || boundary == nil ? rows : nil
     }
 
     /// The timeline walked in display order (newest first or oldest first, as the query's ORDER BY says).
     private static let timelineInOrder = "timeline t INDEXED BY timeline_order"
 
-    /// Key of the `walkBudget`-th row within `bounds` in `orderBy` order; nil when there are fewer rows.
-    private func walkBoundary(bounds: [String], boundValues: [SQLiteValue], orderBy: String) throws -> RowKey? {
+    /// Key of the `budget`-th row within `bounds` in `orderBy` order; nil when there are fewer rows.
+    private func walkBoundary(bounds: [String], boundValues: [SQLiteValue], orderBy: String, budget: Int) throws -> RowKey? {
         let sql = "SELECT t.ts_us, t.seq FROM timeline t" + (bounds.isEmpty ? "" : " WHERE " + bounds.joined(separator: " AND "))
             + orderBy + " LIMIT 1 OFFSET ?"
         let statement = try db.cached(sql)
         defer { statement.reset() }
-        try statement.bind(boundValues + [.integer(Int64(Self.walkBudget - 1))])
+        try statement.bind(boundValues + [.integer(Int64(budget - 1))])
         guard try statement.step() == .row else { return nil }
         return RowKey(timestampMicros: statement.int64(0), seq: statement.int64(1))
     }
 
-    /// Every row the full-text index holds for `match` when there are fewer than `rareMatchLimit`; nil when
-    /// there are more.
-    private func indexedMatches(_ match: String) throws -> [Int64]? {
-        let statement = try db.cached("SELECT rowid FROM search WHERE search MATCH ? LIMIT ?")
+    /// Every row the full-text index holds for `match` when there are fewer than `limit`; nil when there
+    /// are more.
+    private func indexedMatches(_ match: String, limit: Int) throws -> [Int64]? {
+        let rows = try matchRows("SELECT rowid FROM search WHERE search MATCH ? LIMIT ?", match, limit: limit)
+        return rows.count < limit ? rows : nil
+    }
+
+    /// The `limit` greatest row ids (the newest tasks, mostly) the full-text index holds for `match`, descending.
+    private func newestMatches(_ match: String, limit: Int) throws -> [Int64] {
+        try matchRows("SELECT rowid FROM search WHERE search MATCH ? ORDER BY rowid DESC LIMIT ?", match, limit: limit)
+    }
+
+    private func matchRows(_ sql: String, _ match: String, limit: Int) throws -> [Int64] {
+        let statement = try db.cached(sql)
         defer { statement.reset() }
-        try statement.bind([.text(match), .integer(Int64(Self.rareMatchLimit))])
+        try statement.bind([.text(match), .integer(Int64(limit))])
         var rows: [Int64] = []
         while try statement.step() == .row { rows.append(statement.int64(0)) }
-        return rows.count < Self.rareMatchLimit ? rows : nil
+        return rows
     }
 
     /// Whether fewer than `rareMatchLimit` timeline rows have one of `statuses` (read on the status index).

@@ -181,7 +181,7 @@ struct SearchWindowTests {
     @Test func commonAndRareTermsPageThroughTheSameRowsAsAFilter() throws {
         let fixture = try StoreFixture()
         let store = fixture.store
-        let tasks = max(TimelineStore.rareMatchLimit, TimelineStore.walkBudget) + 1_000
+        let tasks = max(SearchWindowPlan.automatic.rareMatchLimit, SearchWindowPlan.automatic.walkBudget) + 1_000
         let events = (0..<tasks).map { task in
             makeEvent("e\(task)", task: "task-\(task)", second: Int64(task % 300),
                       status: Status.allCases[task % Status.allCases.count],

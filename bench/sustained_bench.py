@@ -326,7 +326,7 @@ def report(results: list[dict], latencies: list[float], missing: int, depths: li
     if latencies or missing:
         ordered = sorted(latencies + [PROBE_TIMEOUT] * missing)  # a probe never shown counts as the timeout
         ms = lambda s: s * 1000  # noqa: E731
-        print(f"  sustained on-screen latency (publish -> shown): median {ms(percentile(ordered, 0.5)):.1f} ms, "
+        print(f"  sustained on-screen latency (publish -> the frame showing it): median {ms(percentile(ordered, 0.5)):.1f} ms, "
               f"p90 {ms(percentile(ordered, 0.9)):.1f} ms, p99 {ms(percentile(ordered, 0.99)):.1f} ms, "
               f"max {ms(ordered[-1]):.1f} ms over {len(ordered)} probes"
               + (f" ({missing} not shown within {PROBE_TIMEOUT:.0f} s, counted as {PROBE_TIMEOUT:.0f} s)" if missing else "")

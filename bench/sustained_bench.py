@@ -8,8 +8,13 @@ server, not of the viewer, which is what this bench measures (TIMELINE_BENCH_SUS
 SendMessage per event, as hooks do). The offered rate (events the publishers tried to send) is printed beside
 the accepted one (events the server took). Meanwhile:
   - a probe task, pinned in the TUI (`P`) so its row stays on screen however fast the list scrolls, gets a
-    new title every ~0.5 s; publish -> on screen is the time from before its SendMessage until
-    `tmux capture-pane` shows that title;
+    new title every ~0.5 s; publish -> on screen is the time from before its SendMessage until the viewer
+    wrote the frame that shows it: a tmux control client (`pane_output.py`) dates each of the pane's
+    outputs, and the screen is captured after each output, not in a busy loop that would take a core from
+    the viewer. Each probe is broken into parts, each measured on its own: publish -> the server's
+    `SentTimestamp`; -> the viewer's `received_us` (taken as its ingest starts); -> the first write to the
+    WAL after it (inotify, `wal_writes.py`); -> the frame; and the capture's own delay. The stored times
+    are read from the database (read-only) after the run;
   - the queue's depth (visible + in flight) is read every second; the backlog in seconds is that depth over
     the publish rate;
   - the TUI's CPU (utime+stime from /proc) is taken over the whole load; LocalStack's and the publishers'
@@ -39,6 +44,7 @@ import os
 import random
 import shutil
 import signal
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -46,6 +52,7 @@ import tempfile
 import threading
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -57,10 +64,74 @@ from realistic_mix import iso  # noqa: E402
 from fleet_publisher import RawSQS  # noqa: E402
 from localstack_server import DEFAULT_PYTHON, LocalStackServer  # noqa: E402
 from sqs_bench_support import REGION, child_environment, loop_wakeups, percentile, sqs_client  # noqa: E402
+from pane_output import PaneOutput, Shown  # noqa: E402
+from wal_writes import WALWrites  # noqa: E402
 from process_figures import peak_rss_kib, process_cpu, process_tree_cpu, stored_events, write_bytes  # noqa: E402
 
 PROBE_TASK = "sustained-probe"
 PROBE_TIMEOUT = 10.0
+
+
+@dataclass
+class Probe:
+    """One probe: its title, when its publish call started (wall clock) and when it was shown."""
+    title: str
+    published_at: float
+    shown: Shown
+
+
+# The parts of publish -> on screen, in order, each measured on its own (their percentiles need not add up).
+PARTS = [
+    ("publish -> sent", "the publish call until the server's SentTimestamp (ms resolution): HTTP and the server"),
+    ("sent -> received", "SentTimestamp until the viewer's `received_us` (taken as its ingest starts): queue wait, "
+                         "long poll, gathering a backlog, the group-commit window"),
+    ("received -> WAL", "until the first write to the WAL after it: building the transaction (or a merge's write)"),
+    ("WAL -> output", "until the pane's program wrote the frame showing it: notification, store check, reload, "
+                      "frame slot, draw"),
+    ("output -> seen", "until the bench's capture showed it (its resolution; not counted in the total)"),
+    ("publish -> output", "the total: publish -> on screen"),
+]
+
+
+def breakdown(probes: list[Probe], db: Path, wal: WALWrites) -> dict[str, list[float]]:
+    """Each probe's parts (seconds, see PARTS), from the stored `sent_us`/`received_us` (read-only) and the
+    WAL's and the pane's write times; printed as median, p90, p99. A probe missing a time is left out."""
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as connection:
+        stored = {title: (sent, received) for title, sent, received in connection.execute(
+            "SELECT title, sent_us, received_us FROM events WHERE task_id = ?", (PROBE_TASK,))}
+    parts: dict[str, list[float]] = {name: [] for name, _ in PARTS}
+    spreads = []
+    for probe in probes:
+        if probe.title not in stored or stored[probe.title][0] is None:
+            continue
+        sent, received = stored[probe.title][0] / 1e6, stored[probe.title][1] / 1e6
+        written = wal.first_at_or_after(received)
+        if written is None:
+            continue
+        for name, value in [("publish -> sent", sent - probe.published_at), ("sent -> received", received - sent),
+                            ("received -> WAL", written - received), ("WAL -> output", probe.shown.output_at - written),
+                            ("output -> seen", probe.shown.seen_at - probe.shown.output_at),
+                            ("publish -> output", probe.shown.output_at - probe.published_at)]:
+            parts[name].append(value)
+        spreads.append(probe.shown.spread)
+    if not spreads:
+        print("  breakdown: no probe with every time", flush=True)
+        return parts
+    print(f"  publish -> on screen, part by part ({len(spreads)} probes; ms: median / p90 / p99):", flush=True)
+    for name, meaning in PARTS:
+        ordered = sorted(parts[name])
+        print(f"    {name:<18} {1000 * percentile(ordered, 0.5):7.1f} {1000 * percentile(ordered, 0.9):7.1f} "
+              f"{1000 * percentile(ordered, 0.99):7.1f}   {meaning}", flush=True)
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as connection:
+        waits = sorted(received - sent for sent, received in connection.execute(
+            "SELECT sent_us, received_us FROM events WHERE sent_us IS NOT NULL"))
+    if waits:
+        print(f"    {'sent -> received':<18} {percentile(waits, 0.5) / 1000:7.1f} {percentile(waits, 0.9) / 1000:7.1f} "
+              f"{percentile(waits, 0.99) / 1000:7.1f}   the same over every event stored ({len(waits):,})", flush=True)
+    ordered = sorted(spreads)
+    print(f"    (the frame that drew a probe is known to {1000 * percentile(ordered, 0.99):.1f} ms at p99: outputs between "
+          "the last capture without it and the first with it; the later one is counted)", flush=True)
+    return parts
 
 
 def probe_event(title: str) -> str:
@@ -103,6 +174,8 @@ def run(timeline: str, server: LocalStackServer, seconds: float, rate: float, pu
     workers: list[subprocess.Popen[str]] = []
     sampler = None
     perf = None
+    output: PaneOutput | None = None
+    wal: WALWrites | None = None
     try:
         client = sqs_client(server.endpoint)
         queue_url = client.create_queue(QueueName=f"sustained-{uuid.uuid4().hex[:10]}")["QueueUrl"]
@@ -116,6 +189,10 @@ def run(timeline: str, server: LocalStackServer, seconds: float, rate: float, pu
         tmux.wait_for("probe start", timeout=30)
         tmux.send_keys("P")
         tmux.wait_for("pinned", timeout=10)
+        output = PaneOutput(tmux)
+        output.start()
+        wal = WALWrites(folder / "sustained.db-wal")
+        wal.start()
         viewer = tmux._pane_pids[0]  # `exec env -i ... timeline`: the pane's process is the TUI itself
         # The server alone: the viewer is its pane's process, a child of it.
         tmux_server = int(tmux._tmux("display-message", "-p", "#{pid}").strip())
@@ -146,17 +223,19 @@ def run(timeline: str, server: LocalStackServer, seconds: float, rate: float, pu
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         server_cpu0 = process_tree_cpu(server._process.pid) if server._process else 0.0
         latencies: list[float] = []
+        probes: list[Probe] = []
         missing = 0
         n = 0
         while time.time() < start + seconds:
             title = f"probe {n:05d} {uuid.uuid4().hex[:8]}"
-            sent_at = time.perf_counter()
+            published_at = time.time()
             raw.send(probe_event(title))
-            shown = tmux.shown_at(title, PROBE_TIMEOUT)
+            shown = output.shown_at(title, PROBE_TIMEOUT)
             if shown is None:
                 missing += 1
             else:
-                latencies.append(shown - sent_at)
+                latencies.append(shown.output_at - published_at)
+                probes.append(Probe(title, published_at, shown))
             n += 1
             time.sleep(random.uniform(0.3, 0.7))
         cpu1, wall1, wakes1 = process_tree_cpu(viewer), time.monotonic(), loop_wakeups(viewer)
@@ -185,12 +264,14 @@ def run(timeline: str, server: LocalStackServer, seconds: float, rate: float, pu
         sampler.stopped.set()
         report(results, latencies, missing, sampler.samples, wall0, wall1, drained_at,
                cpu1 - cpu0, server_cpu1 - server_cpu0, seconds, rate, wakes1 - wakes0)
+        parts = breakdown(probes, folder / "sustained.db", wal)
         stored = max(stored1 - stored0, 1)
         figures = {"cpu_per_event": (cpu1 - cpu0) / stored, "stored": stored1 - stored0, "wall": wall1 - wall0,
                    "cpu": cpu1 - cpu0, "tmux_cpu_per_event": (tmux_cpu1 - tmux_cpu0) / stored,
                    "bytes_per_event": (bytes1 - bytes0) / stored, "wakes": (wakes1 - wakes0) / (wall1 - wall0),
                    "rss_kib": peak_rss_kib(viewer),
-                   "p99": percentile(sorted(latencies + [PROBE_TIMEOUT] * missing), 0.99) if latencies or missing else 0.0}
+                   "p99": percentile(sorted(latencies + [PROBE_TIMEOUT] * missing), 0.99) if latencies or missing else 0.0,
+                   "parts": parts}
         print(f"  per event stored ({figures['stored']:,} in {figures['wall']:.0f} s): viewer CPU "
               f"{1000 * figures['cpu_per_event']:.3f} ms (target: <= 0.3 ms), tmux server CPU "
               f"{1000 * figures['tmux_cpu_per_event']:.3f} ms, written {figures['bytes_per_event'] / 1024:.1f} KiB; "
@@ -206,6 +287,10 @@ def run(timeline: str, server: LocalStackServer, seconds: float, rate: float, pu
                 worker.wait()
         if sampler is not None:
             sampler.stopped.set()
+        if output is not None:
+            output.stop()
+        if wal is not None:
+            wal.stop()
         tmux.kill()
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -241,7 +326,7 @@ def report(results: list[dict], latencies: list[float], missing: int, depths: li
     if latencies or missing:
         ordered = sorted(latencies + [PROBE_TIMEOUT] * missing)  # a probe never shown counts as the timeout
         ms = lambda s: s * 1000  # noqa: E731
-        print(f"  sustained on-screen latency (publish -> shown): median {ms(percentile(ordered, 0.5)):.1f} ms, "
+        print(f"  sustained on-screen latency (publish -> the frame showing it): median {ms(percentile(ordered, 0.5)):.1f} ms, "
               f"p90 {ms(percentile(ordered, 0.9)):.1f} ms, p99 {ms(percentile(ordered, 0.99)):.1f} ms, "
               f"max {ms(ordered[-1]):.1f} ms over {len(ordered)} probes"
               + (f" ({missing} not shown within {PROBE_TIMEOUT:.0f} s, counted as {PROBE_TIMEOUT:.0f} s)" if missing else "")
@@ -296,6 +381,10 @@ def main() -> None:
                   f"tmux {1000 * median('tmux_cpu_per_event'):.3f} ms/event, written {median('bytes_per_event') / 1024:.1f} "
                   f"KiB/event, wakes {median('wakes'):.0f}/s, p99 {1000 * median('p99'):.0f} ms, "
                   f"peak RSS {median('rss_kib') / 1024:.1f} MiB", flush=True)
+            for part, _ in PARTS:
+                print(f"    {part:<18} p99 per round: "
+                      + ", ".join(f"{1000 * percentile(sorted(r['parts'][part]), 0.99):.0f}" if r["parts"][part] else "-"
+                                  for r in runs) + " ms", flush=True)
         if ratios:
             print(f"  A/B viewer CPU per event, paired: median {statistics.median(ratios):.2f} "
                   f"(per round: {', '.join(f'{r:.2f}' for r in ratios)})", flush=True)

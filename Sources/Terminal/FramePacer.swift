@@ -5,7 +5,10 @@
 ///   SQLite publishes its commit), which also picks up the writes that came meanwhile; until then the loop
 ///   stops listening to the store, so a burst of writes (hundreds a second during a prune) wakes it once
 ///   per frame instead of once per write, and is looked at once. Writes are so checked at most once a
-///   frame, and an event after a quiet spell, even one right after a follow-up that found nothing, at once.
+///   frame, and an event after a quiet spell, even one right after a follow-up that found nothing, at once. A check that
+///   folds in a commit of this process (`storeWritten(at:here: true)`, told after the commit) is a reload
+///   outright: the store surely changed, so comparing its change token first would only cost a round trip
+///   through the read lane.
 /// - **Frames.** What answers the user (a key, a paste, a resize, and the loads they started) is drawn at
 ///   once. What only follows the store or a tick is drawn at most once a frame interval: a frame due
 ///   sooner waits for its slot.
@@ -19,6 +22,8 @@ struct FramePacer {
     /// When the next store check is due; nil while none is scheduled (the loop then listens to the store).
     private(set) var nextStoreCheck: Int64?
     private var writtenSinceCheck = false
+    /// A commit of this process is among the writes since the last check.
+    private var committedHereSinceCheck = false
     private var lastFrame: Int64 = .min / 2
 
     init(frameMicros: Int64 = FramePacer.frameMicros) { self.frameMicros = frameMicros }
@@ -30,24 +35,38 @@ struct FramePacer {
     /// True when a scheduled store check is due at `now`.
     func storeCheckDue(at now: Int64) -> Bool { nextStoreCheck.map { now >= $0 } ?? false }
 
+    /// What a due store check does.
+    enum StoreCheck: Equatable {
+        /// Compare the store's change token, and reload if it moved (another process's write, or none).
+        case look
+        /// Reload: this process committed since the last check.
+        case reload
+    }
+
     /// The store was written (seen at `now`): a check at once, unless one is scheduled (the write folds
-    /// into it).
-    mutating func storeWritten(at now: Int64) {
+    /// into it). `here`: this process committed (told after its commit), so the check is a reload.
+    mutating func storeWritten(at now: Int64, here: Bool = false) {
         writtenSinceCheck = true
+        if here { committedHereSinceCheck = true }
         if nextStoreCheck == nil { nextStoreCheck = now }
     }
 
-    /// True when the store should be checked now (and records the check).
-    mutating func takeStoreCheck(at now: Int64) -> Bool {
-        guard storeCheckDue(at: now) else { return false }
+    /// The store check to make now, if one is due (and records it).
+    mutating func takeStoreCheck(at now: Int64) -> StoreCheck? {
+        guard storeCheckDue(at: now) else { return nil }
         nextStoreCheck = writtenSinceCheck ? now + frameMicros : nil
-        writtenSinceCheck = false
-        return true
+        defer { writtenSinceCheck = false; committedHereSinceCheck = false }
+        return committedHereSinceCheck ? .reload : .look
     }
 
     /// Whether a frame may be drawn at `now`: at once when it answers the user, else once its slot came.
-    func mayDraw(at now: Int64, answersUser: Bool) -> Bool {
-        answersUser || now - lastFrame >= frameMicros
+    /// `onlyTicked`: only a tick (a spinner, relative times) changed what is drawn; while a store check is
+    /// scheduled that frame waits for the check's own, which shows the tick too (drawn first, it would take
+    /// the slot, and the frame showing the store's change would wait for the next one).
+    func mayDraw(at now: Int64, answersUser: Bool, onlyTicked: Bool = false) -> Bool {
+        if answersUser { return true }
+        if onlyTicked && nextStoreCheck != nil { return false }
+        return now - lastFrame >= frameMicros
     }
 
     /// A frame was drawn at `now`. One that changed nothing on screen (a reload that found what was shown)
@@ -57,9 +76,10 @@ struct FramePacer {
     }
 
     /// The soonest the loop must wake for the store or a frame waiting for its slot (nil: neither).
-    /// `framePending`: something waits to be drawn.
-    func deadline(framePending: Bool) -> Int64? {
-        let frame = framePending ? lastFrame + frameMicros : nil
+    /// `framePending`: something waits to be drawn (`onlyTicked`: as for `mayDraw`).
+    func deadline(framePending: Bool, onlyTicked: Bool = false) -> Int64? {
+        let waitsForCheck = onlyTicked && nextStoreCheck != nil
+        let frame = framePending && !waitsForCheck ? lastFrame + frameMicros : nil
         switch (nextStoreCheck, frame) {
         case let (check?, frame?): return min(check, frame)
         case let (check, frame): return check ?? frame

@@ -47,6 +47,7 @@ public enum TerminalApp {
         var pacer = FramePacer()
         var dirty = true
         var answersUser = true  // what is dirty answers the user: drawn without waiting for a frame slot
+        var onlyTicked = false  // what is dirty is a tick's alone: it may wait for a scheduled store check's frame
         var woken = EventWait.Woken(terminal: true)
         while running && TerminalRestore.terminationSignal == 0 {
             // Input, a background result or a store write (not a timeout, not a signal) is activity.
@@ -56,6 +57,7 @@ public enum TerminalApp {
                 for input in keyboard.read(timeoutMillis: 0) where running {
                     dirty = true
                     answersUser = true
+                    onlyTicked = false
                     switch input {
                     case .key(.ctrl("l")): curses.invalidate()  // full repaint: clears what other programs wrote
                     case .key(.ctrl("z")): curses.suspend()
@@ -72,14 +74,19 @@ public enum TerminalApp {
             if pacer.listensToStore || pacer.storeCheckDue(at: now) {
                 var written = woken.store
                 if !pacer.listensToStore, watcher?.drain() == true { written = true }
-                if controller.takeStoreWrites() { written = true }
-                if written { pacer.storeWritten(at: now) }
+                let committedHere = controller.takeStoreWrites()
+                if written || committedHere { pacer.storeWritten(at: now, here: committedHere) }
             }
-            if pacer.takeStoreCheck(at: now) { controller.checkForChangesNow() }
+            switch pacer.takeStoreCheck(at: now) {
+            case .look?: controller.checkForChangesNow()
+            case .reload?: controller.reloadAfterOwnCommit()
+            case nil: break
+            }
             var ticked = false
             if now - lastTick >= cadence.interval(animating: controller.state.animating) {
                 controller.send(.tick(nowMicros: now))
                 lastTick = now
+                if !dirty { onlyTicked = true }
                 dirty = true
                 ticked = true
             }
@@ -87,8 +94,8 @@ public enum TerminalApp {
             wakePipe?.drain()
             switch controller.drainResults() {
             case .none: break
-            case .background: dirty = true
-            case .answers: dirty = true; answersUser = true
+            case .background: dirty = true; onlyTicked = false
+            case .answers: dirty = true; answersUser = true; onlyTicked = false
             }
             // Input is read without ncurses' getch (where it would report KEY_RESIZE), and SIGWINCH may be
             // blocked by whatever started us (seen under pytest+tmux): the tty size itself tells (one cheap
@@ -100,18 +107,24 @@ public enum TerminalApp {
                 controller.send(.resize(width: size.width, height: size.height))
                 dirty = true
                 answersUser = true
+                onlyTicked = false
             }
-            if sideChannel?.service(controller: controller, nowMicros: now, as: notices) == true { dirty = true }
+            if sideChannel?.service(controller: controller, nowMicros: now, as: notices) == true {
+                dirty = true
+                onlyTicked = false
+            }
             var changed = false
-            if dirty && pacer.mayDraw(at: now, answersUser: answersUser) {
+            if dirty && pacer.mayDraw(at: now, answersUser: answersUser, onlyTicked: onlyTicked) {
                 changed = curses.draw(render(controller.state, width: size.width, height: size.height))
                 pacer.drew(at: now, changedScreen: changed)
                 dirty = false
                 answersUser = false
+                onlyTicked = false
             }
-            if active { cadence.activity() } else if ticked || changed { cadence.ticked(changedScreen: changed) }
+            // A tick whose frame waits for the store's is not counted as a tick that changed nothing.
+            if active { cadence.activity() } else if (ticked && !dirty) || changed { cadence.ticked(changedScreen: changed) }
             var due = lastTick + cadence.interval(animating: controller.state.animating)
-            if let paced = pacer.deadline(framePending: dirty) { due = min(due, paced) }
+            if let paced = pacer.deadline(framePending: dirty, onlyTicked: onlyTicked) { due = min(due, paced) }
             woken = events.wait(timeoutMicros: due - clock(), watchStore: pacer.listensToStore)
         }
         controller.finishActions(timeout: 2)  // a mark or pin made just before quitting is kept

@@ -21,6 +21,9 @@ public protocol TimelineDriver: AnyObject {
     /// True when this process committed to the store since the last call (`storeWritten`); the loop
     /// then checks the store at its pace.
     func takeStoreWrites() -> Bool
+    /// Reloads for a commit of this process (`takeStoreWrites` said so), without comparing the change
+    /// token first: the store surely changed.
+    func reloadAfterOwnCommit()
     /// Waits, at most `timeout` seconds, for the user's queued actions (marks, pins, views) to be written.
     @discardableResult func finishActions(timeout: Double) -> Bool
 }

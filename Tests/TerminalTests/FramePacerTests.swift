@@ -9,7 +9,7 @@ import Testing
         var pacer = FramePacer()
         #expect(pacer.listensToStore)
         pacer.storeWritten(at: 1_000_000)
-        let checked = pacer.takeStoreCheck(at: 1_000_000)
+        let checked = pacer.takeStoreCheck(at: 1_000_000) != nil
         #expect(checked, "nothing checked in the last frame: at once")
         #expect(!pacer.listensToStore, "writes now fold into the next check")
         #expect(pacer.deadline(framePending: false) == 1_000_000 + frame)
@@ -19,7 +19,7 @@ import Testing
         while now < 2_000_000 {
             now += 1_400
             if pacer.listensToStore || pacer.storeCheckDue(at: now) { pacer.storeWritten(at: now) }
-            if pacer.takeStoreCheck(at: now) { checks += 1 }
+            if pacer.takeStoreCheck(at: now) != nil { checks += 1 }
         }
         #expect(checks >= 28 && checks <= 31, "about 30 checks in a second of writes, not ~700: \(checks)")
     }
@@ -27,15 +27,15 @@ import Testing
     @Test func aCheckCausedByWritesIsFollowedByOneMoreThenTheStoreIsListenedToAgain() {
         var pacer = FramePacer()
         pacer.storeWritten(at: 0)
-        let checked = pacer.takeStoreCheck(at: 0)
+        let checked = pacer.takeStoreCheck(at: 0) != nil
         #expect(checked)
-        let second = pacer.takeStoreCheck(at: frame - 1)
+        let second = pacer.takeStoreCheck(at: frame - 1) != nil
         #expect(!second, "not before its slot")
-        let third = pacer.takeStoreCheck(at: frame)
+        let third = pacer.takeStoreCheck(at: frame) != nil
         #expect(third, "the commit may have been published after the write seen")
         #expect(pacer.listensToStore, "no write since: nothing more is scheduled")
         #expect(pacer.deadline(framePending: false) == nil, "idle: no timeout at all")
-        let fourth = pacer.takeStoreCheck(at: 10 * frame)
+        let fourth = pacer.takeStoreCheck(at: 10 * frame) != nil
         #expect(!fourth)
     }
 
@@ -46,7 +46,7 @@ import Testing
         _ = pacer.takeStoreCheck(at: frame)
         #expect(pacer.listensToStore)
         pacer.storeWritten(at: frame + 10)
-        let checked = pacer.takeStoreCheck(at: frame + 10)
+        let checked = pacer.takeStoreCheck(at: frame + 10) != nil
         #expect(checked, "one event after another: the follow-up that found nothing does not delay it")
         #expect(pacer.deadline(framePending: false) == 2 * frame + 10, "and it is followed up a frame later")
     }
@@ -57,10 +57,23 @@ import Testing
         _ = pacer.takeStoreCheck(at: 0)
         // A write while the check is scheduled is not listened to: the loop finds it when the check is due.
         pacer.storeWritten(at: frame)
-        let checked = pacer.takeStoreCheck(at: frame)
+        let checked = pacer.takeStoreCheck(at: frame) != nil
         #expect(checked)
         #expect(!pacer.listensToStore, "writes came: one more check a frame later")
         #expect(pacer.deadline(framePending: false) == 2 * frame)
+    }
+
+    @Test func aCheckThatFoldsInACommitOfThisProcessIsAReloadAndItsFollowUpALook() {
+        var pacer = FramePacer()
+        pacer.storeWritten(at: 0)
+        #expect(pacer.takeStoreCheck(at: 0) == .look, "a WAL write alone: compare the change token")
+        pacer.storeWritten(at: 10, here: false)
+        pacer.storeWritten(at: 20, here: true)
+        #expect(pacer.takeStoreCheck(at: frame) == .reload, "a commit here among the writes: reload outright")
+        #expect(pacer.takeStoreCheck(at: 2 * frame) == .look, "the follow-up only looks")
+        #expect(pacer.listensToStore)
+        pacer.storeWritten(at: 10 * frame, here: true)
+        #expect(pacer.takeStoreCheck(at: 10 * frame) == .reload, "after a quiet spell, at once")
     }
 
     @Test func backgroundFramesAreCappedButWhatAnswersTheUserIsDrawnAtOnce() {
@@ -87,6 +100,22 @@ import Testing
         #expect(pacer.mayDraw(at: frame + 10, answersUser: false), "the next event is drawn at once")
         pacer.drew(at: frame + 10)
         #expect(!pacer.mayDraw(at: frame + 20, answersUser: false), "a frame that changed the screen takes its slot")
+    }
+
+    @Test func aTicksFrameWaitsForAScheduledStoreChecksFrameInsteadOfTakingItsSlot() {
+        var pacer = FramePacer()
+        pacer.drew(at: 0)
+        #expect(pacer.mayDraw(at: frame, answersUser: false, onlyTicked: true), "no store check scheduled: at its slot")
+        pacer.storeWritten(at: frame)
+        _ = pacer.takeStoreCheck(at: frame)  // the follow-up check is now scheduled a frame later
+        #expect(!pacer.mayDraw(at: frame + 1_000, answersUser: false, onlyTicked: true),
+                "the check's frame will show the tick, and the store's change not wait behind it")
+        #expect(pacer.deadline(framePending: true, onlyTicked: true) == 2 * frame, "woken for the check, not the tick")
+        #expect(pacer.mayDraw(at: frame + 1_000, answersUser: false), "a store result waits only for its slot")
+        #expect(pacer.mayDraw(at: frame + 1_000, answersUser: true, onlyTicked: true), "a key is drawn at once")
+        _ = pacer.takeStoreCheck(at: 2 * frame)
+        #expect(pacer.listensToStore)
+        #expect(pacer.mayDraw(at: 2 * frame, answersUser: false, onlyTicked: true), "no check left: the tick is drawn")
     }
 
     @Test func theDeadlineIsTheSoonerOfACheckAndAWaitingFrame() {

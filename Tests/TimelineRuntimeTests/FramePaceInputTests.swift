@@ -50,6 +50,17 @@ struct FramePaceInputTests {
         #expect(h.visibleTasks == ["T2"])
     }
 
+    @Test func aCommitOfThisProcessReloadsWithoutAChangeCheckAndItsWALWriteFindsNothingNew() throws {
+        let h = try shownT1ThenT2Written()
+        h.controller.reloadAfterOwnCommit()
+        #expect(h.controller.drainResults() == .background, "the reload starts at once, not after a read-lane check")
+        h.settle()
+        #expect(h.visibleTasks == ["T2", "T1"])
+        h.controller.checkForChangesNow()  // what the commit's WAL write (inotify) causes a frame later
+        #expect(drainedUntilSettled(h).isEmpty, "the reload took the change token: no second reload")
+        #expect(h.visibleTasks == ["T2", "T1"])
+    }
+
     /// A started controller showing T1 that checks the store only when told, and T2 written after it.
     private func shownT1ThenT2Written() throws -> StoreHarness {
         let h = try StoreHarness()

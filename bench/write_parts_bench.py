@@ -3,6 +3,7 @@ path's small commits, each run with one part of the schema or of the settings re
 
     python bench/write_parts_bench.py [--timeline .build/release/timeline] [--mix FILE] [--rounds 1]
                                       [--only part,part] [--live-events 6000] [--skip-import] [--skip-live]
+    python bench/write_parts_bench.py --pages [--timeline ...] [--mix FILE] [--live-events 6000]
 
 Import: every part is imported from a fresh file whose schema has that part removed (an index dropped, a
 trigger dropped, the full-text index replaced by a table that ignores writes, a larger batch, or a pragma
@@ -11,10 +12,18 @@ machine whose speed drifts moves both alike. Live: the first events of the mix a
 then gets a copy of that file, with the part removed, and the last `--live-events` events are imported in
 commits of 12 (a viewer's group commit under 400 events/s), counting the bytes written to the WAL.
 
+`--pages` writes the exact figure behind both: every WAL page the import's batches, its final search
+indexing, and the live commits write, by the b-tree (table or index) it belongs to. It does not depend on the
+machine's load; the times do: quote CPU and WAL figures, and wall figures only from an idle machine. The live
+commits are imports of 12 lines, which leave search indexing to the end (a viewer's poller indexes about
+every 300 rows): the live figures hold no full-text index writes.
+
 Bytes are counted by `write_parts_shim.c` (LD_PRELOAD: every write to `*-wal` and `*.db`; it also swaps SQL
-text, for the lower bounds that also drop a query: without `events_id_key` the duplicate check is skipped,
-which the product may never do). The shim is built with `cc` into a temporary directory. Not part of
-`make test`: about 30 s per import of 1,000,000 events; all parts, one round: about 15 minutes.
+text, for parts that change a query: without `events_id_key` the duplicate check is skipped, which the
+product may never do; `id_key_appending` gives each new row an increasing key, so the figures are those of
+a time-ordered id key). The shim is built with `cc` into a temporary directory. Not part of `make test` or
+`make bench`: on an idle machine about 30 s per import of 1,000,000 events, all parts, one round, about 20
+minutes (`--only` picks parts).
 """
 
 from __future__ import annotations
@@ -66,6 +75,8 @@ def drop_triggers(prefixes: tuple[str, ...]) -> list[str]:
 PARTS = [
     Part("events_id_key", "index events(id_key) dropped, duplicate check skipped (lower bound)",
          ["DROP INDEX events_id_key"], {FIND_STORED: "SELECT 1 WHERE ?1 IS NULL AND ?2 IS NULL"}),
+    Part("duplicate_lookup", "the duplicate check's query skipped, its index kept (the most an in-memory filter"
+         " of stored keys could save)", subst={FIND_STORED: "SELECT 1 WHERE ?1 IS NULL AND ?2 IS NULL"}),
     Part("id_key_appending", "new id keys land together, as a time-ordered key would (emulated: each event's key is"
          " max(seq) + 1; the duplicate check still looks its real key up)",
          subst={INSERT_EVENT: INSERT_EVENT.replace("?14,", "coalesce((SELECT max(seq) FROM events), 0) + 1 + 0 * ?14,")}),
@@ -194,7 +205,6 @@ def pages_table(timeline: str, shim: Path, work: Path, mix: Path, live_events: i
         owners = page_owners(db)
         ingest, ingest_commits = frames_by_owner(frames, owners, 0, batches - 1)
         flush, flush_commits = frames_by_owner(frames, owners, batches, 1 << 40)
-        live = work / "live-pages.db"
         base_lines, tail_lines = split_mix(work, mix, live_events)
         live = fresh_file(timeline, work, "live-pages")
         subprocess.run([timeline, "import", "--db", str(live), "--quiet", str(base_lines)], check=True,

@@ -185,7 +185,7 @@ private struct EventGenerator {
         let id = String(format: "%08llx-%04llx-4%03llx-a%03llx-%012llx", rng.next() & 0xFFFF_FFFF, rng.next() & 0xFFFF,
                         rng.next() & 0xFFF, rng.next() & 0xFFF, rng.next() & 0xFFFF_FFFF_FFFF)
         let progress: Double? = status == .inProgress ? Double(rng.next() % 101) : nil
-        let raw = #"{"id":"\#(id)","agent_id":"\#(agent)","task_id":"task-\#(task)","title":"\#(title)","body":"\#(body)","status":"\#(status.rawValue)","category":"\#(category ?? "")","timestamp":"2027-01-15T08:00:00.\#(counter % 1_000_000)Z","host":"worker-\#(task % 7)"}"#
+        let raw = #"{"id":"\#(id)","agent_id":"\#(agent)","task_id":"task-\#(task)","title":"\#(title)","body":"\#(body)","status":"\#(status.rawValue)","category":"\#(category ?? "")","timestamp":"\#(TimeFormat.iso8601(micros: micros))","host":"worker-\#(task % 7)"}"#
         return Event(id: id, agentID: agent, taskID: "task-\(task)", title: title, body: body, status: status,
                      category: category, timestampMicros: micros, progress: progress, rawJSON: raw)
     }

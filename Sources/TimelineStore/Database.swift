@@ -23,6 +23,7 @@ public final class Database {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         case .readWrite, .readWriteCreate: flags |= SQLITE_OPEN_READWRITE
         }
+        _ = SQLiteProcessSettings.applied  // before SQLite's first connection in this process
         var handle: OpaquePointer?
         let rc = sqlite3_open_v2(path, &handle, flags, nil)
         guard rc == SQLITE_OK, let handle else {

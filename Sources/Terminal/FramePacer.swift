@@ -5,10 +5,10 @@
 ///   SQLite publishes its commit), which also picks up the writes that came meanwhile; until then the loop
 ///   stops listening to the store, so a burst of writes (hundreds a second during a prune) wakes it once
 ///   per frame instead of once per write, and is looked at once. Writes are so checked at most once a
-///   frame, and an event after a quiet spell, even one right after a follow-up that found nothing, at once. A check that
-///   folds in a commit of this process (`storeWritten(at:here: true)`, told after the commit) is a reload
-///   outright: the store surely changed, so comparing its change token first would only cost a round trip
-///   through the read lane.
+///   frame, and an event after a quiet spell, even one right after a follow-up that found nothing, at
+///   once. A check that folds in a commit of this process (`storeWritten(at:here: true)`, told after the
+///   commit) is a reload outright: the store surely changed, so comparing its change token first would
+///   only cost a round trip through the read lane.
 /// - **Frames.** What answers the user (a key, a paste, a resize, and the loads they started) is drawn at
 ///   once. What only follows the store or a tick is drawn at most once a frame interval: a frame due
 ///   sooner waits for its slot.

@@ -213,7 +213,10 @@ def test_doctor_explains_the_queue_attributes_dead_letters_and_redeliveries(run_
         assert len(sqs.receive_message(QueueUrl=url, VisibilityTimeout=0).get("Messages", [])) == 1
     db = str(tmp_path / "doctor.db")
     _drain(run_timeline, url, sqs_endpoint, db)
-    assert StoreView(db)._rows("SELECT receive_count, sent_us IS NOT NULL FROM events") == [(3, 1)]
+    # At least 3: on a loaded machine the server once counted one more receive before the drain stored it
+    # (4); SQS calls the count approximate.
+    [(count, has_sent_time)] = StoreView(db)._rows("SELECT receive_count, sent_us IS NOT NULL FROM events")
+    assert count >= 3 and has_sent_time == 1
 
     result = run_timeline("doctor", "--queue-url", url, "--endpoint-url", sqs_endpoint, "--db", db)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -226,7 +229,7 @@ def test_doctor_explains_the_queue_attributes_dead_letters_and_redeliveries(run_
     assert lines["type"].startswith("FIFO (deduplication by event id)")
     assert lines["encryption"].startswith("SSE-KMS with alias/timeline")
     assert lines["redelivered"].startswith("⚠ 1 stored event was received 3+ times")
-    assert "flaky-task (3×)" in lines["redelivered"]
+    assert f"flaky-task ({count}×)" in lines["redelivered"]
 
 
 def test_fifo_fan_out_keeps_one_task_in_order(run_timeline, sqs, sqs_endpoint, tmp_path):

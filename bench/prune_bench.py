@@ -2,11 +2,15 @@
 
 The history (TIMELINE_BENCH_PRUNE_EVENTS, default 10,000,000; 1,000,000 for a try) is the hook-scale mix of
 `realistic_mix.py` spread evenly over 100 days, stored once with `timeline import` and kept under
-`.build/bench/` per schema version (reused by later runs; each run prunes a copy). `timeline tui --no-poll`
+`.build/bench/` per schema version (reused by later runs; each run prunes a copy, written to disk and read once
+before the run, so neither the kernel's write-back of the copy nor a cold page cache is in the figures). `timeline tui --no-poll`
 runs on the copy in tmux; `timeline prune --older-than 10d` then deletes ~90 % of it. While it runs the TUI is probed without
 pause: End, then Home (each needs the store: the oldest, then the newest rows), the clock stopped when the
 screen shows the other end. Figures: prune wall and CPU, the probes' latencies before and during the prune
-(none over 50 ms is the target), and the file's bytes (database + WAL) before and after. Asserts nothing.
+(none over 50 ms is the target), and the file's bytes (database + WAL) before and after. Each slow probe says
+what it was made of: the viewer's CPU time and its threads' time runnable but waiting for a core
+(/proc/PID/task/*/schedstat), and the tmux server's; the rest is waiting on something else (a lock, the disk,
+the probe's own tmux round trip). Asserts nothing.
 
     python bench/prune_bench.py --timeline .build/release/timeline
 """
@@ -98,6 +102,35 @@ def at_start(screen: str) -> bool:
     return "FOLLOW" in screen and position is not None and position.group(1) == "1"
 
 
+def scheduling(pids: list[int]) -> tuple[float, float]:
+    """Seconds on a CPU, and seconds runnable but waiting for one, of every thread of `pids` so far
+    (/proc/PID/task/*/schedstat): what a probe's latency was made of besides waiting on something else."""
+    on_cpu = waiting = 0
+    for pid in pids:
+        for stat in Path(f"/proc/{pid}/task").glob("*/schedstat"):
+            try:
+                fields = stat.read_text().split()
+            except OSError:
+                continue
+            on_cpu += int(fields[0])
+            waiting += int(fields[1])
+    return on_cpu / 1e9, waiting / 1e9
+
+
+class Probe:
+    """One key's latency, and what the viewer and the tmux server did meanwhile (seconds)."""
+
+    def __init__(self, latency: float, viewer: tuple[float, float], terminal: tuple[float, float]):
+        self.latency = latency
+        self.viewer_cpu, self.viewer_waiting = viewer
+        self.terminal_cpu, self.terminal_waiting = terminal
+
+    def __str__(self) -> str:
+        return (f"{self.latency * 1000:.0f} ms (viewer: {self.viewer_cpu * 1000:.0f} ms on a CPU, "
+                f"{self.viewer_waiting * 1000:.0f} ms waiting for one; tmux: {self.terminal_cpu * 1000:.0f} + "
+                f"{self.terminal_waiting * 1000:.0f} ms)")
+
+
 def probe(tmux: Tmux, key: str, arrived: Callable[[str], bool], timeout: float = 30) -> float | None:
     """Seconds from pressing `key` until the screen shows where the key goes (`arrived`), or None."""
     started = time.perf_counter()
@@ -115,16 +148,28 @@ class Prober:
 
     def __init__(self, tmux: Tmux):
         self.tmux = tmux
+        self.viewer = tmux._pane_pids[0]  # the pane's process is the TUI itself
+        self.terminal = int(Path(f"/proc/{self.viewer}/stat").read_text().rsplit(")", 1)[1].split()[1])
         deadline = time.perf_counter() + 30
         while not at_start(tmux.capture()) and time.perf_counter() < deadline:
             pass
 
-    def once(self) -> float | None:
-        took = probe(self.tmux, "End", at_end)
+    def key(self, key: str, arrived: Callable[[str], bool]) -> Probe | None:
+        viewer, terminal = scheduling([self.viewer]), scheduling([self.terminal])
+        took = probe(self.tmux, key, arrived)
         if took is None:
             return None
-        back = probe(self.tmux, "Home", at_start)
-        return None if back is None else max(took, back)
+        viewer_after, terminal_after = scheduling([self.viewer]), scheduling([self.terminal])
+        return Probe(took, (viewer_after[0] - viewer[0], viewer_after[1] - viewer[1]),
+                     (terminal_after[0] - terminal[0], terminal_after[1] - terminal[1]))
+
+    def once(self) -> Probe | None:
+        """End then Home: the slower of the two, or None when either was not answered."""
+        took = self.key("End", at_end)
+        back = self.key("Home", at_start) if took is not None else None
+        if took is None or back is None:
+            return None
+        return took if took.latency >= back.latency else back
 
 
 def viewer_sample(pid: int) -> tuple[float, int]:
@@ -152,15 +197,21 @@ def run(timeline: str, events: int) -> None:
     folder = Path(tempfile.mkdtemp(prefix="timeline-prune-bench-", dir=CACHE))
     database = folder / "prune.db"
     shutil.copyfile(source, database)
+    copied = os.open(database, os.O_RDONLY)  # on disk first: not gigabytes written back during the prune
+    os.fsync(copied)
+    os.close(copied)
+    with open(database, "rb") as cached:  # and in the page cache, as a history in use is
+        while cached.read(1 << 24):
+            pass
     env = {**child_environment(), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
     tmux = Tmux()
     prune = None
     try:
         tmux.start([timeline, "tui", "--no-poll", "--db", str(database)], env=env, width=120, height=40)
         tmux.wait_for("FOLLOW", timeout=120)
-        viewer = tmux._pane_pids[0]  # the pane's process is the TUI itself
         prober = Prober(tmux)
-        baseline = [t for t in (prober.once() for _ in range(20)) if t is not None]
+        viewer = prober.viewer
+        baseline = [p.latency for p in (prober.once() for _ in range(20)) if p is not None]
         bytes_before = file_bytes(database)
         usage = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
@@ -168,7 +219,7 @@ def run(timeline: str, events: int) -> None:
         prune = subprocess.Popen([timeline, "prune", "--older-than", PRUNE_AGE, "--db", str(database)],
                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
         during: list[float] = []
-        slow: list[tuple[float, float]] = []  # (seconds into the prune, latency) of probes over the target
+        slow: list[tuple[float, Probe]] = []  # (seconds into the prune, probe) of probes over the target
         missed = 0
         while prune.poll() is None:
             probe_started = time.perf_counter()
@@ -176,8 +227,8 @@ def run(timeline: str, events: int) -> None:
             if took is None:
                 missed += 1
             else:
-                during.append(took)
-                if took * 1000 > FRAME_TARGET_MS:
+                during.append(took.latency)
+                if took.latency * 1000 > FRAME_TARGET_MS:
                     slow.append((probe_started - started, took))
         wall = time.perf_counter() - started
         viewer_after = viewer_sample(viewer)
@@ -185,6 +236,7 @@ def run(timeline: str, events: int) -> None:
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = after.ru_utime - usage.ru_utime + after.ru_stime - usage.ru_stime
         print(f"  prune said: {output}", flush=True)
+        print(f"  machine at the end: load average {os.getloadavg()[0]:.1f}", flush=True)
         print(f"  prune 90 % of {events:,} events: {wall:.1f} s wall, {cpu:.1f} s CPU, exit {prune.returncode} "
               "(target <= 60 s)", flush=True)
         deleted = re.search(r"Deleted (\d+) events", output)
@@ -205,10 +257,19 @@ def run(timeline: str, events: int) -> None:
             print(f"  TUI probe during the prune: {spread(during)}, {over} of {len(during)} over "
                   f"{FRAME_TARGET_MS} ms" + (f", {missed} not answered within 30 s" if missed else "")
                   + f" (target: none over {FRAME_TARGET_MS} ms)", flush=True)
-        worst = sorted(slow, key=lambda pair: -pair[1])[:5]
+        if slow:
+            middle = len(slow) // 2
+            print(f"  the slow probes' medians: viewer on a CPU "
+                  f"{sorted(p.viewer_cpu for _, p in slow)[middle] * 1000:.0f} ms, its threads waiting for one "
+                  f"{sorted(p.viewer_waiting for _, p in slow)[middle] * 1000:.0f} ms (summed over threads), tmux "
+                  f"{sorted(p.terminal_cpu + p.terminal_waiting for _, p in slow)[middle] * 1000:.0f} ms",
+                  flush=True)
+        worst = sorted(slow, key=lambda pair: -pair[1].latency)[:8]
         if worst:
-            print("  slowest probes (seconds into the prune: latency): "
-                  + ", ".join(f"{at:.1f} s: {took * 1000:.0f} ms" for at, took in sorted(worst)), flush=True)
+            print("  slowest probes (seconds into the prune: latency, and what the viewer and tmux did meanwhile):",
+                  flush=True)
+            for at, took in sorted(worst, key=lambda pair: pair[0]):
+                print(f"    {at:.1f} s: {took}", flush=True)
     finally:
         if prune is not None and prune.poll() is None:
             prune.send_signal(signal.SIGTERM)

@@ -25,6 +25,7 @@ public final class RetentionTimer: Sendable {
         timer.finished.enter()
         Thread.detachNewThread { [timer] in
             defer { timer.finished.leave() }
+            TimelineStore.runThisThreadAsUpkeep()
             var first = true
             repeat {
                 timer.pruneIfDue(nowMicros: TimeFormat.nowMicros(), sayWhenNotDue: first)

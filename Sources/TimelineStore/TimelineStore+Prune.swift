@@ -63,6 +63,9 @@ extension TimelineStore {
     /// one write transaction: a poller's commit waits for it, and past its busy timeout holds its batch on
     /// SQS and stores it again later (nothing lost). Incremental auto-vacuum would give pages back in bounded
     /// steps, but costs every later write its pointer-map upkeep and needs this same VACUUM once to turn on.
+    ///
+    /// Call it on a thread that runs as upkeep (`runThisThreadAsUpkeep`): a prune is CPU work of a minute at
+    /// 10,000,000 events, and a viewer's frames beside it must not wait for a core.
     public func prune(olderThan cutoffMicros: Int64, keepRunning: Bool, reclaimSpace: Bool) throws -> PruneReport {
         try prune(olderThan: cutoffMicros, keepRunning: keepRunning, reclaimSpace: reclaimSpace, batching: PruneBatching())
     }
@@ -91,6 +94,14 @@ extension TimelineStore {
         }
         return PruneReport(eventsDeleted: tasks.events + events, tasksDeleted: tasks.tasks, rejectedDeleted: rejected,
                            bytesBefore: before, bytesAfter: Self.fileSize(path) + Self.fileSize(path + "-wal"))
+    }
+
+    /// Lowers the calling thread's CPU priority to that of the store's background jobs, for good: for a
+    /// thread whose whole job is upkeep (`timeline prune`, the retention timer). Measured beside the TUI on
+    /// a loaded machine, the slow frames during a prune were the viewer's threads waiting for a core (not
+    /// for a lock): a prune at the same priority took one of the two.
+    public static func runThisThreadAsUpkeep() {
+        BackgroundJob.lowerThisThreadsPriority()
     }
 
     /// `PRAGMA cache_size` while a prune by copy runs (negative: KiB; the daily retention prune deletes

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import TimelineCore
 @testable import TimelineStore
 
@@ -119,5 +120,23 @@ struct PruneBatchesTests {
         #expect(try fixture.store.count(matching: TimelineQuery(terms: ["old task revived"])) == 1)
         #expect(try (1...writes).allSatisfy { try fixture.store.row(taskID: "live-\($0)") != nil })
         #expect(try PruneByCopyTests.inconsistencies(fixture.store) == [])
+    }
+}
+
+/// `timeline prune` and the retention timer run their thread as upkeep: a viewer beside a prune of a large
+/// history kept waiting for a core while the prune took one at its own priority.
+@Suite struct PruneUpkeepPriorityTests {
+    @Test func upkeepLowersOnlyTheCallingThreadToTheBackgroundJobsPriority() throws {
+        let before = PrunePriority.ofThisThread()
+        let inThread = Locked<Int32?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            TimelineStore.runThisThreadAsUpkeep()
+            inThread.withValue { $0 = PrunePriority.ofThisThread() }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(inThread.withValue { $0 } == min(19, before + BackgroundJob.niceIncrement))
+        #expect(PrunePriority.ofThisThread() == before)
     }
 }

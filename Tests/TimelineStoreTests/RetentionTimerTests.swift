@@ -42,7 +42,30 @@ import TimelineCore
         #expect(lines.withValue { $0 }.first?.hasSuffix("(will retry in an hour)") == true)
     }
 
+    /// The timer's prunes are upkeep: its thread yields the cores to the viewer's threads (a lower priority
+    /// than the thread that started it; the nice value is per thread on Linux).
+    @Test func theTimersThreadRunsAtUpkeepPriority() throws {
+        let fixture = try StoreFixture()
+        let started = PrunePriority.ofThisThread()
+        let seen = Locked<[Int32]>([])
+        let log: @Sendable (String) -> Void = { _ in seen.withValue { $0.append(PrunePriority.ofThisThread()) } }
+        let timerStarted = RetentionTimer.start(databasePath: fixture.path, keepSeconds: 86_400, log: log)
+        let timer = try #require(timerStarted)
+        let deadline = Date().addingTimeInterval(30)
+        while seen.withValue({ $0.isEmpty }) && Date() < deadline { usleep(1_000) }
+        timer.stop()
+        #expect(seen.withValue { $0 }.first == min(19, started + BackgroundJob.niceIncrement))
+        #expect(PrunePriority.ofThisThread() == started, "the caller's own thread keeps its priority")
+    }
+
     @Test func offMeansNoTimer() {
         #expect(RetentionTimer.start(databasePath: "/nonexistent", keepSeconds: nil, log: nil) == nil)
+    }
+}
+
+/// The calling thread's nice value (Linux: per thread).
+enum PrunePriority {
+    static func ofThisThread() -> Int32 {
+        getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
     }
 }

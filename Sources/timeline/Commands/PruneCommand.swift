@@ -38,6 +38,7 @@ struct PruneCommand: ParsableCommand {
             standardError("No database at \(path): nothing to prune.")
             return
         }
+        TimelineStore.runThisThreadAsUpkeep()  // a viewer open on the file keeps its cores
         let timeline = try store.openForWriting()
         let cutoff = TimeFormat.nowMicros() - seconds * 1_000_000
         let report = try timeline.prune(olderThan: cutoff, keepRunning: keepRunning, reclaimSpace: true)

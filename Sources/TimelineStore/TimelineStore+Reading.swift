@@ -298,7 +298,7 @@ extension TimelineStore: TimelineReading {
             defer { statement.reset() }
             try statement.bind([.text(taskID), .integer(Int64(limit))])
             var events: [Event] = []
-            while try statement.step() == .row { events.append(try Self.templatedEvent(from: statement)) }
+            while try statement.step() == .row { events.append(try templatedEvent(from: statement)) }
             return events
         }
     }
@@ -368,7 +368,7 @@ extension TimelineStore: TimelineReading {
         var rows: [TimelineRow] = []
         var running: [(index: Int, taskRow: Int64)] = []
         while try statement.step() == .row {
-            let row = TimelineRow(event: try Self.templatedEvent(from: statement), seq: statement.int64(0),
+            let row = TimelineRow(event: try templatedEvent(from: statement), seq: statement.int64(0),
                                   eventCount: statement.int(14), receivedMicros: statement.int64(11),
                                   unread: statement.int(15) != 0, firstMicros: statement.int64(16))
             if row.event.status == .inProgress { running.append((rows.count, statement.int64(17))) }
@@ -402,14 +402,15 @@ extension TimelineStore: TimelineReading {
     }
 
     /// Decodes `eventColumns` (column 10: the payload's template), rendering the payload from the values
-    /// decoded for the event: the bytes `tl_payload` gives, each value read once.
-    static func templatedEvent(from s: Statement) throws -> Event {
+    /// decoded for the event (or taking the one rendered from the same template and values before,
+    /// `RenderedPayloads`): the bytes `tl_payload` gives, each value read once (caller holds the lock).
+    func templatedEvent(from s: Statement) throws -> Event {
         let status = s.string(6)
-        var event = event(from: s, status: status, rawJSON: "")
+        var event = Self.event(from: s, status: status, rawJSON: "")
         let values = PayloadValues(id: event.id, agentID: event.agentID, taskID: event.taskID, title: event.title,
                                    body: event.body, status: status, category: event.category,
                                    timestampMicros: event.timestampMicros, progress: event.progress)
-        event.rawJSON = try s.withText(10) { try PayloadShapes.payload(template: $0, values: values) }
+        event.rawJSON = try s.withText(10) { try renderedPayloads.payload(seq: s.int64(0), template: $0, values: values) }
         return event
     }
 

@@ -45,6 +45,8 @@ public final class TimelineStore: @unchecked Sendable {
     public let searchTokenizer: SearchTokenizer
     /// Which piece of a qualifier's needle its full-text clause looks for (reads only).
     let qualifierPieces = QualifierPieces()
+    /// The payloads this connection's reads rendered last (reads only).
+    let renderedPayloads = RenderedPayloads()
     /// Path of the database file.
     public var path: String { db.path }
 

@@ -93,6 +93,49 @@ struct PayloadReadTests {
         #expect(exported == [""])
     }
 
+    /// A payload rendered before is reused only for the very same template and values (bytes, not text
+    /// that merely compares equal): a seq that now holds other values, or another template, is rendered anew.
+    @Test func aRenderedPayloadIsReusedOnlyForTheSameTemplateAndValues() throws {
+        let cache = RenderedPayloads()
+        let values = PayloadValues(id: "e1", agentID: "a", taskID: "T1", title: "caf\u{E9}", body: "", status: "info",
+                                   category: nil, timestampMicros: 1_000_000, progress: nil)
+        let template = Array(#"{"id":\#u{1},"title":\#u{4},"x":1}"#.utf8)
+        func payload(_ template: [UInt8]?, _ values: PayloadValues, seq: Int64 = 7) throws -> String {
+            try template.map { t in try t.withUnsafeBufferPointer { try cache.payload(seq: seq, template: $0, values: values) } }
+                ?? cache.payload(seq: seq, template: nil, values: values)
+        }
+        #expect(try payload(template, values) == #"{"id":"e1","title":"caf\#u{E9}","x":1}"#)
+        #expect(try payload(template, values) == #"{"id":"e1","title":"caf\#u{E9}","x":1}"#)
+        var decomposed = values
+        decomposed.title = "cafe\u{301}"  // equal as Swift text, other bytes
+        #expect(decomposed.title == values.title)
+        #expect(Array(try payload(template, decomposed).utf8) == Array(#"{"id":"e1","title":"cafe\#u{301}","x":1}"#.utf8))
+        var later = values
+        later.progress = 5
+        #expect(try payload(Array(#"{"id":\#u{1},"progress":\#u{8}}"#.utf8), later) == #"{"id":"e1","progress":5}"#)
+        #expect(try payload(nil, values) == "")
+        #expect(try payload(template, values, seq: 8) == #"{"id":"e1","title":"caf\#u{E9}","x":1}"#)
+        // A template that does not fit is an error each time, never remembered as a payload.
+        var noCategory = values
+        noCategory.category = nil
+        for _ in 0..<2 {
+            #expect(throws: SQLiteError.self) { try payload(Array("{\"category\":\u{7}}".utf8), noCategory) }
+        }
+    }
+
+    /// Reads that reuse payloads still give each row its own: a row whose values change under the same seq
+    /// (a file restored from a backup, another process's prune and ingest) reads its new payload.
+    @Test func aReadAfterTheRowChangedGivesTheNewPayload() throws {
+        let fixture = try StoreFixture()
+        try fixture.store.ingestEvents([makeEvent("m1", task: "T1", second: 1, title: "first")])
+        #expect(try fixture.store.allRows().map(\.event.title) == ["first"])
+        let before = try #require(try fixture.store.allRows().first?.event.rawJSON)
+        try fixture.store.db.execute("UPDATE events SET title = 'second' WHERE id = 'm1'")
+        let after = try #require(try fixture.store.allRows().first?.event)
+        #expect(after.title == "second" && after.rawJSON == before.replacingOccurrences(of: "first", with: "second"))
+        #expect(try fixture.store.history(taskID: "T1", limit: 1).map(\.rawJSON) == [after.rawJSON])
+    }
+
     /// The 8-bytes-at-a-time scan finds each escaped byte at every offset (and nothing else).
     @Test func theEscapeScanFindsEveryEscapedByteAtEveryOffset() {
         let escaped: (UInt8) -> Bool = { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }

@@ -1,15 +1,15 @@
 import Foundation
 
-/// The payloads a connection's reads rendered last (`PayloadShapes.payload(template:values:)`), by event
-/// seq: the viewer reads the same rows again and again (its window after every store change, a scroll
-/// back, the detail's history), and a row whose template and values are byte for byte the ones a payload
-/// was rendered from gets that payload again without rendering it or building its text. The comparison is
-/// the whole input of the rendering, so a changed or reused seq never gets another row's payload.
+/// The payloads a connection's row reads rendered last (`PayloadShapes.payload(template:values:)`), by
+/// event seq: the viewer reads the same rows again and again (its window after every store change, a
+/// scroll back), and a row whose template and values are byte for byte the ones a payload was rendered
+/// from gets that payload again without rendering it or building its text. The comparison is the whole
+/// input of the rendering, so a changed or reused seq never gets another row's payload.
 // @unchecked: only reached under the store's lock (reads hold it).
 final class RenderedPayloads: @unchecked Sendable {
-    /// Bytes of payloads and templates kept; all are forgotten at once past it (a window of 60 rows keeps
-    /// ~60 KiB of usual payloads, a detail's history of 500 a few hundred).
-    static let byteLimit = 1 << 20
+    /// Bytes of payloads and templates kept; all are forgotten at once past it (a window of 60 rows of
+    /// usual payloads keeps ~60 KiB; rows with huge payloads are rendered each time).
+    static let byteLimit = 256 * 1024
 
     private struct Entry {
         let template: [UInt8]?

@@ -298,7 +298,7 @@ extension TimelineStore: TimelineReading {
             defer { statement.reset() }
             try statement.bind([.text(taskID), .integer(Int64(limit))])
             var events: [Event] = []
-            while try statement.step() == .row { events.append(try templatedEvent(from: statement)) }
+            while try statement.step() == .row { events.append(try templatedEvent(from: statement, reusing: false)) }
             return events
         }
     }
@@ -402,15 +402,19 @@ extension TimelineStore: TimelineReading {
     }
 
     /// Decodes `eventColumns` (column 10: the payload's template), rendering the payload from the values
-    /// decoded for the event (or taking the one rendered from the same template and values before,
-    /// `RenderedPayloads`): the bytes `tl_payload` gives, each value read once (caller holds the lock).
-    func templatedEvent(from s: Statement) throws -> Event {
+    /// decoded for the event: the bytes `tl_payload` gives, each value read once (caller holds the lock).
+    /// `reusing`: a timeline row's payload, taken when rendered from the same template and values before
+    /// (`RenderedPayloads`); a history's events (up to hundreds, read when the detail opens) are not kept.
+    func templatedEvent(from s: Statement, reusing: Bool = true) throws -> Event {
         let status = s.string(6)
         var event = Self.event(from: s, status: status, rawJSON: "")
         let values = PayloadValues(id: event.id, agentID: event.agentID, taskID: event.taskID, title: event.title,
                                    body: event.body, status: status, category: event.category,
                                    timestampMicros: event.timestampMicros, progress: event.progress)
-        event.rawJSON = try s.withText(10) { try renderedPayloads.payload(seq: s.int64(0), template: $0, values: values) }
+        event.rawJSON = try s.withText(10) { template in
+            try reusing ? renderedPayloads.payload(seq: s.int64(0), template: template, values: values)
+                : PayloadShapes.payload(template: template, values: values)
+        }
         return event
     }
 

@@ -130,11 +130,14 @@ private struct StoreBench {
                      Double(stats.fileBytes) / Double(stats.events)))
     }
 
+    /// TIMELINE_BENCH_STORE_REPEAT: runs per figure (21 unless given); many, to profile a read under perf.
+    let repeats = ProcessInfo.processInfo.environment["TIMELINE_BENCH_STORE_REPEAT"].flatMap(Int.init).map { max(1, $0) } ?? 21
+
     /// Median of several runs after one warm-up.
     private func repeatTimed(_ body: () throws -> Void) throws -> Duration {
         try body()
         var times: [Duration] = []
-        for _ in 0..<21 { times.append(try clock.measure(body)) }
+        for _ in 0..<repeats { times.append(try clock.measure(body)) }
         return percentile(times, 0.5)
     }
 

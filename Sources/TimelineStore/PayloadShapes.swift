@@ -34,6 +34,31 @@ enum PayloadShapes {
             + " \(alias).title, \(alias).body, \(alias).status, \(alias).category, \(alias).ts_us, \(alias).progress)"
     }
 
+    /// SQL for the payload template of the `events` row aliased `alias` (its own, or its shape's, joined by
+    /// `shapeJoin(alias)`): a read that decodes the row's columns anyway renders the payload from them
+    /// (`payload(template:values:)`) instead of having `tl_payload` build each value a second time.
+    static func template(_ alias: String) -> String {
+        "coalesce(\(alias).payload_template, ps.template)"
+    }
+
+    /// The join that `template(alias)` reads the shape through (one cursor for the whole statement, where
+    /// a subquery opened one per row).
+    static func shapeJoin(_ alias: String) -> String {
+        " LEFT JOIN payload_shapes ps ON ps.id = \(alias).payload_shape"
+    }
+
+    /// What `tl_payload` gives for `template` (the column's bytes; nil for SQL NULL) and the row's `values`:
+    /// the exact payload, "" without a template, an error when the template does not fit the row.
+    static func payload(template: UnsafeBufferPointer<UInt8>?, values: PayloadValues) throws -> String {
+        guard let template else { return "" }
+        guard let payload = PayloadTemplate.render(template, values: values) else { throw templateMismatch }
+        return String(decoding: payload, as: UTF8.self)
+    }
+
+    /// The error of a payload template that does not fit its row (never for rows this store wrote).
+    static let templateMismatch = SQLiteError(code: SQLITE_ERROR, message: "payload template does not fit its event",
+                                              sql: functionName)
+
     /// Shape ids of one transaction's templates: looked up, or added while the table is under its bounds.
     /// Lives no longer than its transaction (a rolled-back shape must not be remembered).
     struct Interner {
@@ -102,7 +127,7 @@ extension Database {
                     timestampMicros: arguments[8].map { sqlite3_value_int64($0) } ?? 0,
                     progress: arguments[9].flatMap { sqlite3_value_type($0) == SQLITE_NULL ? nil : sqlite3_value_double($0) })
                 guard let payload = PayloadTemplate.render(template, values: values) else {
-                    sqlite3_result_error(context, "payload template does not fit its event", -1)
+                    sqlite3_result_error(context, PayloadShapes.templateMismatch.message, -1)
                     return
                 }
                 payload.withUnsafeBufferPointer { out in

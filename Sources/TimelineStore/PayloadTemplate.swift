@@ -152,37 +152,79 @@ enum PayloadTemplate {
     /// Appends the JSON text a marker stands for; false when the row has no such value.
     private static func append(_ marker: Marker, of values: PayloadValues, to out: inout [UInt8]) -> Bool {
         switch marker {
-        case .id: JSONWriter.appendQuoted(values.id, to: &out)
-        case .agentID: JSONWriter.appendQuoted(values.agentID, to: &out)
-        case .taskID: JSONWriter.appendQuoted(values.taskID, to: &out)
-        case .title: JSONWriter.appendQuoted(values.title, to: &out)
-        case .body: JSONWriter.appendQuoted(values.body, to: &out)
-        case .status: JSONWriter.appendQuoted(values.status, to: &out)
+        case .id: appendQuoted(values.id, to: &out)
+        case .agentID: appendQuoted(values.agentID, to: &out)
+        case .taskID: appendQuoted(values.taskID, to: &out)
+        case .title: appendQuoted(values.title, to: &out)
+        case .body: appendQuoted(values.body, to: &out)
+        case .status: appendQuoted(values.status, to: &out)
         case .category:
             guard let category = values.category else { return false }
-            JSONWriter.appendQuoted(category, to: &out)
+            appendQuoted(category, to: &out)
         case .progress:
             guard let progress = values.progress, let text = JSONWriter.number(progress) else { return false }
             out.append(contentsOf: text.utf8)
         case .timestampSeconds, .timestampMillis, .timestampMicros:
-            // "YYYY-MM-DDTHH:MM:SS.ffffffZ", cut to the marker's fraction digits when those are all it has.
-            var full: [UInt8] = []
-            full.reserveCapacity(27)
-            TimeFormat.appendISO8601(micros: values.timestampMicros, to: &full)
-            let micros = values.timestampMicros % 1_000_000
-            let fraction: Int
-            switch marker {
-            case .timestampSeconds: fraction = 0
-            case .timestampMillis: fraction = 3
-            default: fraction = 6
+            // "YYYY-MM-DDTHH:MM:SS.ffffffZ", cut to the marker's fraction digits when those are all it has;
+            // written in place (a read renders one per row).
+            let (fraction, unit): (Int, Int64) = switch marker {
+            case .timestampSeconds: (0, 1_000_000)
+            case .timestampMillis: (3, 1_000)
+            default: (6, 1)
             }
-            guard micros % [1_000_000, 1_000, 1][fraction / 3] == 0, full.count > 8 else { return false }
-            let secondsEnd = full.count - 8  // before ".ffffffZ"
+            guard values.timestampMicros % 1_000_000 % unit == 0 else { return false }
             out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: full[..<(fraction == 0 ? secondsEnd : secondsEnd + 1 + fraction)])
+            let start = out.count
+            TimeFormat.appendISO8601(micros: values.timestampMicros, to: &out)
+            guard out.count - start > 8 else {
+                out.removeLast(out.count - start + 1)
+                return false
+            }
+            let secondsEnd = out.count - 8  // before ".ffffffZ"
+            out.removeLast(out.count - (fraction == 0 ? secondsEnd : secondsEnd + 1 + fraction))
             out.append(contentsOf: "Z\"".utf8)
         }
         return true
+    }
+}
+
+extension PayloadTemplate {
+    /// `JSONWriter.appendQuoted`: a value with no byte to escape (nearly every one) is copied whole after a
+    /// scan 8 bytes at a time (a read renders every value of every row); any other goes through `JSONWriter`.
+    static func appendQuoted(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        let copied = text.withUTF8 { bytes in
+            guard !needsEscape(bytes) else { return false }
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: bytes)
+            out.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !copied { JSONWriter.appendQuoted(text, to: &out) }
+    }
+
+    /// Whether any byte is one JSON strings escape: a quote, a backslash, a C0 control or DEL.
+    static func needsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        /// Whether a byte of `word` is zero (exact for the word as a whole).
+        func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+        var i = 0
+        while i + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            // A byte below 0x20 (bytes of 0x80 and above never count), or equal to '"', '\\' or DEL.
+            if (word &- ones &* 0x20) & ~word & highs != 0 || hasZero(word ^ (ones &* 0x22))
+                || hasZero(word ^ (ones &* 0x5C)) || hasZero(word ^ (ones &* 0x7F)) {
+                return true
+            }
+            i += 8
+        }
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            i += 1
+        }
+        return false
     }
 }
 

@@ -157,6 +157,12 @@ public final class Statement {
 
     public func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
 
+    /// Calls `body` with the column's text bytes in place (nil for NULL), valid only during the call.
+    func withText<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>?) throws -> T) rethrows -> T {
+        guard let pointer = sqlite3_column_text(handle, column) else { return try body(nil) }
+        return try body(UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, column))))
+    }
+
     /// The column's bytes exactly as stored.
     public func bytes(_ column: Int32) -> [UInt8] {
         guard let pointer = sqlite3_column_blob(handle, column) else { return [] }

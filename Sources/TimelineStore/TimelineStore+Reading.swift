@@ -2,15 +2,19 @@ import Foundation
 import TimelineCore
 
 extension TimelineStore: TimelineReading {
-    /// Columns of a timeline row: the winning event joined with its task's row.
+    /// Columns of a timeline row: the winning event joined with its task's row. Column 10 is the payload's
+    /// template (`templatedEvent(from:)` renders it).
     private static let rowColumns = """
         e.seq, e.id, e.agent_id, e.task_id, e.title, e.body, e.status, e.category, e.ts_us, e.progress,
-        \(PayloadShapes.rawJSON("e")), e.received_us, e.sent_us, e.receive_count, t.event_count, \(ReadState.unreadColumn),
+        \(PayloadShapes.template("e")), e.received_us, e.sent_us, e.receive_count, t.event_count, \(ReadState.unreadColumn),
         (SELECT MIN(f.ts_us) FROM events f WHERE f.task_row = t.row_id), t.row_id
         """
+    /// What `rowColumns` reads besides the timeline row `t`: its winning event and the event's shape.
+    private static let rowEvents = " JOIN events e ON e.seq = t.seq" + PayloadShapes.shapeJoin("e")
+    /// Columns of an event (`FROM events e` with `PayloadShapes.shapeJoin("e")`).
     private static let eventColumns = """
         e.seq, e.id, e.agent_id, e.task_id, e.title, e.body, e.status, e.category, e.ts_us, e.progress,
-        \(PayloadShapes.rawJSON("e")), e.received_us, e.sent_us, e.receive_count
+        \(PayloadShapes.template("e")), e.received_us, e.sent_us, e.receive_count
         """
 
     public func rows(matching query: TimelineQuery, olderThan key: RowKey?, limit: Int) throws -> [TimelineRow] {
@@ -68,7 +72,7 @@ extension TimelineStore: TimelineReading {
                 source = walkInOrder ? Self.timelineInOrder : "timeline t"
             }
             let sql = "SELECT \(Self.rowColumns) FROM \(source)"
-                + " JOIN events e ON e.seq = t.seq" + indexed.whereClause(adding: bounds) + orderBy + " LIMIT ?"
+                + Self.rowEvents + indexed.whereClause(adding: bounds) + orderBy + " LIMIT ?"
             return (try readRows(sql, indexed.values + boundValues + [limitValue]), .walk)
         }
         func walk(budget: Int = plan.walkBudget) throws -> [TimelineRow]? {
@@ -100,7 +104,7 @@ extension TimelineStore: TimelineReading {
         let keys = "SELECT t.row_id FROM timeline t" + join(matches) + matches.whereClause(adding: bounds)
             + orderBy + " LIMIT ?"
         let sql = "SELECT \(Self.rowColumns) FROM (\(keys)) k CROSS JOIN timeline t ON t.row_id = k.row_id"
-            + " JOIN events e ON e.seq = t.seq" + orderBy
+            + Self.rowEvents + orderBy
         return (try readRows(sql, matches.values + boundValues + [limitValue]), .matches)
     }
 
@@ -118,7 +122,7 @@ extension TimelineStore: TimelineReading {
             walkBounds.append("(t.ts_us, t.seq) \(order == "DESC" ? ">=" : "<=") (?, ?)")
             walkValues += [.integer(boundary.timestampMicros), .integer(boundary.seq)]
         }
-        let sql = "SELECT \(Self.rowColumns) FROM \(Self.timelineInOrder) JOIN events e ON e.seq = t.seq"
+        let sql = "SELECT \(Self.rowColumns) FROM \(Self.timelineInOrder)" + Self.rowEvents
             + scan.whereClause(adding: walkBounds) + orderBy + " LIMIT ?"
         let rows = try readRows(sql, scan.values + walkValues + [.integer(Int64(limit))])
         return rows.count == limit || boundary == nil ? rows : nil
@@ -265,7 +269,7 @@ extension TimelineStore: TimelineReading {
     }
 
     public func row(taskID: String) throws -> TimelineRow? {
-        let sql = "SELECT \(Self.rowColumns) FROM timeline t JOIN events e ON e.seq = t.seq WHERE t.task_id = ?"
+        let sql = "SELECT \(Self.rowColumns) FROM timeline t" + Self.rowEvents + " WHERE t.task_id = ?"
         return try locked { try readRows(sql, [.text(taskID)]).first }
     }
 
@@ -287,14 +291,14 @@ extension TimelineStore: TimelineReading {
 
     public func history(taskID: String, limit: Int) throws -> [Event] {
         guard limit > 0 else { return [] }
-        let sql = "SELECT \(Self.eventColumns) FROM events e"
+        let sql = "SELECT \(Self.eventColumns) FROM events e" + PayloadShapes.shapeJoin("e")
             + " WHERE e.task_row = (SELECT row_id FROM timeline WHERE task_id = ?) ORDER BY e.ts_us DESC, e.seq DESC LIMIT ?"
         return try locked {
             let statement = try db.cached(sql)
             defer { statement.reset() }
             try statement.bind([.text(taskID), .integer(Int64(limit))])
             var events: [Event] = []
-            while try statement.step() == .row { events.append(Self.event(from: statement)) }
+            while try statement.step() == .row { events.append(try templatedEvent(from: statement, reusing: false)) }
             return events
         }
     }
@@ -364,7 +368,7 @@ extension TimelineStore: TimelineReading {
         var rows: [TimelineRow] = []
         var running: [(index: Int, taskRow: Int64)] = []
         while try statement.step() == .row {
-            let row = TimelineRow(event: Self.event(from: statement), seq: statement.int64(0),
+            let row = TimelineRow(event: try templatedEvent(from: statement), seq: statement.int64(0),
                                   eventCount: statement.int(14), receivedMicros: statement.int64(11),
                                   unread: statement.int(15) != 0, firstMicros: statement.int64(16))
             if row.event.status == .inProgress { running.append((rows.count, statement.int64(17))) }
@@ -392,12 +396,33 @@ extension TimelineStore: TimelineReading {
     /// Progress reports read per running row: enough for the ETA's steady rise.
     static let progressPointsPerRow = 6
 
-    /// Decodes `eventColumns` (columns 0…13).
+    /// Decodes an event's columns 0…13 (`eventColumns`, with the rendered payload in column 10).
     static func event(from s: Statement) -> Event {
+        event(from: s, status: s.string(6), rawJSON: s.string(10))
+    }
+
+    /// Decodes `eventColumns` (column 10: the payload's template), rendering the payload from the values
+    /// decoded for the event: the bytes `tl_payload` gives, each value read once (caller holds the lock).
+    /// `reusing`: a timeline row's payload, taken when rendered from the same template and values before
+    /// (`RenderedPayloads`); a history's events (up to hundreds, read when the detail opens) are not kept.
+    func templatedEvent(from s: Statement, reusing: Bool = true) throws -> Event {
+        let status = s.string(6)
+        var event = Self.event(from: s, status: status, rawJSON: "")
+        let values = PayloadValues(id: event.id, agentID: event.agentID, taskID: event.taskID, title: event.title,
+                                   body: event.body, status: status, category: event.category,
+                                   timestampMicros: event.timestampMicros, progress: event.progress)
+        event.rawJSON = try s.withText(10) { template in
+            try reusing ? renderedPayloads.payload(seq: s.int64(0), template: template, values: values)
+                : PayloadShapes.payload(template: template, values: values)
+        }
+        return event
+    }
+
+    private static func event(from s: Statement, status: String, rawJSON: String) -> Event {
         let sent = s.optionalInt64(12), count = s.optionalInt64(13)
         return Event(id: s.string(1), agentID: s.string(2), taskID: s.string(3), title: s.string(4), body: s.string(5),
-                     status: Status(rawValue: s.string(6)) ?? .info, category: s.optionalString(7),
-                     timestampMicros: s.int64(8), progress: s.optionalDouble(9), rawJSON: s.string(10),
+                     status: Status(rawValue: status) ?? .info, category: s.optionalString(7),
+                     timestampMicros: s.int64(8), progress: s.optionalDouble(9), rawJSON: rawJSON,
                      delivery: sent == nil && count == nil ? nil : QueueDelivery(sentMicros: sent, receiveCount: count.map { Int($0) }))
     }
 }

@@ -45,6 +45,8 @@ public final class TimelineStore: @unchecked Sendable {
     public let searchTokenizer: SearchTokenizer
     /// Which piece of a qualifier's needle its full-text clause looks for (reads only).
     let qualifierPieces = QualifierPieces()
+    /// The payloads this connection's reads rendered last (reads only).
+    let renderedPayloads = RenderedPayloads()
     /// Path of the database file.
     public var path: String { db.path }
 
@@ -62,17 +64,19 @@ public final class TimelineStore: @unchecked Sendable {
         // Read-only connections (the viewer's lanes) keep a smaller cache still: their queries walk an index
         // edge and a window of rows, so a bigger cache only grows the viewer's RSS with the history.
         let cacheKiB = readOnly ? Self.readerPageCacheKiB : Self.pageCacheKiB
-        try db.execute("PRAGMA synchronous = NORMAL; PRAGMA temp_store = FILE; PRAGMA cache_size = \(cacheKiB)")
         // No memory-mapped reads (whatever the library's default): mapped pages of a large file would count
         // in the process's RSS; the OS page cache serves the reads anyway.
-        try db.execute("PRAGMA mmap_size = 0")
-        // A WAL file that grew past 128 MiB (one large transaction) is cut back to that once it starts over.
-        // Not less: sustained writes fill the WAL up to `Checkpointer.walPagesLimit` (128 MiB with 8 KiB
-        // pages) before it starts over, and cutting the file back each time made that commit pay an
-        // ftruncate and then the next ones allocate new blocks (ingest p99 at 1,000,000 events 5.1–5.4 ms
-        // with a 64 MiB limit, 3.7–3.8 ms so).
-        try db.execute("PRAGMA journal_size_limit = \(Self.walFileLimitBytes)")
-        try Self.refuseForeignDatabase(db)
+        try db.execute("PRAGMA temp_store = FILE; PRAGMA cache_size = \(cacheKiB); PRAGMA mmap_size = 0")
+        if !readOnly {
+            // Settings of writes only (a read-only connection never syncs or writes the WAL). A WAL file that
+            // grew past 128 MiB (one large transaction) is cut back to that once it starts over. Not less:
+            // sustained writes fill the WAL up to `Checkpointer.walPagesLimit` (128 MiB with 8 KiB pages)
+            // before it starts over, and cutting the file back each time made that commit pay an ftruncate
+            // and then the next ones allocate new blocks (ingest p99 at 1,000,000 events 5.1–5.4 ms with a
+            // 64 MiB limit, 3.7–3.8 ms so).
+            try db.execute("PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = \(Self.walFileLimitBytes)")
+        }
+        var tokenizer = try Self.refuseForeignDatabase(db)
         let found = try db.userVersion()
         if found > Schema.latestVersion {
             throw StoreError.schemaTooNew(found: found, supported: Schema.latestVersion)
@@ -92,24 +96,29 @@ public final class TimelineStore: @unchecked Sendable {
             try Schema.migrate(db)
             // Checkpoints run on a background thread, never on the ingest path (see `Checkpointer`).
             Checkpointer.install(on: db)
+            // A new file got its tokenizer from the migrations.
+            if tokenizer == nil { tokenizer = try db.scalarString(Self.tokenizerSQL) }
         }
-        let tokenizer = try db.scalarString("SELECT value FROM meta WHERE key = 'search_tokenizer'")
         searchTokenizer = tokenizer.flatMap(SearchTokenizer.init(rawValue:)) ?? .unicode61
     }
 
     /// Throws unless the file is empty (new) or holds timeline's schema; reads only, so a foreign file is
-    /// never modified (checked before any write: WAL mode, page size, migrations).
-    static func refuseForeignDatabase(_ db: Database) throws {
+    /// never modified (checked before any write: WAL mode, page size, migrations). Returns the tokenizer
+    /// the file's `meta` names (nil for a new file).
+    static func refuseForeignDatabase(_ db: Database) throws -> String? {
         let statement = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         var tables: [String] = []
         while try statement.step() == .row { tables.append(statement.optionalString(0) ?? "") }
-        if tables.isEmpty { return }
-        let marked = tables.contains("meta")
-            && (try? db.scalarString("SELECT value FROM meta WHERE key = 'search_tokenizer'")) != nil
-        if !marked || !tables.contains("events") {
+        if tables.isEmpty { return nil }
+        let tokenizer = tables.contains("meta") ? (try? db.scalarString(tokenizerSQL)) : nil
+        if tokenizer == nil || !tables.contains("events") {
             throw StoreError.notATimelineDatabase(path: db.path, tables: tables)
         }
+        return tokenizer
     }
+
+    /// The tokenizer of the full-text index, as the file's `meta` names it.
+    static let tokenizerSQL = "SELECT value FROM meta WHERE key = 'search_tokenizer'"
 
     /// `PRAGMA journal_size_limit`: the size a WAL file is cut back to when it starts over.
     static let walFileLimitBytes = 128 * 1024 * 1024

@@ -65,14 +65,14 @@ enum PayloadTemplate {
     static func template(of raw: String, values: PayloadValues) -> [UInt8] {
         var raw = raw
         return raw.withUTF8 { bytes in
-            if bytes.contains(where: isReserved) { return [literal] + bytes }
+            if ByteScan.containsReserved(bytes) { return [literal] + bytes }
             guard let members = TopLevelMembers.scan(bytes) else { return Array(bytes) }
             var cuts: [(range: Range<Int>, marker: Marker)] = []
             var seen = 0
             var scratch: [UInt8] = []
             for member in members {
                 let key = UnsafeBufferPointer(rebasing: bytes[member.key])
-                guard let known = keys.firstIndex(where: { $0.key.elementsEqual(key) }) else { continue }
+                guard let known = keys.firstIndex(where: { ByteScan.equal($0.key, key) }) else { continue }
                 if seen & (1 << known) != 0 { return Array(bytes) }  // a known key twice: keep it whole
                 seen |= 1 << known
                 let value = UnsafeBufferPointer(rebasing: bytes[member.value])
@@ -104,13 +104,13 @@ enum PayloadTemplate {
         if let text = text(of: marker, in: values), value.count >= 2, value[0] == UInt8(ascii: "\""),
            value[value.count - 1] == UInt8(ascii: "\"") {
             let inner = UnsafeBufferPointer(rebasing: value[1..<(value.count - 1)])
-            if !inner.contains(where: { $0 == UInt8(ascii: "\\") || $0 == 0x7F || $0 < 0x20 }) {
+            if !ByteScan.containsEscaped(inner) {
                 var text = text
-                return text.withUTF8 { $0.elementsEqual(inner) }
+                return text.withUTF8 { ByteScan.equal($0, inner) }
             }
         }
         scratch.removeAll(keepingCapacity: true)
-        return append(marker, of: values, to: &scratch) && scratch.elementsEqual(value)
+        return append(marker, of: values, to: &scratch) && ByteScan.equal(scratch, value)
     }
 
     /// The column text a string marker stands for (nil for the others, and for a missing category).
@@ -166,9 +166,6 @@ enum PayloadTemplate {
             out.append(contentsOf: text.utf8)
         case .timestampSeconds, .timestampMillis, .timestampMicros:
             // "YYYY-MM-DDTHH:MM:SS.ffffffZ", cut to the marker's fraction digits when those are all it has.
-            var full: [UInt8] = []
-            full.reserveCapacity(27)
-            TimeFormat.appendISO8601(micros: values.timestampMicros, to: &full)
             let micros = values.timestampMicros % 1_000_000
             let fraction: Int
             switch marker {
@@ -176,7 +173,11 @@ enum PayloadTemplate {
             case .timestampMillis: fraction = 3
             default: fraction = 6
             }
-            guard micros % [1_000_000, 1_000, 1][fraction / 3] == 0, full.count > 8 else { return false }
+            guard micros % [1_000_000, 1_000, 1][fraction / 3] == 0 else { return false }
+            var full: [UInt8] = []
+            full.reserveCapacity(27)
+            TimeFormat.appendISO8601(micros: values.timestampMicros, to: &full)
+            guard full.count > 8 else { return false }
             let secondsEnd = full.count - 8  // before ".ffffffZ"
             out.append(UInt8(ascii: "\""))
             out.append(contentsOf: full[..<(fraction == 0 ? secondsEnd : secondsEnd + 1 + fraction)])

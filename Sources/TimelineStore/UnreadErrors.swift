@@ -25,6 +25,11 @@ enum UnreadErrors {
         "COALESCE((SELECT \(unread("t", mark: after)) - \(unread("t", mark: before)) FROM timeline t WHERE t.row_id = \(task)), 0)"
     }
 
+    /// How many of the timeline rows whose ids the JSON array `?1` lists are unread errors (a batch that
+    /// writes its rows with the triggers off counts its rows before and after: `KeptCountChanges`).
+    static let unreadRowsSQL = "SELECT count(*) FROM timeline t WHERE t.row_id IN (SELECT value FROM json_each(?1)) AND "
+        + unreadNow("t")
+
     static let createSQL = """
         CREATE TABLE IF NOT EXISTS unread_errors (
             id    INTEGER PRIMARY KEY CHECK (id = 1),

@@ -280,8 +280,10 @@ struct BatchWriter {
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, NULL)
             """)
         let countOlder = try db.cached("UPDATE timeline SET event_count = event_count + ?2 WHERE row_id = ?1")
-        for taskID in touched {
-            guard let change = changes[taskID] else { continue }
+        // In row id order: each write lands next to the previous one in the table (new rows last, in the
+        // order their ids were given), instead of at a random page of it.
+        let ordered = touched.compactMap { taskID in changes[taskID].map { (taskID, $0) } }.sorted { $0.1.rowID < $1.1.rowID }
+        for (taskID, change) in ordered {
             guard let winner = change.winner else {
                 try countOlder.bind(change.rowID, at: 1)
                 try countOlder.bind(change.added, at: 2)

@@ -2,7 +2,8 @@
 /// header and the terminal title read one row instead of walking every unread error task. Every write that
 /// can change it keeps it exact in its own transaction: timeline rows (ingest, restore, prune), read marks
 /// (mark read, restore, prune, `U`) and the `U` watermark (which recounts: after `U` nothing is unread, so
-/// the walk is short). Creating it again recounts (a file whose version was set back migrates again).
+/// the walk is short). Creating it again recounts (a file whose version was set back migrates again). A
+/// large ingest batch applies what these triggers would once, with them off (`KeptCountChanges`).
 enum UnreadErrors {
     /// The walk: unread error tasks counted over the timeline (the rule of `ReadState.unreadColumn`).
     static let countSQL = """

@@ -65,14 +65,14 @@ enum PayloadTemplate {
     static func template(of raw: String, values: PayloadValues) -> [UInt8] {
         var raw = raw
         return raw.withUTF8 { bytes in
-            if bytes.contains(where: isReserved) { return [literal] + bytes }
+            if ByteScan.containsReserved(bytes) { return [literal] + bytes }
             guard let members = TopLevelMembers.scan(bytes) else { return Array(bytes) }
             var cuts: [(range: Range<Int>, marker: Marker)] = []
             var seen = 0
             var scratch: [UInt8] = []
             for member in members {
                 let key = UnsafeBufferPointer(rebasing: bytes[member.key])
-                guard let known = keys.firstIndex(where: { $0.key.elementsEqual(key) }) else { continue }
+                guard let known = keys.firstIndex(where: { ByteScan.equal($0.key, key) }) else { continue }
                 if seen & (1 << known) != 0 { return Array(bytes) }  // a known key twice: keep it whole
                 seen |= 1 << known
                 let value = UnsafeBufferPointer(rebasing: bytes[member.value])
@@ -104,13 +104,13 @@ enum PayloadTemplate {
         if let text = text(of: marker, in: values), value.count >= 2, value[0] == UInt8(ascii: "\""),
            value[value.count - 1] == UInt8(ascii: "\"") {
             let inner = UnsafeBufferPointer(rebasing: value[1..<(value.count - 1)])
-            if !inner.contains(where: { $0 == UInt8(ascii: "\\") || $0 == 0x7F || $0 < 0x20 }) {
+            if !ByteScan.containsEscaped(inner) {
                 var text = text
-                return text.withUTF8 { $0.elementsEqual(inner) }
+                return text.withUTF8 { ByteScan.equal($0, inner) }
             }
         }
         scratch.removeAll(keepingCapacity: true)
-        return append(marker, of: values, to: &scratch) && scratch.elementsEqual(value)
+        return append(marker, of: values, to: &scratch) && ByteScan.equal(scratch, value)
     }
 
     /// The column text a string marker stands for (nil for the others, and for a missing category).
@@ -205,26 +205,7 @@ extension PayloadTemplate {
 
     /// Whether any byte is one JSON strings escape: a quote, a backslash, a C0 control or DEL.
     static func needsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return false }
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        /// Whether a byte of `word` is zero (exact for the word as a whole).
-        func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
-        var i = 0
-        while i + 8 <= bytes.count {
-            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            // A byte below 0x20 (bytes of 0x80 and above never count), or equal to '"', '\\' or DEL.
-            if (word &- ones &* 0x20) & ~word & highs != 0 || hasZero(word ^ (ones &* 0x22))
-                || hasZero(word ^ (ones &* 0x5C)) || hasZero(word ^ (ones &* 0x7F)) {
-                return true
-            }
-            i += 8
-        }
-        while i < bytes.count {
-            let byte = bytes[i]
-            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
-            i += 1
-        }
-        return false
+        ByteScan.containsEscapedOrQuote(bytes)
     }
 }
 

@@ -42,7 +42,7 @@ final class RenderedPayloads: @unchecked Sendable {
 
     private static func same(_ kept: [UInt8]?, _ template: UnsafeBufferPointer<UInt8>?) -> Bool {
         guard let kept, let template else { return kept == nil && template == nil }
-        return kept.withUnsafeBufferPointer { same($0, template) }
+        return ByteScan.equal(kept, template)
     }
 
     /// Byte equality of the values (String's `==` would take canonically equivalent text as equal).
@@ -54,12 +54,6 @@ final class RenderedPayloads: @unchecked Sendable {
 
     private static func same(_ a: String?, _ b: String?) -> Bool {
         guard var a, var b else { return a == nil && b == nil }
-        return a.withUTF8 { x in b.withUTF8 { same(x, $0) } }
-    }
-
-    private static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        guard let x = a.baseAddress, let y = b.baseAddress else { return true }  // both empty
-        return memcmp(x, y, a.count) == 0
+        return a.withUTF8 { x in b.withUTF8 { ByteScan.equal(x, $0) } }
     }
 }

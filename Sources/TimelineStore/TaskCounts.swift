@@ -3,7 +3,8 @@ import TimelineCore
 /// Timeline rows per status, kept in `task_counts` by triggers on `timeline` (schema 11): counts of the
 /// whole timeline or of statuses alone (`timeline list`'s total, `timeline status`, the header) read a few
 /// rows instead of counting every task. Every write to `timeline` (ingest, restore, prune) keeps it exact.
-/// Creating it again recounts (a file whose version was set back migrates again).
+/// Creating it again recounts (a file whose version was set back migrates again). A large ingest batch
+/// applies what these triggers would once, with them off (`KeptCountChanges`; a test holds the two equal).
 enum TaskCounts {
     static let createSQL = """
         CREATE TABLE IF NOT EXISTS task_counts (

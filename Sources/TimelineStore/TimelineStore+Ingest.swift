@@ -158,6 +158,8 @@ struct BatchWriter {
     private var changes: [String: TaskChange] = [:]
     /// Task ids in first-touched order (new rows get row ids in arrival order).
     private var touched: [String] = []
+    /// Fewest touched tasks for which `writeTimelineRows` applies the kept counts once (tests set it).
+    var countsOnceFrom = BatchWriter.countsOnceFromDefault
 
     init(db: Database, receivedMicros: Int64) throws {
         self.db = db
@@ -241,17 +243,47 @@ struct BatchWriter {
     /// Writes each touched task's row once: new rows, new winners (they then wait for the search index:
     /// `indexed_seq` is left as it was), and event counts. A new winner's status, agent and category are
     /// written only where they differ from the stored row's, so the indexes on them (`timeline_agent`,
-    /// `timeline_category`) and the triggers that watch them (`TaskCounts`, `TimelineValues`) do nothing
-    /// for a task that only moved on.
+    /// `timeline_category`) and the kept counts (`TaskCounts`, `TimelineValues`) do nothing for a task
+    /// that only moved on.
+    ///
+    /// A batch touching `countsOnceFrom` tasks or more writes its rows with the triggers off and
+    /// applies their counts once (`KeptCountChanges`): with triggers, each row's statement ran their
+    /// programs and kept a journal of every page it touched (to undo that statement alone), about as much
+    /// work as the row write itself. A smaller batch keeps the triggers: turning them off and on makes
+    /// SQLite prepare the connection's statements again, which costs more than a few rows' triggers.
     func writeTimelineRows() throws {
+        if touched.count < countsOnceFrom {
+            try writeRows()
+            return
+        }
+        var counts = KeptCountChanges()
+        for taskID in touched {
+            guard let change = changes[taskID], let winner = change.winner else { continue }
+            counts.write(rowID: change.rowID,
+                         stored: change.stored.map { ($0.status, $0.agentID, $0.category) },
+                         winner: (winner.status, winner.agentID, winner.category))
+        }
+        let unreadBefore = try KeptCountChanges.unreadErrors(in: db, rows: counts.storedErrorRows)
+        try db.withoutTriggers { try writeRows() }
+        let unreadAfter = try KeptCountChanges.unreadErrors(in: db, rows: counts.winningErrorRows)
+        try counts.apply(to: db, unreadDelta: unreadAfter - unreadBefore)
+    }
+
+    /// Fewest touched tasks for which a batch applies the kept counts once instead of through triggers.
+    static let countsOnceFromDefault = 64
+
+    /// The row writes of `writeTimelineRows`.
+    private func writeRows() throws {
         if touched.isEmpty { return }
         let insertRow = try db.cached("""
             INSERT INTO timeline (row_id, seq, ts_us, status, agent_id, category, event_count, task_id, indexed_seq)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, NULL)
             """)
         let countOlder = try db.cached("UPDATE timeline SET event_count = event_count + ?2 WHERE row_id = ?1")
-        for taskID in touched {
-            guard let change = changes[taskID] else { continue }
+        // In row id order: each write lands next to the previous one in the table (new rows last, in the
+        // order their ids were given), instead of at a random page of it.
+        let ordered = touched.compactMap { taskID in changes[taskID].map { (taskID, $0) } }.sorted { $0.1.rowID < $1.1.rowID }
+        for (taskID, change) in ordered {
             guard let winner = change.winner else {
                 try countOlder.bind(change.rowID, at: 1)
                 try countOlder.bind(change.added, at: 2)

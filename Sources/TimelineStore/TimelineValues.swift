@@ -2,7 +2,8 @@
 /// `timeline_values` by triggers (schema 13). A qualifier (`agent:`, `host:`, `category:`) is a substring
 /// test: it is tested against these few values first, and the timeline is then read through the index of
 /// the values that match (`timeline_agent`, `timeline_category`) instead of testing every row.
-/// Creating it again recounts (a file whose version was set back migrates again).
+/// Creating it again recounts (a file whose version was set back migrates again). A large ingest batch
+/// applies what these triggers would once, with them off (`KeptCountChanges`; a test holds the two equal).
 enum TimelineValues {
     /// The `kind` of agent ids (also searched by `host:`).
     static let agent = "agent"

@@ -2,7 +2,8 @@
 /// header and the terminal title read one row instead of walking every unread error task. Every write that
 /// can change it keeps it exact in its own transaction: timeline rows (ingest, restore, prune), read marks
 /// (mark read, restore, prune, `U`) and the `U` watermark (which recounts: after `U` nothing is unread, so
-/// the walk is short). Creating it again recounts (a file whose version was set back migrates again).
+/// the walk is short). Creating it again recounts (a file whose version was set back migrates again). A
+/// large ingest batch applies what these triggers would once, with them off (`KeptCountChanges`).
 enum UnreadErrors {
     /// The walk: unread error tasks counted over the timeline (the rule of `ReadState.unreadColumn`).
     static let countSQL = """
@@ -24,6 +25,11 @@ enum UnreadErrors {
     private static func markDelta(task: String, before: String, after: String) -> String {
         "COALESCE((SELECT \(unread("t", mark: after)) - \(unread("t", mark: before)) FROM timeline t WHERE t.row_id = \(task)), 0)"
     }
+
+    /// How many of the timeline rows whose ids the JSON array `?1` lists are unread errors (a batch that
+    /// writes its rows with the triggers off counts its rows before and after: `KeptCountChanges`).
+    static let unreadRowsSQL = "SELECT count(*) FROM timeline t WHERE t.row_id IN (SELECT value FROM json_each(?1)) AND "
+        + unreadNow("t")
 
     static let createSQL = """
         CREATE TABLE IF NOT EXISTS unread_errors (

@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "TimelineConfig", dependencies: ["TimelineCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         // Agents' own hooks (Claude Code, Codex, Gemini CLI, Cursor, opencode, aider) as events: mapping,
         // secret redaction, the spool, the time-boxed publisher and the settings-file installers.
-        .target(name: "AgentHooks", dependencies: ["TimelineCore", "StrictJSON"]),
+        .target(name: "AgentHooks", dependencies: ["TimelineCore", "StrictJSON", "SharedRules"]),
         .executableTarget(
             name: "timeline",
             dependencies: [
@@ -103,7 +103,7 @@ let package = Package(
         ),
         .testTarget(name: "TerminalTests",
                     dependencies: ["Terminal", "TimelineUI", "CNCursesW", "TimelineCore", "TimelineStore", "TestSupport"]),
-        .testTarget(name: "AgentHooksTests", dependencies: ["AgentHooks", "TimelineCore", "StrictJSON", "TestSupport"],
+        .testTarget(name: "AgentHooksTests", dependencies: ["AgentHooks", "TimelineCore", "StrictJSON", "SharedRules", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "AttentionTests", dependencies: ["Attention", "TimelineStore", "TimelineCore", "StrictJSON", "TestSupport"]),
     ]

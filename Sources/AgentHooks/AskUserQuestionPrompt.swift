@@ -1,4 +1,5 @@
 import Foundation
+import SharedRules
 import StrictJSON
 import TimelineCore
 

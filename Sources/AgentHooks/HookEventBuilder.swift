@@ -1,4 +1,5 @@
 import Foundation
+import SharedRules
 import TimelineCore
 
 /// Turns a report into the event payload: task `AGENT:SESSION`, agent `AGENT@HOST`, the project as the

@@ -41,7 +41,10 @@ enum CredentialProcess {
             }
         }
         guard output.status == 0 else {
-            let stderr = String(decoding: output.stderr, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            // Shown to the user (it often says what to do), with anything that looks like a secret taken out
+            // first: a helper may echo keys or tokens when it fails.
+            let stderr = SecretRedaction.redact(String(decoding: output.stderr, as: UTF8.self))
+                .trimmingCharacters(in: .whitespacesAndNewlines)
             let aboutSSO = looksLikeSSO || command.lowercased().contains("sso") || stderr.lowercased().contains("sso")
             throw failure(.failed(status: output.status, stderr: String(stderr.prefix(1000)),
                                   next: aboutSSO ? .ssoLogin : .runYourself(command: command)))

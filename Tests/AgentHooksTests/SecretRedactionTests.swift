@@ -1,5 +1,6 @@
 import AgentHooks
 import Foundation
+import SharedRules
 import Testing
 
 @Suite("Secret redaction")

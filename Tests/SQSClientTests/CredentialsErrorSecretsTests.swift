@@ -1,5 +1,6 @@
 import Foundation
 import SQSClient
+import SharedRules
 import TestSupport
 import Testing
 
@@ -87,6 +88,20 @@ import Testing
         try temp.write(".aws/config", "[default]\ncredential_process = \(failing)\n")
         Self.failure("credential_process failing", temp.environment()) {
             $0 == .credentialProcess(profile: "default", .failed(status: 3, stderr: "no session", next: .runYourself(command: failing)))
+        }
+        // A failing helper that echoes secrets to stderr: what it said is shown with them taken out.
+        let echoing = try temp.write("echoing", """
+            #!/bin/sh
+            echo 'refresh failed: aws_access_key_id=\(Self.keyID)' >&2
+            echo 'AWS_SECRET_ACCESS_KEY=\(Self.secret) AWS_SESSION_TOKEN=\(Self.sessionToken)' >&2
+            echo 'Authorization: Bearer \(Self.bearer)' >&2
+            exit 4
+
+            """, executable: true)
+        try temp.write(".aws/config", "[default]\ncredential_process = \(echoing)\n")
+        Self.failure("credential_process echoing secrets", temp.environment()) { error in
+            guard case .credentialProcess("default", .failed(status: 4, let said, _)) = error else { return false }
+            return said.hasPrefix("refresh failed: aws_access_key_id=") && said.contains(SecretRedaction.marker)
         }
     }
 

@@ -246,7 +246,9 @@ extension TimelineStore: TimelineReading {
             guard limit > 0 else { return 0 }
             if let limitth = try keyOfRow(after: limit - 1), limitth > key { return limit }
         }
-        return Int(try db.scalarInt(Self.rowsNewer, [.integer(key.timestampMicros), .integer(key.seq)]))
+        let counted = Int(try db.scalarInt(Self.rowsNewer, [.integer(key.timestampMicros), .integer(key.seq)]))
+        // Rows may arrive between the two reads.
+        return limit.map { min($0, counted) } ?? counted
     }
 
     /// The key of the row that has `newer` rows above it, if there is one (caller holds the lock).

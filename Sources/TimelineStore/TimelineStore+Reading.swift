@@ -230,11 +230,42 @@ extension TimelineStore: TimelineReading {
     /// Matching rows newer than `key`, counting at most `limit` when given (caller holds the lock).
     private func countNewer(_ key: RowKey, _ query: TimelineQuery, upTo limit: Int?) throws -> Int {
         let filter = filter(query)
+        if filter.conditions.isEmpty && !filter.needsEvents { return try countNewer(key, upTo: limit) }
         let rows = "SELECT 1 FROM timeline t" + join(filter) + filter.whereClause(adding: ["(t.ts_us, t.seq) > (?, ?)"])
             + (limit.map { " LIMIT \($0)" } ?? "")
         return Int(try db.scalarInt("SELECT count(*) FROM (\(rows))",
                                     filter.values + [.integer(key.timestampMicros), .integer(key.seq)]))
     }
+
+    /// Every row newer than `key`, at most `limit` when given (caller holds the lock). Each entry of the
+    /// order index costs a test when counted by a row-value comparison or through a LIMIT subquery; here
+    /// the index range alone bounds the count. Past a limit, the limit-th newest row's key (a skip
+    /// through the index, no test per entry) tells that it is reached without counting.
+    private func countNewer(_ key: RowKey, upTo limit: Int?) throws -> Int {
+        if let limit {
+            guard limit > 0 else { return 0 }
+            if let limitth = try keyOfRow(after: limit - 1), limitth > key { return limit }
+        }
+        let counted = Int(try db.scalarInt(Self.rowsNewer, [.integer(key.timestampMicros), .integer(key.seq)]))
+        // Rows may arrive between the two reads.
+        return limit.map { min($0, counted) } ?? counted
+    }
+
+    /// The key of the row that has `newer` rows above it, if there is one (caller holds the lock).
+    private func keyOfRow(after newer: Int) throws -> RowKey? {
+        let statement = try db.cached(Self.keyOfRowAfter)
+        defer { statement.reset() }
+        try statement.bind([.integer(Int64(newer))])
+        guard try statement.step() == .row else { return nil }
+        return RowKey(timestampMicros: statement.int64(0), seq: statement.int64(1))
+    }
+
+    /// The key of the row after `?` newer ones: a skip through the order index.
+    static let keyOfRowAfter = "SELECT ts_us, seq FROM timeline ORDER BY ts_us DESC, seq DESC LIMIT 1 OFFSET ?"
+    /// How many rows are newer than the key (`?1`, `?2`): a later timestamp, or the same one and a later
+    /// seq; two ranges of the order index, counted without a test per entry.
+    static let rowsNewer = "SELECT (SELECT count(*) FROM timeline WHERE ts_us > ?1)"
+        + " + (SELECT count(*) FROM timeline WHERE ts_us = ?1 AND seq > ?2)"
 
     public func statusCounts(matching query: TimelineQuery) throws -> [Status: Int] {
         try locked { try statusCounts(query, upTo: nil) }

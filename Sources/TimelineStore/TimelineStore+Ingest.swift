@@ -113,10 +113,11 @@ extension TimelineStore {
     /// traffic the poller's CPU per event was 0.69 ms at 30 rows, 0.50 at 300 and 0.42 at 1,000. But a
     /// search reads the waiting rows with LIKE: 1,000 of them added ~10-20 ms to a search, 300 ~3-7 ms.
     static let searchIndexBacklog = 300
-    /// Most waiting rows one ingest indexes (besides its own rows when it has more): one segment of this
-    /// many rows costs about as little per row as one of `searchIndexBacklog` (a segment of 30 cost ~40%
-    /// more per row, in CPU and in later merges), while a batch of 10 that indexes it stays short
-    /// (300 rows: 20-30 ms of CPU at 1,000,000 events, the ingest p99).
+    /// Most waiting rows one ingest indexes (besides its own rows when it has more). A segment of 150 rows
+    /// costs about as little per row as one of 300 (one of 30-50 rows cost 30-40% more, in CPU and in later
+    /// merges); at 1,000,000 events a batch of 10 that indexed 150 rows took 9-15 ms of CPU, one that
+    /// indexed 300 and took the merge step 18-28 ms (the ingest p99). Under back-to-back batches of 10, one
+    /// in 15 indexes and one in 30 merges, so the p90 stays an ordinary batch's.
     static let searchIndexRowsPerIngest = 150
     /// Most rows indexed per transaction by `flushSearchIndex`.
     static let searchIndexChunk = 5_000

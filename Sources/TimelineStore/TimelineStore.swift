@@ -47,6 +47,8 @@ public final class TimelineStore: @unchecked Sendable {
     let qualifierPieces = QualifierPieces()
     /// The payloads this connection's reads rendered last (reads only).
     let renderedPayloads = RenderedPayloads()
+    /// Rows this connection's ingests indexed since one of them took a merge step (`searchIndexShare`).
+    var searchRowsIndexedSinceMerge = 0
     /// Path of the database file.
     public var path: String { db.path }
 

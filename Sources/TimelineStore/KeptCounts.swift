@@ -29,8 +29,6 @@ struct KeptCounts {
         var value: String
     }
 
-    var isEmpty: Bool { statuses.isEmpty && values.isEmpty && storedErrorRows.isEmpty && winningErrorRows.isEmpty }
-
     /// A new row (`stored == nil`) or a row's new winner, as `BatchWriter.writeTimelineRows` writes it.
     mutating func write(rowID: Int64, stored: (status: String, agentID: String, category: String?)?,
                         winner: (status: String, agentID: String, category: String?)) {
@@ -122,10 +120,11 @@ struct KeptCounts {
         try changeUnreadErrors(in: db, by: try unreadErrors(in: db, rows: rowIDs) - before)
     }
 
-    /// Subtracts the timeline rows that `rowsSQL` selects (a query of `row_id`s) from every kept count, as
-    /// they are about to be deleted: call it before their rows and read marks go. One GROUP BY per table.
+    /// Subtracts the timeline rows that `rowsSQL` selects (a query of distinct `row_id`s) from every kept
+    /// count, as they are about to be deleted: call it before their rows and read marks go. One GROUP BY per
+    /// table, each row looked up by its id (CROSS JOIN: SQLite would otherwise walk the status index).
     static func removeRows(selectedBy rowsSQL: String, in db: Database) throws {
-        let going = "FROM timeline t WHERE t.row_id IN (\(rowsSQL))"
+        let going = "FROM (\(rowsSQL)) AS going CROSS JOIN timeline t ON t.row_id = going.row_id"
         try db.execute("""
             UPDATE task_counts SET tasks = task_counts.tasks - gone.tasks
                 FROM (SELECT t.status, count(*) AS tasks \(going) GROUP BY t.status) AS gone
@@ -133,11 +132,11 @@ struct KeptCounts {
             DELETE FROM task_counts WHERE tasks <= 0;
             UPDATE timeline_values SET tasks = timeline_values.tasks - gone.tasks
                 FROM (SELECT '\(TimelineValues.agent)' AS kind, t.agent_id AS value, count(*) AS tasks \(going) GROUP BY t.agent_id
-                      UNION ALL SELECT '\(TimelineValues.category)', t.category, count(*) \(going) AND t.category IS NOT NULL
+                      UNION ALL SELECT '\(TimelineValues.category)', t.category, count(*) \(going) WHERE t.category IS NOT NULL
                       GROUP BY t.category) AS gone
                 WHERE timeline_values.kind = gone.kind AND timeline_values.value = gone.value;
             DELETE FROM timeline_values WHERE tasks <= 0;
-            UPDATE unread_errors SET tasks = tasks - (SELECT count(*) \(going) AND \(UnreadErrors.unreadNow("t")));
+            UPDATE unread_errors SET tasks = tasks - (SELECT count(*) \(going) WHERE \(UnreadErrors.unreadNow("t")));
             """)
     }
 

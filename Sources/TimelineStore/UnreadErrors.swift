@@ -17,9 +17,12 @@ enum UnreadErrors {
     }
 
     /// How many of the timeline rows whose ids the JSON array `?1` lists are unread errors (a write counts
-    /// the rows it changes before and after: `KeptCounts`).
-    static let unreadRowsSQL = "SELECT count(*) FROM timeline t WHERE t.row_id IN (SELECT value FROM json_each(?1)) AND "
-        + unreadNow("t")
+    /// the rows it changes before and after: `KeptCounts`). The CROSS JOIN looks each row up by its id: with
+    /// `row_id IN (...)` SQLite walked every error row through the status index instead.
+    static let unreadRowsSQL = """
+        SELECT count(*) FROM (SELECT DISTINCT value AS row_id FROM json_each(?1)) AS listed
+        CROSS JOIN timeline t ON t.row_id = listed.row_id WHERE \(unreadNow("t"))
+        """
 
     static let createTableSQL = """
         CREATE TABLE IF NOT EXISTS unread_errors (

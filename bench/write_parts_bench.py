@@ -5,8 +5,8 @@ path's small commits, each run with one part of the schema or of the settings re
                                       [--only part,part] [--live-events 6000] [--skip-import] [--skip-live]
     python bench/write_parts_bench.py --pages [--timeline ...] [--mix FILE] [--live-events 6000]
 
-Import: every part is imported from a fresh file whose schema has that part removed (an index dropped, a
-trigger dropped, the full-text index replaced by a table that ignores writes, a larger batch, or a pragma
+Import: every part is imported from a fresh file whose schema has that part removed (an index dropped, the
+full-text index replaced by a table that ignores writes, a larger batch, or a pragma
 swapped), between two baseline imports; its ratio is taken against the mean of those two neighbours, so a
 machine whose speed drifts moves both alike. Live: the first events of the mix are imported once; each part
 then gets a copy of that file, with the part removed, and the last `--live-events` events are imported in
@@ -49,11 +49,6 @@ INSERT_EVENT = ("INSERT INTO events (id, agent_id, task_id, title, body, status,
                 "                      payload_template, message_id, received_us, id_key, task_row, sent_us, receive_count)\n"
                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)")
 OPEN_PRAGMAS = "PRAGMA synchronous = NORMAL; PRAGMA temp_store = FILE; PRAGMA cache_size = -4096"
-TRIGGER_GROUPS = {
-    "task_counts": ("task_counts_",),
-    "unread_errors": ("unread_errors_task_",),
-    "timeline_values": ("timeline_values_",),
-}
 
 
 @dataclass
@@ -66,10 +61,6 @@ class Part:
     subst: dict[str, str] = field(default_factory=dict)
     flags: list[str] = field(default_factory=list)
     live: bool = True
-
-
-def drop_triggers(prefixes: tuple[str, ...]) -> list[str]:
-    return [f"__triggers__:{p}" for p in prefixes]
 
 
 PARTS = [
@@ -88,9 +79,6 @@ PARTS = [
     Part("timeline_category", "index timeline(category, status) dropped", ["DROP INDEX timeline_category"]),
     Part("timeline_unindexed", "partial index timeline(row_id) WHERE indexed_seq IS NOT seq dropped",
          ["DROP INDEX timeline_unindexed"]),
-    Part("trg_task_counts", "task_counts triggers dropped", drop_triggers(TRIGGER_GROUPS["task_counts"])),
-    Part("trg_unread_errors", "unread_errors timeline triggers dropped", drop_triggers(TRIGGER_GROUPS["unread_errors"])),
-    Part("trg_timeline_values", "timeline_values triggers dropped", drop_triggers(TRIGGER_GROUPS["timeline_values"])),
     Part("search_index", "full-text index writes ignored (the rows are still read and marked indexed)",
          ["DROP TABLE search",
           "CREATE TABLE search (search, rank, title, body, agent_id, task_id, category)",
@@ -102,10 +90,9 @@ PARTS = [
          ["PRAGMA journal_mode = DELETE"],
          {OPEN_PRAGMAS: OPEN_PRAGMAS.replace("NORMAL", "OFF"), "PRAGMA journal_mode = WAL": "PRAGMA journal_mode = OFF"},
          live=False),
-    Part("all_timeline_extras", "every timeline index and trigger above dropped, search writes ignored",
+    Part("all_timeline_extras", "every timeline index above dropped, search writes ignored",
          ["DROP INDEX timeline_order", "DROP INDEX timeline_status_seq", "DROP INDEX timeline_agent",
           "DROP INDEX timeline_category", "DROP INDEX timeline_unindexed"]
-         + drop_triggers(sum(TRIGGER_GROUPS.values(), ()))
          + ["DROP TABLE search",
             "CREATE TABLE search (search, rank, title, body, agent_id, task_id, category)",
             "CREATE TRIGGER search_ignore BEFORE INSERT ON search BEGIN SELECT RAISE(IGNORE); END"]),
@@ -134,14 +121,7 @@ def remove_part(db: Path, part: Part) -> None:
     connection = sqlite3.connect(db, isolation_level=None)
     try:
         for statement in part.sql:
-            if statement.startswith("__triggers__:"):
-                prefix = statement.split(":", 1)[1]
-                names = [row[0] for row in connection.execute(
-                    "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE ?", (prefix + "%",))]
-                for name in names:
-                    connection.execute(f"DROP TRIGGER {name}")
-            else:
-                connection.execute(statement)
+            connection.execute(statement)
     finally:
         connection.close()
 

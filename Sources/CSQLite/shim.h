@@ -10,9 +10,4 @@ static inline int tl_sqlite_config_statement_journal_spill(int bytes) {
     return sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, bytes);
 }
 
-// sqlite3_db_config is variadic too: turning a connection's triggers off and on, typed.
-static inline int tl_sqlite_enable_triggers(sqlite3 *db, int on) {
-    return sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, on, (int *)0);
-}
-
 #endif

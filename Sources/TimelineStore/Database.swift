@@ -116,20 +116,6 @@ public final class Database {
         }
     }
 
-    /// Runs `body` with this connection's triggers off (other connections' stay on); on again when it
-    /// returns or throws. Turning them off or on makes SQLite prepare every statement of the connection
-    /// again at its next use, so this pays only around many statements.
-    func withoutTriggers<T>(_ body: () throws -> T) throws -> T {
-        try setTriggers(on: false)
-        defer { try? setTriggers(on: true) }
-        return try body()
-    }
-
-    private func setTriggers(on: Bool) throws {
-        let rc = tl_sqlite_enable_triggers(handle, on ? 1 : 0)
-        guard rc == SQLITE_OK else { throw SQLiteError(connection: handle, code: rc, sql: "SQLITE_DBCONFIG_ENABLE_TRIGGER") }
-    }
-
     /// The first column of the first row of `sql` as an integer (0 when there is no row).
     public func scalarInt(_ sql: String, _ values: [SQLiteValue] = []) throws -> Int64 {
         let statement = try cached(sql)

@@ -33,6 +33,7 @@ enum Schema {
         Migration(version: 11, apply: keepTaskCounts),
         Migration(version: 12, apply: storeColumnsAndPayloadShapes),
         Migration(version: 13, apply: keepReadCounts),
+        Migration(version: 14, apply: keepCountsWithoutTriggers),
     ]
 
     static var latestVersion: Int64 { migrations.last?.version ?? 0 }
@@ -300,9 +301,11 @@ enum Schema {
             """)
     }
 
-    /// Version 11 (counts at scale): timeline rows per status, kept by triggers (`TaskCounts`).
+    /// Version 11 (counts at scale): timeline rows per status, kept (`TaskCounts`; by triggers until
+    /// version 14, which has `KeptCounts` keep it). Counted here, so a file whose version was set back
+    /// migrates again to exact counts.
     private static func keepTaskCounts(_ db: Database) throws {
-        try db.execute(TaskCounts.createSQL)
+        try db.execute(TaskCounts.createTableSQL + TaskCounts.recountSQL)
     }
 
     /// The `events` table of version 12: the known fields as columns, the payload as a template of what
@@ -365,11 +368,29 @@ enum Schema {
             """)
     }
 
-    /// Version 13 (reads at scale): the unread error count kept by triggers (`UnreadErrors`), and the
-    /// distinct agents and categories with indexes on them (`TimelineValues`), so `timeline status` and
-    /// `agent:`/`category:` qualifiers cost the same at any history size.
+    /// Version 13 (reads at scale): the unread error count (`UnreadErrors`), and the distinct agents and
+    /// categories with indexes on them (`TimelineValues`), kept (by triggers until version 14), so
+    /// `timeline status` and `agent:`/`category:` qualifiers cost the same at any history size.
     private static func keepReadCounts(_ db: Database) throws {
-        try db.execute(UnreadErrors.createSQL)
-        try db.execute(TimelineValues.createSQL)
+        try db.execute(UnreadErrors.createTableSQL + UnreadErrors.recountSQL)
+        try db.execute(TimelineValues.createTableSQL + TimelineValues.recountSQL)
+    }
+
+    /// The triggers that kept the counts in versions 11 to 13.
+    static let countTriggersBeforeVersion14 = [
+        "task_counts_insert", "task_counts_delete", "task_counts_update",
+        "timeline_values_insert", "timeline_values_delete", "timeline_values_agent", "timeline_values_category",
+        "unread_errors_task_insert", "unread_errors_task_delete", "unread_errors_task_update",
+        "unread_errors_mark_insert", "unread_errors_mark_update", "unread_errors_mark_delete",
+        "unread_errors_watermark_insert", "unread_errors_watermark_update", "unread_errors_watermark_delete",
+    ]
+
+    /// Version 14 (writes at scale): the kept counts are kept by each write path in Swift (`KeptCounts`), not
+    /// by triggers: every connection parsed the triggers' SQL when it opened, and every row write ran
+    /// them. The triggers go, and the counts are counted again (a scan of the timeline, not of the events:
+    /// it also drops the rows of zero the triggers left, and trusts nothing a file's writers did).
+    private static func keepCountsWithoutTriggers(_ db: Database) throws {
+        try db.execute(countTriggersBeforeVersion14.map { "DROP TRIGGER IF EXISTS \($0);" }.joined())
+        try KeptCounts.recount(in: db)
     }
 }

@@ -72,13 +72,20 @@ extension TimelineStore {
     /// Marks the task read up to the event `seq` (the newest one the user saw; a newer one stays unread).
     public func markRead(taskID: String, seq: Int64) throws {
         try locked {
-            let statement = try db.cached("""
-                INSERT INTO read_marks (task_row, seq) SELECT row_id, ? FROM timeline WHERE task_id = ?
-                ON CONFLICT (task_row) DO UPDATE SET seq = MAX(seq, excluded.seq)
-                """)
-            defer { statement.reset() }
-            try statement.bind([.integer(seq), .text(taskID)])
-            _ = try statement.step()
+            try db.transaction {
+                let row = try db.cached("SELECT row_id FROM timeline WHERE task_id = ?")
+                defer { row.reset() }
+                try row.bind(taskID, at: 1)
+                guard try row.step() == .row else { return }
+                let rowID = row.int64(0)
+                row.reset()
+                try KeptCounts.changingReadMarks(ofRows: [rowID], in: db) {
+                    try db.run("""
+                        INSERT INTO read_marks (task_row, seq) VALUES (?, ?)
+                        ON CONFLICT (task_row) DO UPDATE SET seq = MAX(seq, excluded.seq)
+                        """, [.integer(rowID), .integer(seq)])
+                }
+            }
         }
     }
 
@@ -91,6 +98,7 @@ extension TimelineStore {
                         SELECT 'read_all_seq', CAST(COALESCE(MAX(seq), 0) AS TEXT) FROM events;
                     DELETE FROM read_marks;
                     """)
+                try KeptCounts.recountUnreadErrors(in: db)
             }
         }
     }

@@ -137,15 +137,25 @@ private struct BackupRestorer {
         }
     }
 
-    /// Writes the timeline rows of the events added, then the read marks.
+    /// Writes the timeline rows of the events added, then the read marks (each names an event: its task's
+    /// mark moves forward to it).
     mutating func finish() throws {
         try writer.writeTimelineRows()
+        let find = try db.cached("SELECT task_row, seq FROM events WHERE id_key = ? AND id = ?")
+        var marks: [(row: Int64, seq: Int64)] = []
         for eventID in reads {
-            try db.run("""
-                INSERT INTO read_marks (task_row, seq) SELECT task_row, seq FROM events WHERE id_key = ? AND id = ?
-                ON CONFLICT (task_row) DO UPDATE SET seq = excluded.seq WHERE excluded.seq > read_marks.seq
-                """, [.integer(EventIDKey.key(eventID)), .text(eventID)])
-            counts.readMarks += Int(db.changes)
+            try find.bind([.integer(EventIDKey.key(eventID)), .text(eventID)])
+            if try find.step() == .row { marks.append((find.int64(0), find.int64(1))) }
+            find.reset()
+        }
+        try KeptCounts.changingReadMarks(ofRows: marks.map(\.row), in: db) {
+            for mark in marks {
+                try db.run("""
+                    INSERT INTO read_marks (task_row, seq) VALUES (?, ?)
+                    ON CONFLICT (task_row) DO UPDATE SET seq = excluded.seq WHERE excluded.seq > read_marks.seq
+                    """, [.integer(mark.row), .integer(mark.seq)])
+                counts.readMarks += Int(db.changes)
+            }
         }
     }
 

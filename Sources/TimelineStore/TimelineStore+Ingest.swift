@@ -177,8 +177,6 @@ struct BatchWriter {
     private var changes: [String: TaskChange] = [:]
     /// Task ids in first-touched order (new rows get row ids in arrival order).
     private var touched: [String] = []
-    /// Fewest touched tasks for which `writeTimelineRows` applies the kept counts once (tests set it).
-    var countsOnceFrom = BatchWriter.countsOnceFromDefault
 
     init(db: Database, receivedMicros: Int64) throws {
         self.db = db
@@ -262,34 +260,21 @@ struct BatchWriter {
     /// Writes each touched task's row once: new rows, new winners (they then wait for the search index:
     /// `indexed_seq` is left as it was), and event counts. A new winner's status, agent and category are
     /// written only where they differ from the stored row's, so the indexes on them (`timeline_agent`,
-    /// `timeline_category`) and the kept counts (`TaskCounts`, `TimelineValues`) do nothing for a task
-    /// that only moved on.
-    ///
-    /// A batch touching `countsOnceFrom` tasks or more writes its rows with the triggers off and
-    /// applies their counts once (`KeptCountChanges`): with triggers, each row's statement ran their
-    /// programs and kept a journal of every page it touched (to undo that statement alone), about as much
-    /// work as the row write itself. A smaller batch keeps the triggers: turning them off and on makes
-    /// SQLite prepare the connection's statements again, which costs more than a few rows' triggers.
+    /// `timeline_category`) do nothing for a task that only moved on. The kept counts take what the rows
+    /// change in a few statements (`KeptCounts`).
     func writeTimelineRows() throws {
-        if touched.count < countsOnceFrom {
-            try writeRows()
-            return
-        }
-        var counts = KeptCountChanges()
+        var counts = KeptCounts()
         for taskID in touched {
             guard let change = changes[taskID], let winner = change.winner else { continue }
             counts.write(rowID: change.rowID,
                          stored: change.stored.map { ($0.status, $0.agentID, $0.category) },
                          winner: (winner.status, winner.agentID, winner.category))
         }
-        let unreadBefore = try KeptCountChanges.unreadErrors(in: db, rows: counts.storedErrorRows)
-        try db.withoutTriggers { try writeRows() }
-        let unreadAfter = try KeptCountChanges.unreadErrors(in: db, rows: counts.winningErrorRows)
+        let unreadBefore = try KeptCounts.unreadErrors(in: db, rows: counts.storedErrorRows)
+        try writeRows()
+        let unreadAfter = try KeptCounts.unreadErrors(in: db, rows: counts.winningErrorRows)
         try counts.apply(to: db, unreadDelta: unreadAfter - unreadBefore)
     }
-
-    /// Fewest touched tasks for which a batch applies the kept counts once instead of through triggers.
-    static let countsOnceFromDefault = 64
 
     /// The row writes of `writeTimelineRows`.
     private func writeRows() throws {

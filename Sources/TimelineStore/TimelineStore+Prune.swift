@@ -133,9 +133,9 @@ extension TimelineStore {
         return result
     }
 
-    /// Tasks whose current event is older than the cutoff, `batching.tasks` at a time: their index
-    /// entries (removed with the exact text they were made from: that of `indexed_seq`), events, rows, marks
-    /// and read marks. With `deleteEvents` false (a prune by copy) the events stay, owned by no row, until
+    /// Tasks whose current event is older than the cutoff, `batching.tasks` at a time: their kept counts,
+    /// index entries (removed with the exact text they were made from: that of `indexed_seq`), events, rows,
+    /// marks and read marks. With `deleteEvents` false (a prune by copy) the events stay, owned by no row, until
     /// the copy leaves them out, and `batching.tasksWithoutEvents` go per transaction.
     func pruneWholeTasks(olderThan cutoffMicros: Int64, keepRunning: Bool, batching: PruneBatching,
                          deleteEvents: Bool = true) throws -> (tasks: Int, events: Int) {
@@ -156,6 +156,7 @@ extension TimelineStore {
                 defer { try? db.execute("DROP TABLE IF EXISTS temp.prune_tasks") }
                 let found = Int(try db.scalarInt("SELECT count(*) FROM temp.prune_tasks"))
                 if found == 0 { return (0, 0) }
+                try KeptCounts.removeRows(selectedBy: "SELECT row_id FROM temp.prune_tasks", in: db)
                 try db.execute("""
                     INSERT INTO search (search, rowid, title, body, agent_id, task_id, category)
                         SELECT 'delete', p.row_id, \(SearchIndexer.indexedValues(of: "e"))

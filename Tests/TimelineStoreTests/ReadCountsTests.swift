@@ -4,7 +4,7 @@ import TimelineCore
 @testable import TimelineStore
 import TestSupport
 
-/// Schema 13's kept read state: the unread error count and the distinct agents and categories stay equal to
+/// The kept read state (schema 13): the unread error count and the distinct agents and categories stay equal to
 /// counting the timeline, whatever writes it; qualifiers resolved through them find exactly the rows the
 /// row-by-row test finds.
 @Suite("TimelineStore kept read counts")
@@ -94,12 +94,6 @@ struct ReadCountsTests {
             try store.markRead(taskID: "T1", seq: 100)
             try store.db.execute("""
                 DROP TABLE unread_errors; DROP TABLE timeline_values; DROP INDEX timeline_agent; DROP INDEX timeline_category;
-                DROP TRIGGER unread_errors_task_insert; DROP TRIGGER unread_errors_task_delete;
-                DROP TRIGGER unread_errors_task_update; DROP TRIGGER unread_errors_mark_insert;
-                DROP TRIGGER unread_errors_mark_update; DROP TRIGGER unread_errors_mark_delete;
-                DROP TRIGGER unread_errors_watermark_insert; DROP TRIGGER unread_errors_watermark_update;
-                DROP TRIGGER unread_errors_watermark_delete; DROP TRIGGER timeline_values_insert;
-                DROP TRIGGER timeline_values_delete; DROP TRIGGER timeline_values_agent; DROP TRIGGER timeline_values_category;
                 PRAGMA user_version = 12
                 """)
         }

@@ -55,8 +55,7 @@ struct TaskCountsTests {
             try store.ingestEvents((0..<30).map { makeEvent("e\($0)", task: "T\($0 % 7)", second: Int64($0),
                                                            status: Status.allCases[$0 % Status.allCases.count]) })
             try store.db.restorePayloadColumnsLayout()
-            try store.db.execute("DROP TRIGGER task_counts_insert; DROP TRIGGER task_counts_delete;"
-                + " DROP TRIGGER task_counts_update; DROP TABLE task_counts; PRAGMA user_version = 10")
+            try store.db.execute("DROP TABLE task_counts; PRAGMA user_version = 10")
         }
         let store = try TimelineStore(path: path)
         #expect(try store.db.userVersion() == Schema.latestVersion)

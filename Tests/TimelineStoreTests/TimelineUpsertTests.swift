@@ -5,7 +5,7 @@ import TimelineCore
 import TestSupport
 
 /// The timeline upsert writes a task's status, agent and category only when its new winning event changes
-/// them, so the indexes and triggers on those columns do nothing for a task that only moved on.
+/// them, so the indexes on those columns do nothing for a task that only moved on.
 @Suite("TimelineStore timeline upsert")
 struct TimelineUpsertTests {
     /// Counts the UPDATEs of the timeline whose SET list names each column (temporary triggers: an

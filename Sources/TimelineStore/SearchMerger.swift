@@ -2,9 +2,10 @@ import Foundation
 
 /// Keeps the full-text index's merges small and mostly off the ingest path. The index runs with FTS5's
 /// `automerge` off (schema version 8): FTS5 otherwise merged 64 × levels pages inside some commits (the
-/// ingest p99). Instead each ingest that indexes rows does one step of `pagesPerStep` pages (so
-/// back-to-back batches keep the segments bounded) and wakes this job, which, once no batch has come for
-/// `quietBeforeStep`, merges on its own connection in steps of the same size (one short transaction each)
+/// ingest p99). Instead ingests take small merge steps of their own now and then
+/// (`TimelineStore.searchIndexShare`, so back-to-back batches keep the segments bounded) and wake this job,
+/// which, once no batch has come for `quietBeforeStep`, merges on its own connection in steps of
+/// `pagesPerStep` pages (one short transaction each)
 /// until no level holds FTS5's `usermerge` (4) segments. FTS5's `crisismerge` (64) bounds a level's
 /// segments whatever happens.
 enum SearchMerger {

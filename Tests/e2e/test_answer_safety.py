@@ -156,6 +156,20 @@ def test_the_tui_refuses_a_reply_to_on_another_host(tmux, tui, queue, sqs, captu
     assert capture.received == []
 
 
+def type_after_paste(tmux, key: str, shown, still_open: str) -> str:
+    """Types `key` right after a paste until `shown` is on screen. Keys read in the same batch as a paste are
+    dropped by design (`InputDecoder.droppingKeysAfterPaste`: they came with the clipboard), and on a loaded
+    machine tmux can deliver a key typed just after a paste with it: while `still_open` shows, the key was
+    dropped and is typed again."""
+    for _ in range(3):
+        tmux.send_keys(key)
+        try:
+            return tmux.wait_for(shown, timeout=3)
+        except pytest.fail.Exception:
+            assert still_open in tmux.capture(), "the screen changed, but not to what the key should show"
+    return tmux.wait_for(shown, timeout=10)
+
+
 @needs_tmux
 def test_a_paste_never_answers_at_80x24(tmux, sqs, question_at_80x24):
     replies = question_at_80x24
@@ -176,8 +190,8 @@ def test_a_paste_never_answers_at_80x24(tmux, sqs, question_at_80x24):
     assert f"to queue {replies.name} (account {replies.url.split('/')[-2]}, {replies.endpoint.split('//')[1]})?" in screen
     assert screen.splitlines()[23].rstrip().endswith("y/N")
     tmux.paste("y")
-    tmux.send_keys("n")
-    tmux.wait_for("cancelled: nothing sent", timeout=10)
+    assert_nothing_arrived(sqs, replies.url)
+    type_after_paste(tmux, "n", "cancelled: nothing sent", still_open="y/N")
     assert_nothing_arrived(sqs, replies.url)
 
 
@@ -196,8 +210,7 @@ def test_a_paste_never_answers_at_20x5(tmux, tui, queue, sqs, make_queue):
     tmux.send_keys("r")
     tmux.wait_for("Reply to", timeout=10)
     tmux.paste("ok\n")
-    tmux.send_keys("Enter")
-    tmux.wait_for("widen the terminal", timeout=10)
+    type_after_paste(tmux, "Enter", "widen the terminal", still_open="Reply to")
     tmux.send_keys("y")
     assert "y/N" not in tmux.stable_capture()
     assert_nothing_arrived(sqs, replies.url)

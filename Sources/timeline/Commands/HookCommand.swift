@@ -31,6 +31,20 @@ struct HookCommand: ParsableCommand {
     var wait: DurationArgument?
 
     func run() throws {
+        Self.end(printing: handle())
+    }
+
+    /// Ends the run at once, stdout flushed, without exit handlers: a send that ran out of budget or a long
+    /// poll may still be inside curl or OpenSSL on another thread, and OpenSSL's exit-time cleanup frees what
+    /// that thread is using (the process could hang there instead of leaving). What was not sent stays spooled.
+    static func end(printing answer: String? = nil) -> Never {
+        if let answer { print(answer) }
+        fflush(nil)  // every stdio stream
+        _exit(0)
+    }
+
+    /// Does the run's work; returns what to print for the agent (nil: nothing).
+    private func handle() -> String? {
         let started = Date()
         let environment = ProcessInfo.processInfo.environment
         let state = HookSpool.stateDirectory(environment: environment)
@@ -38,7 +52,6 @@ struct HookCommand: ParsableCommand {
         // Gemini CLI parses a hook's stdout as JSON and Cursor expects an answer: one that changes nothing
         // (for a prompt: the adapter's own, which lets the agent ask its user).
         var answer: String? = agent == HookAgent.cursor.rawValue ? Self.cursorNeutralAnswer : agent == HookAgent.gemini.rawValue ? "{}" : nil
-        defer { if let answer { print(answer) } }
         do {
             guard let agent = HookAgent(rawValue: agent) else {
                 throw CommandFailure("unknown agent \(DisplayText.sanitize(self.agent))")
@@ -52,12 +65,11 @@ struct HookCommand: ParsableCommand {
                 case .notAsked:
                     if let payload = builder.payload(for: waiting.adjust(prompt.asked, agent: agent)) { try spool.add(payload) }
                 case .decided(let decision):
-                    answer = decision
-                    return
+                    return decision
                 case .unanswered:
                     // Withdrawn (published): the agent asks in its terminal; the next tool event ends the wait.
                     _ = waiting.adjust(prompt.asked, agent: agent)
-                    return
+                    return answer
                 }
             } else {
                 for report in reports(for: agent, input: input) {
@@ -68,16 +80,12 @@ struct HookCommand: ParsableCommand {
             HookLog.record("\(error)", state: state)
         }
         let remaining = budget - Date().timeIntervalSince(started)
-        guard remaining > 0.05 else { return }
+        guard remaining > 0.05 else { return answer }
         let outcome = HookDelivery.publisher(spool: spool, environment: environment).deliver(budget: remaining)
         if let failure = outcome.failure { HookLog.record(failure, state: state) }
         if outcome.failure == nil, !outcome.timedOut, outcome.waiting == 0 { HookLog.clear(state: state) }
         if outcome.timedOut { HookLog.record("time budget ran out; \(outcome.waiting) events wait in the spool", state: state) }
-        // Out now, even while the sending thread still waits on the network.
-        if outcome.timedOut {
-            if let answer { print(answer) }
-            Foundation.exit(0)
-        }
+        return answer  // `end` leaves even while the sending thread still waits on the network
     }
 
     /// The agent's payload: stdin, or for Codex's `notify` the last argument; none for aider.
@@ -140,7 +148,7 @@ struct HookCommand: ParsableCommand {
                 _ = try? spool.add(payload)
                 _ = publisher.deliver(budget: 0.5)
             }
-            Foundation.exit(0)
+            Self.end()
         }
         let terminal = SignalWatcher([SIGTERM]) { _ in answeredInTerminal() }
         defer { withExtendedLifetime(terminal) {} }

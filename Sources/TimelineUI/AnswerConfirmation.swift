@@ -21,6 +21,8 @@ enum AnswerConfirmation {
 
     static let key = "y/N"
     static let footer = "y sends · any other key cancels"
+    /// The footer after a paste into the confirmation (a pasted `y` never sends).
+    static let pasteIgnored = "paste ignored: type y to send · any other key cancels"
     /// The notice when the block does not fit.
     static let tooSmall = "widen the terminal: too small to show where this reply goes (or use `timeline reply`); nothing sent"
 
@@ -44,8 +46,10 @@ enum AnswerConfirmation {
                 out.append(Line(text: piece, style: Style(fg: .warning, bg: .statusBar, bold: true)))
             }
         }
-        let footerFits = TextWidth.of(footer) + 1 + TextWidth.of(key) <= width
-        out.append(Line(text: footerFits ? footer : "", style: Style(fg: .muted, bg: .statusBar)))
+        let shown = s.answering.confirmNote ?? footer
+        let footerFits = TextWidth.of(shown) + 1 + TextWidth.of(key) <= width
+        out.append(Line(text: footerFits ? shown : "",
+                        style: Style(fg: s.answering.confirmNote == nil ? .muted : .warning, bg: .statusBar)))
         guard TextWidth.of(key) <= width, out.count <= height - 1 else { return nil }
         return out
     }

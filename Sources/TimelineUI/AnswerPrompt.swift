@@ -16,6 +16,7 @@ func openConfirmation(_ s: inout AppState, _ record: ReplyRecord) -> [Effect] {
     }
     pin(&s, taskID: record.reply.taskID)
     s.answering.prompt = .confirm(record)
+    s.answering.confirmNote = nil
     return []
 }
 

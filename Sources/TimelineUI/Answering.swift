@@ -10,6 +10,7 @@ public struct AnswerState: Sendable, Equatable {
             && a.sender == b.sender && a.openDetailOnMatch == b.openDetailOnMatch && a.inFlight == b.inFlight
             && a.focus?.eventID == b.focus?.eventID && a.focus?.index == b.focus?.index && a.replyIDs == b.replyIDs
             && a.replyPolicy == b.replyPolicy && a.ownQueues == b.ownQueues && a.pinned == b.pinned
+            && a.confirmNote == b.confirmNote
     }
 
     /// What the status line asks.
@@ -22,6 +23,9 @@ public struct AnswerState: Sendable, Equatable {
     }
 
     public var prompt: Prompt?
+    /// Why the last paste into the open confirmation did nothing, shown in place of its footer (a new
+    /// confirmation opens without it).
+    public var confirmNote: String?
     /// The last outcome, for the status bar: "sent …", "not sent …", "cancelled: nothing sent".
     public var notice: String?
     public var noticeIsError = false

@@ -3,7 +3,8 @@ import TimelineCore
 /// A paste (bracketed by the terminal): never a command or Enter. In the text prompt its text is inserted
 /// with every line break, tab and other control character turned into a space; a paste that would pass
 /// the reply's byte limit is refused whole (the prompt says so). In the search prompt and the `:` line the
-/// same text is inserted; anywhere else (a `y/N` confirmation included) it is ignored.
+/// same text is inserted; anywhere else it is ignored, with a
+/// notice (in a `y/N` confirmation, in place of its footer: only a typed `y` sends).
 func reducePaste(_ s: inout AppState, _ text: String) -> [Effect] {
     let flat = pastedLine(text)
     if s.helpOpen || s.pollerMessageOpen { return [] }
@@ -18,6 +19,7 @@ func reducePaste(_ s: inout AppState, _ text: String) -> [Effect] {
         s.answering.prompt = .text(typing)
         return []
     case .confirm:
+        s.answering.confirmNote = AnswerConfirmation.pasteIgnored
         return []
     case nil:
         break

@@ -174,6 +174,13 @@ struct AnswerSafetyTests {
         #expect(reduce(&s, .paste("y")).isEmpty)
         guard case .confirm? = s.answering.prompt else { Issue.record("the paste closed the confirmation"); return }
         #expect(Self.text(s).contains(#"|Send text "pip install -r requirements.txt a [31mb c d""#))
+        #expect(Self.text(s).contains("|paste ignored: type y to send"), "the footer says why nothing happened")
+        _ = reduce(&s, .key(.char("n")))
+        #expect(s.answering.prompt == nil && s.answering.notice == "cancelled: nothing sent")
+        _ = reduce(&s, .key(.char("r")))
+        _ = reduce(&s, .paste("ok"))
+        _ = reduce(&s, .key(.enter))
+        #expect(Self.text(s).contains("|y sends · any other key cancels"), "a new confirmation opens without the note")
 
         // Outside a prompt a paste does nothing (no filter, no `i`, no quit).
         var list = loadedState(sampleRows(), width: 80, height: 24)

@@ -190,8 +190,12 @@ def test_a_paste_never_answers_at_80x24(tmux, sqs, question_at_80x24):
     assert f"to queue {replies.name} (account {replies.url.split('/')[-2]}, {replies.endpoint.split('//')[1]})?" in screen
     assert screen.splitlines()[23].rstrip().endswith("y/N")
     tmux.paste("y")
+    # The footer says the paste did nothing; only then is `n` typed (it cannot share the paste's read).
+    tmux.wait_for("paste ignored: type y to send", timeout=10)
+    assert "y/N" in tmux.capture()
     assert_nothing_arrived(sqs, replies.url)
-    type_after_paste(tmux, "n", "cancelled: nothing sent", still_open="y/N")
+    tmux.send_keys("n")
+    tmux.wait_for("cancelled: nothing sent", timeout=10)
     assert_nothing_arrived(sqs, replies.url)
 
 

@@ -72,7 +72,7 @@ extension TimelineStore {
     public func restore(_ records: [BackupRecord]) throws -> RestoreCounts {
         if records.isEmpty { return RestoreCounts() }
         return try locked {
-            try db.execute(Self.bulkImportPragmas)
+            try useBulkSettings()
             defer { restoreNormalSettings() }
             return try WriteGate.shared(path: db.path).withWriteLock { try db.transaction {
                 var restorer = try BackupRestorer(db: db)

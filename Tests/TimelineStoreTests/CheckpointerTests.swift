@@ -28,9 +28,13 @@ struct CheckpointerTests {
         #expect(try fixture.store.count(matching: TimelineQuery()) == n, "nothing lost")
     }
 
-    /// A bulk import keeps the background checkpoints (the WAL does not grow by the whole import), and
-    /// `flushSearchIndex` leaves the WAL empty with every event readable and searchable.
+    /// A bulk import keeps the background checkpoints (the WAL does not grow by the whole import, but by up
+    /// to `bulkWalPagesLimit`, set lower here so a small import can show the bound), `flushSearchIndex` leaves
+    /// the WAL empty with every event readable and searchable, and the connection's normal settings return.
     @Test func aBulkImportIsCheckpointedAsItGoesAndEndsWithAnEmptyWAL() throws {
+        let limit: Int32 = 4_096
+        Checkpointer.bulkWalPagesLimit.store(limit, ordering: .relaxed)
+        defer { Checkpointer.bulkWalPagesLimit.store(65_536, ordering: .relaxed) }
         let fixture = try StoreFixture()
         let checkpointer = Checkpointer.shared(path: fixture.path)
         let before = checkpointer.completedCount
@@ -54,13 +58,28 @@ struct CheckpointerTests {
         #expect(TimelineStore.fileSize(fixture.path + "-wal") == 0, "the import ended with an empty WAL")
         // Bounded by the limit plus about a batch, far from the import's whole size.
         let imported = Int64(n * body.utf8.count)
-        let bound = Int64(Checkpointer.walPagesLimit) * Int64(TimelineStore.pageSize) + imported / 10
+        let bound = Int64(limit) * Int64(TimelineStore.pageSize) + imported / 10
         #expect(largestWAL > 0 && largestWAL < bound && bound < imported / 2,
                 "largest WAL \(largestWAL) bytes (bound \(bound)) for \(imported) bytes imported")
         #expect(try fixture.store.stats().events == n, "nothing lost")
         #expect(try fixture.store.searchIndexBacklog() == 0)
         #expect(try fixture.store.count(matching: TimelineQuery.parse("b\(n)")) == 1, "the last event is searchable")
         #expect(try fixture.store.db.scalarString("PRAGMA integrity_check") == "ok")
+        // Between bulk writes the WAL file is cut back again and the page cache is the normal one.
+        #expect(try fixture.store.db.scalarInt("PRAGMA journal_size_limit") == Int64(TimelineStore.walFileLimitBytes))
+        #expect(try fixture.store.db.scalarInt("PRAGMA cache_size") == Int64(TimelineStore.pageCacheKiB))
+    }
+
+    /// While a bulk write runs the WAL file keeps its size (`journal_size_limit` -1); afterwards the normal
+    /// limit is back.
+    @Test func bulkSettingsLastOnlyAsLongAsTheBulkWrite() throws {
+        let fixture = try StoreFixture()
+        try fixture.store.locked { try fixture.store.useBulkSettings() }
+        #expect(try fixture.store.db.scalarInt("PRAGMA journal_size_limit") == -1)
+        #expect(try fixture.store.db.scalarInt("PRAGMA cache_size") == Int64(TimelineStore.bulkImportPageCacheKiB))
+        fixture.store.locked { fixture.store.restoreNormalSettings() }
+        #expect(try fixture.store.db.scalarInt("PRAGMA journal_size_limit") == Int64(TimelineStore.walFileLimitBytes))
+        #expect(try fixture.store.db.scalarInt("PRAGMA cache_size") == Int64(TimelineStore.pageCacheKiB))
     }
 
     @Test func upkeepThreadsRunNicerThanTheProcess() throws {

@@ -5,7 +5,8 @@ import TimelineCore
 @testable import TimelineStore
 
 /// WAL checkpoints run on the background `Checkpointer`, not on the thread that commits a batch.
-@Suite("Checkpointer")
+/// Serialized: two tests set `Checkpointer.bulkWalPagesLimit`.
+@Suite("Checkpointer", .serialized)
 struct CheckpointerTests {
     @Test func aWALPastTheThresholdIsCheckpointedInTheBackground() throws {
         let fixture = try StoreFixture()
@@ -80,6 +81,32 @@ struct CheckpointerTests {
         fixture.store.locked { fixture.store.restoreNormalSettings() }
         #expect(try fixture.store.db.scalarInt("PRAGMA journal_size_limit") == Int64(TimelineStore.walFileLimitBytes))
         #expect(try fixture.store.db.scalarInt("PRAGMA cache_size") == Int64(TimelineStore.pageCacheKiB))
+    }
+
+    /// In bulk mode the committing thread copies the WAL once a commit leaves `bulkWalPagesLimit` pages
+    /// (set to 256 here): right after such a commit every frame is in the file. The commit stays under
+    /// `walPagesThreshold`, so with the normal hook nothing would have copied it.
+    @Test func aBulkCommitPastTheBulkLimitIsCopiedByTheCommittingThread() throws {
+        Checkpointer.bulkWalPagesLimit.store(256, ordering: .relaxed)
+        defer { Checkpointer.bulkWalPagesLimit.store(65_536, ordering: .relaxed) }
+        let fixture = try StoreFixture()
+        let body = String(repeating: "bulk ", count: 600)
+        let batch = (0..<1_500).map { n in
+            IngestItem.event(makeEvent("w\(n)", task: "task-\(n % 50)", second: Int64(n), body: body), messageID: nil)
+        }
+        try fixture.store.ingest(batch, deferSearchIndex: true)
+        let (frames, backfilled) = try Self.walIndexFrames(fixture.path + "-shm")
+        #expect(frames >= 256 && frames < Checkpointer.walPagesThreshold, "the commit wrote \(frames) frames")
+        #expect(backfilled == frames, "copied by the committing thread: \(backfilled) of \(frames)")
+    }
+
+    /// The WAL's frames and how many of them are in the database file, from the wal-index header in the
+    /// `-shm` file (`mxFrame` at byte 16, `nBackfill` at byte 96, native byte order:
+    /// https://sqlite.org/walformat.html).
+    static func walIndexFrames(_ shmPath: String) throws -> (frames: UInt32, backfilled: UInt32) {
+        let header = try #require(FileHandle(forReadingAtPath: shmPath)).readData(ofLength: 100)
+        func word(at offset: Int) -> UInt32 { header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self) } }
+        return (word(at: 16), word(at: 96))
     }
 
     @Test func upkeepThreadsRunNicerThanTheProcess() throws {

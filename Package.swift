@@ -24,6 +24,8 @@ let package = Package(
         .systemLibrary(name: "CProcessSpawn"),
         // glibc's mallopt (malloc.h is not in Swift's Glibc module).
         .systemLibrary(name: "CMalloc"),
+        // glibc's pthread_setname_np / pthread_getname_np (hidden behind _GNU_SOURCE).
+        .systemLibrary(name: "CThreadName"),
 
         // The one strict JSON reader and JSON string writer (event payloads, SQS requests and answers).
         .target(name: "StrictJSON"),
@@ -31,7 +33,7 @@ let package = Package(
         // TerminalSafety, column widths) and to connect to (NetworkAddress, PeerPolicy), strict timestamps,
         // command-line words.
         .target(name: "SharedRules"),
-        .target(name: "TimelineCore", dependencies: ["StrictJSON", "SharedRules"]),
+        .target(name: "TimelineCore", dependencies: ["StrictJSON", "SharedRules", "CThreadName"]),
         .target(name: "SigV4", dependencies: ["COpenSSL"]),
         // How timeline starts other programs (credential helpers, notify commands): no shell, own group, default signals.
         .target(name: "ProcessLaunch", dependencies: ["CProcessSpawn"]),

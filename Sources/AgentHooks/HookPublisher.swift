@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TimelineCore
 
 /// Sends spooled events in order within a total time budget, so a hook never holds its agent up: the
 /// work runs on its own thread and the caller gets an answer by the deadline whatever the network does
@@ -37,6 +38,7 @@ public struct HookPublisher: Sendable {
         let spool = self.spool
         let makeSender = self.makeSender
         let thread = Thread {
+            ThreadName.nameThisThread("tl-hook-send")
             let result = spool.withLock(until: deadline) { () -> (Int, String?) in
                 var send: Send?
                 var sent = 0

@@ -91,9 +91,10 @@ public final class Poller: @unchecked Sendable {
     }
 
     private func startThread(queueURL: String) {
-        let thread = Thread { [self] in runWorker(queueURL: queueURL) }
-        thread.name = "timeline-poller"
-        thread.start()
+        Thread { [self] in
+            ThreadName.nameThisThread("tl-poller")
+            runWorker(queueURL: queueURL)
+        }.start()
     }
 
     /// Applies the scaling rule after one of `queueURL`'s receives answered with `count` messages, starting

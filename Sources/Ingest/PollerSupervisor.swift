@@ -1,6 +1,7 @@
 import Foundation
 import SQSClient
 import Synchronization
+import TimelineCore
 
 /// Where a poller polls: the client and the queue URLs, once settings are resolved and names looked up.
 public struct PollerTarget: Sendable {
@@ -112,6 +113,7 @@ public final class PollerSupervisor: Sendable {
             return shared.launches == 0
         }
         let thread = Thread { [self] in
+            ThreadName.nameThisThread("tl-poller-setup")
             defer { shared.withLock { $0.launching = false; $0.retrying = nil } }
             var backoff = backoff
             while true {
@@ -131,7 +133,6 @@ public final class PollerSupervisor: Sendable {
                 }
             }
         }
-        thread.name = "timeline-poller-setup"
         thread.start()
     }
 

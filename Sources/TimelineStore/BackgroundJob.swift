@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TimelineCore
 
 /// Upkeep of one database file that must stay off the ingest path (WAL checkpoints, full-text merges):
 /// `request()` only wakes a thread, which runs the job on its own connection until the job says it is done.
@@ -67,9 +68,10 @@ final class BackgroundJob: Sendable {
             wake.signal()
             return
         }
-        let thread = Thread { [self] in run() }
-        thread.name = "timeline-\(name)"
-        thread.start()
+        Thread { [self] in
+            ThreadName.nameThisThread("tl-\(name)")  // tl-checkpointer, tl-search-merge(r)
+            run()
+        }.start()
     }
 
     /// Runs completed so far.

@@ -24,6 +24,7 @@ public final class RetentionTimer: Sendable {
         let timer = RetentionTimer(databasePath: databasePath, keepSeconds: keepSeconds, log: log)
         timer.finished.enter()
         Thread.detachNewThread { [timer] in
+            ThreadName.nameThisThread("tl-retention")
             defer { timer.finished.leave() }
             TimelineStore.runThisThreadAsUpkeep()
             var first = true

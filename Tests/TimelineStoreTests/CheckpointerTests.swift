@@ -115,14 +115,17 @@ struct CheckpointerTests {
         let processNice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
         try #require(errno == 0)
         let seen = Locked<Int32?>(nil)
+        let name = Locked<String?>(nil)
         let job = BackgroundJob.shared(name: "nice-probe", path: fixture.path) { _ in
             seen.withValue { $0 = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+            name.withValue { $0 = ThreadName.ofThisThread() }
             return false
         }
         job.request()
         let deadline = Date().addingTimeInterval(10)
         while job.completedCount == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         #expect(seen.current == min(19, processNice + BackgroundJob.niceIncrement))
+        #expect(name.current == "tl-nice-probe", "the job's thread is named for ps, top and perf")
         // The calling thread keeps its own priority.
         #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == processNice)
     }

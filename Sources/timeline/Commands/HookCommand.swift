@@ -183,6 +183,7 @@ struct HookCommand: ParsableCommand {
         let box = StdinBox()
         let done = DispatchSemaphore(value: 0)
         Thread {
+            ThreadName.nameThisThread("tl-hook-stdin")
             let data = FileHandle.standardInput.readData(ofLength: 8 * 1024 * 1024)
             box.data.withLock { $0 = data }
             done.signal()

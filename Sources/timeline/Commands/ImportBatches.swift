@@ -30,12 +30,11 @@ enum ImportBatchReader {
     /// the answer. A read error arrives as the last batch's `failure`.
     static func start(reader: LineReader, first: LineReader.Line?, batchSize: Int) -> BatchHandoff<ImportBatch> {
         let handoff = BatchHandoff<ImportBatch>()
-        let thread = Thread {
+        Thread {
+            ThreadName.nameThisThread("tl-import-read")
             var reader = reader
             read(&reader, first: first, batchSize: batchSize, into: handoff)
-        }
-        thread.name = "import-reader"
-        thread.start()
+        }.start()
         return handoff
     }
 

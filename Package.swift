@@ -24,8 +24,8 @@ let package = Package(
         .systemLibrary(name: "CProcessSpawn"),
         // glibc's mallopt (malloc.h is not in Swift's Glibc module).
         .systemLibrary(name: "CMalloc"),
-        // glibc's pthread_setname_np / pthread_getname_np (hidden behind _GNU_SOURCE).
-        .systemLibrary(name: "CThreadName"),
+        // glibc's pthread_setname_np / pthread_getname_np and memfd_create (hidden behind _GNU_SOURCE).
+        .systemLibrary(name: "CGlibcGNU"),
 
         // The one strict JSON reader and JSON string writer (event payloads, SQS requests and answers).
         .target(name: "StrictJSON"),
@@ -33,7 +33,7 @@ let package = Package(
         // TerminalSafety, column widths) and to connect to (NetworkAddress, PeerPolicy), strict timestamps,
         // command-line words.
         .target(name: "SharedRules"),
-        .target(name: "TimelineCore", dependencies: ["StrictJSON", "SharedRules", "CThreadName"]),
+        .target(name: "TimelineCore", dependencies: ["StrictJSON", "SharedRules", "CGlibcGNU"]),
         .target(name: "SigV4", dependencies: ["COpenSSL"]),
         // How timeline starts other programs (credential helpers, notify commands): no shell, own group, default signals.
         .target(name: "ProcessLaunch", dependencies: ["CProcessSpawn"]),
@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "TimelineUI", dependencies: ["TimelineCore"]),
         // Runs TimelineUI's effects on background lanes against the store and feeds the results back.
         .target(name: "TimelineRuntime", dependencies: ["TimelineUI", "TimelineCore", "CMalloc"]),
-        .target(name: "Terminal", dependencies: ["TimelineUI", "TimelineCore", "CNCursesW"]),
+        .target(name: "Terminal", dependencies: ["TimelineUI", "TimelineCore", "CNCursesW", "CGlibcGNU"]),
         // Human in the loop: sends replies (SQS or webhook) and keeps their outcome.
         .target(name: "ReplyDelivery", dependencies: ["TimelineCore", "SQSClient", "StrictJSON"]),
         // Notifications (decisions and channels), read state watching, the fleet line.

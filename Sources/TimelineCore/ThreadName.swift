@@ -1,4 +1,4 @@
-import CThreadName
+import CGlibcGNU
 
 /// Names for timeline's own threads, as ps, top and perf show them (Foundation's `Thread.name` does not
 /// reach the kernel on Linux). Each thread names itself first thing.

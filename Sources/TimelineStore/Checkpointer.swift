@@ -24,8 +24,10 @@ enum Checkpointer {
     /// events on a commit alone passed 16,384 pages and every commit copied the WAL on the importing thread
     /// (10,000,000 events: 28k events/s in the last segment). With room for a few commits the background job
     /// copies while the next batch is prepared, and the committing thread only finishes its pass
-    /// (10,000,000 events: 37k events/s in the last segment). Atomic so a test can bound a smaller import.
-    static let bulkWalPagesLimit = Atomic<Int32>(65_536)
+    /// (10,000,000 events: 37k events/s in the last segment). Atomic so a test can bound a smaller import
+    /// (`bulkWalPages` is the value it has otherwise).
+    static let bulkWalPagesLimit = Atomic<Int32>(bulkWalPages)
+    static let bulkWalPages: Int32 = 65_536
     /// Longest a checkpoint is tried again while another connection's checkpoint runs (`retried`).
     static let retryTimeout: TimeInterval = 10
 

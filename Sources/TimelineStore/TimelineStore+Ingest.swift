@@ -79,14 +79,30 @@ extension TimelineStore {
     /// events: 95–97k events/s with the WAL growing and one checkpoint at the end, 110–132k/s so).
     /// The WAL may hold a few commits before the committing thread copies it (`Checkpointer.bulkWalPagesLimit`),
     /// and its file is not cut back meanwhile (each cut made the next commits allocate its blocks again).
-    /// 1,000,000 events into a file of 10,000,000: 39 s with the normal settings, 32 s so.
+    /// 1,000,000 events into a file of 10,000,000: 39 s with the normal settings, 32 s so. Only where the
+    /// disk has `bulkWALRoomBytes` free: the larger WAL must not make an import fail on a disk it fitted before.
     static let bulkImportPragmas = "PRAGMA cache_size = \(bulkImportPageCacheKiB); PRAGMA journal_size_limit = -1"
 
-    /// Switches this connection to `bulkImportPragmas` and the bulk checkpoint limit until
-    /// `restoreNormalSettings`.
-    func useBulkSettings() throws {
+    /// Free bytes beside the database from which a bulk write lets the WAL grow to the bulk limit: room for
+    /// that WAL and for the file to grow by as much while the WAL is copied into it.
+    static let bulkWALRoomBytes: Int64 = 4 * Int64(Checkpointer.bulkWalPages) * Int64(pageSize)
+
+    /// Switches this connection to the bulk page cache and, where the disk has room (`freeBytes` at least
+    /// `bulkWALRoomBytes`), to the bulk WAL settings, until `restoreNormalSettings`.
+    func useBulkSettings(freeBytes: Int64? = nil) throws {
+        guard (freeBytes ?? Self.freeBytes(beside: db.path)).map({ $0 >= Self.bulkWALRoomBytes }) ?? false else {
+            try db.execute("PRAGMA cache_size = \(Self.bulkImportPageCacheKiB)")
+            return
+        }
         try db.execute(Self.bulkImportPragmas)
         Checkpointer.install(on: db, bulk: true)
+    }
+
+    /// Bytes an unprivileged writer may still use on the file system holding `path` (nil when unknown).
+    static func freeBytes(beside path: String) -> Int64? {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
 
     /// The settings every writable connection runs with otherwise: the normal page cache and WAL file

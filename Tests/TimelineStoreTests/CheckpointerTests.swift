@@ -35,7 +35,7 @@ struct CheckpointerTests {
     @Test func aBulkImportIsCheckpointedAsItGoesAndEndsWithAnEmptyWAL() throws {
         let limit: Int32 = 4_096
         Checkpointer.bulkWalPagesLimit.store(limit, ordering: .relaxed)
-        defer { Checkpointer.bulkWalPagesLimit.store(65_536, ordering: .relaxed) }
+        defer { Checkpointer.bulkWalPagesLimit.store(Checkpointer.bulkWalPages, ordering: .relaxed) }
         let fixture = try StoreFixture()
         let checkpointer = Checkpointer.shared(path: fixture.path)
         let before = checkpointer.completedCount
@@ -72,9 +72,11 @@ struct CheckpointerTests {
     }
 
     /// While a bulk write runs the WAL file keeps its size (`journal_size_limit` -1); afterwards the normal
-    /// limit is back.
+    /// limit is back. (Needs `bulkWALRoomBytes` free beside the test's files, 2 GiB: it says so otherwise.)
     @Test func bulkSettingsLastOnlyAsLongAsTheBulkWrite() throws {
         let fixture = try StoreFixture()
+        let free = try #require(TimelineStore.freeBytes(beside: fixture.path))
+        try #require(free >= TimelineStore.bulkWALRoomBytes, "only \(free) bytes free beside \(fixture.path)")
         try fixture.store.locked { try fixture.store.useBulkSettings() }
         #expect(try fixture.store.db.scalarInt("PRAGMA journal_size_limit") == -1)
         #expect(try fixture.store.db.scalarInt("PRAGMA cache_size") == Int64(TimelineStore.bulkImportPageCacheKiB))
@@ -83,12 +85,30 @@ struct CheckpointerTests {
         #expect(try fixture.store.db.scalarInt("PRAGMA cache_size") == Int64(TimelineStore.pageCacheKiB))
     }
 
+    /// Without `bulkWALRoomBytes` free beside the file, a bulk write keeps the normal WAL settings (the larger
+    /// WAL must not make an import fail on a disk it fitted before); it still takes the bulk page cache.
+    @Test func theBulkWALNeedsRoomOnTheDisk() throws {
+        #expect(TimelineStore.bulkWALRoomBytes == 2 << 30, "4 × the 512 MiB limit")
+        let fixture = try StoreFixture()
+        #expect(try #require(TimelineStore.freeBytes(beside: fixture.path)) > 0)
+        #expect(TimelineStore.freeBytes(beside: "/no/such/directory/file.db") == nil)
+        for free: Int64 in [0, TimelineStore.bulkWALRoomBytes - 1] {
+            try fixture.store.locked { try fixture.store.useBulkSettings(freeBytes: free) }
+            #expect(try fixture.store.db.scalarInt("PRAGMA journal_size_limit") == Int64(TimelineStore.walFileLimitBytes))
+            #expect(try fixture.store.db.scalarInt("PRAGMA cache_size") == Int64(TimelineStore.bulkImportPageCacheKiB))
+            fixture.store.locked { fixture.store.restoreNormalSettings() }
+        }
+        try fixture.store.locked { try fixture.store.useBulkSettings(freeBytes: TimelineStore.bulkWALRoomBytes) }
+        #expect(try fixture.store.db.scalarInt("PRAGMA journal_size_limit") == -1)
+        fixture.store.locked { fixture.store.restoreNormalSettings() }
+    }
+
     /// In bulk mode the committing thread copies the WAL once a commit leaves `bulkWalPagesLimit` pages
     /// (set to 256 here): right after such a commit every frame is in the file. The commit stays under
     /// `walPagesThreshold`, so with the normal hook nothing would have copied it.
     @Test func aBulkCommitPastTheBulkLimitIsCopiedByTheCommittingThread() throws {
         Checkpointer.bulkWalPagesLimit.store(256, ordering: .relaxed)
-        defer { Checkpointer.bulkWalPagesLimit.store(65_536, ordering: .relaxed) }
+        defer { Checkpointer.bulkWalPagesLimit.store(Checkpointer.bulkWalPages, ordering: .relaxed) }
         let fixture = try StoreFixture()
         let body = String(repeating: "bulk ", count: 600)
         let batch = (0..<1_500).map { n in

@@ -72,29 +72,23 @@ extension TimelineStore {
         try locked { Int(try db.scalarInt("SELECT count(*) FROM timeline WHERE indexed_seq IS NOT seq")) }
     }
 
-    /// Settings while a bulk batch is stored: a page cache that holds the event indexes. Checkpoints go
-    /// on as always, on the background `Checkpointer`'s thread (the other core) while the import writes
-    /// the next batch: the WAL stays bounded by about two batches instead of growing by the whole
-    /// import, and its pages are overwritten in the page cache rather than allocated anew (1,000,000
-    /// events: 95–97k events/s with the WAL growing and one checkpoint at the end, 110–132k/s so).
-    /// The WAL may hold a few commits before the committing thread copies it (`Checkpointer.bulkWalPagesLimit`),
-    /// and its file is not cut back meanwhile (each cut made the next commits allocate its blocks again).
-    /// 1,000,000 events into a file of 10,000,000: 39 s with the normal settings, 32 s so. Only where the
-    /// disk has `bulkWALRoomBytes` free: the larger WAL must not make an import fail on a disk it fitted before.
-    static let bulkImportPragmas = "PRAGMA cache_size = \(bulkImportPageCacheKiB); PRAGMA journal_size_limit = -1"
-
     /// Free bytes beside the database from which a bulk write lets the WAL grow to the bulk limit: room for
     /// that WAL and for the file to grow by as much while the WAL is copied into it.
     static let bulkWALRoomBytes: Int64 = 4 * Int64(Checkpointer.bulkWalPages) * Int64(pageSize)
 
-    /// Switches this connection to the bulk page cache and, where the disk has room (`freeBytes` at least
-    /// `bulkWALRoomBytes`), to the bulk WAL settings, until `restoreNormalSettings`.
+    /// Settings while a bulk batch is stored. Always a page cache that holds the event indexes. Checkpoints
+    /// go on, on the background `Checkpointer`'s thread (the other core) while the import writes the next
+    /// batch, and the WAL's pages are overwritten in the page cache rather than allocated anew (1,000,000
+    /// events: 95–97k events/s with the WAL growing and one checkpoint at the end, 110–132k/s so).
+    /// Where the disk has room (`freeBytes` at least `bulkWALRoomBytes`), the WAL may also hold a few commits
+    /// before the committing thread copies it (`Checkpointer.bulkWalPagesLimit`), and its file is not cut back
+    /// meanwhile (each cut made the next commits allocate its blocks again): 1,000,000 events into a file of
+    /// 10,000,000 took 39 s without, 32 s so. On a fuller disk the larger WAL could make an import fail that
+    /// fitted before. `restoreNormalSettings` ends them.
     func useBulkSettings(freeBytes: Int64? = nil) throws {
-        guard (freeBytes ?? Self.freeBytes(beside: db.path)).map({ $0 >= Self.bulkWALRoomBytes }) ?? false else {
-            try db.execute("PRAGMA cache_size = \(Self.bulkImportPageCacheKiB)")
-            return
-        }
-        try db.execute(Self.bulkImportPragmas)
+        try db.execute("PRAGMA cache_size = \(Self.bulkImportPageCacheKiB)")
+        guard (freeBytes ?? Self.freeBytes(beside: db.path)).map({ $0 >= Self.bulkWALRoomBytes }) ?? false else { return }
+        try db.execute("PRAGMA journal_size_limit = -1")
         Checkpointer.install(on: db, bulk: true)
     }
 

@@ -34,6 +34,7 @@ enum Schema {
         Migration(version: 12, apply: storeColumnsAndPayloadShapes),
         Migration(version: 13, apply: keepReadCounts),
         Migration(version: 14, apply: keepCountsWithoutTriggers),
+        Migration(version: 15, apply: findEventIDsInTwoLevels),
     ]
 
     static var latestVersion: Int64 { migrations.last?.version ?? 0 }
@@ -392,5 +393,14 @@ enum Schema {
     private static func keepCountsWithoutTriggers(_ db: Database) throws {
         try db.execute(countTriggersBeforeVersion14.map { "DROP TRIGGER IF EXISTS \($0);" }.joined())
         try KeptCounts.recount(in: db)
+    }
+
+    /// Version 15 (imports at scale): the event id index is two tables a write fills in order
+    /// (`EventIDIndex`) instead of `events_id_key`, which took each new key at a random page. Made from the
+    /// `events` table (also where a test replays this step over a file that has them).
+    private static func findEventIDsInTwoLevels(_ db: Database) throws {
+        try db.execute("DROP TABLE IF EXISTS event_ids; DROP TABLE IF EXISTS event_ids_recent;" + EventIDIndex.createTablesSQL)
+        try EventIDIndex.rebuild(in: db)
+        try db.execute("DROP INDEX IF EXISTS events_id_key")
     }
 }

@@ -141,7 +141,8 @@ private struct BackupRestorer {
     /// mark moves forward to it).
     mutating func finish() throws {
         try writer.writeTimelineRows()
-        let find = try db.cached("SELECT task_row, seq FROM events WHERE id_key = ? AND id = ?")
+        try writer.indexIDs()
+        let find = try db.cached(EventIDIndex.findSQL(columns: "e.task_row, e.seq"))
         var marks: [(row: Int64, seq: Int64)] = []
         for eventID in reads {
             try find.bind([.integer(EventIDKey.key(eventID)), .text(eventID)])

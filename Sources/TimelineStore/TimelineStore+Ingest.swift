@@ -45,6 +45,7 @@ extension TimelineStore {
                     }
                 }
                 try writer.writeTimelineRows()
+                try writer.indexIDs()
                 if !deferSearchIndex { indexed = try searchIndexShare(batchSize: items.count) }
                 return outcomes
             } }
@@ -84,12 +85,32 @@ extension TimelineStore {
     /// before the committing thread copies it (`Checkpointer.bulkWalPagesLimit`), and its file is not cut back
     /// meanwhile (each cut made the next commits allocate its blocks again): 1,000,000 events into a file of
     /// 10,000,000 took 39 s without, 32 s so. On a fuller disk the larger WAL could make an import fail that
-    /// fitted before. `restoreNormalSettings` ends them.
+    /// fitted before. `restoreNormalSettings` ends them; pairs nest (`bulkWrite`): only the outer pair changes
+    /// the settings.
     func useBulkSettings(freeBytes: Int64? = nil) throws {
-        try db.execute("PRAGMA cache_size = \(Self.bulkImportPageCacheKiB)")
-        guard (freeBytes ?? Self.freeBytes(beside: db.path)).map({ $0 >= Self.bulkWALRoomBytes }) ?? false else { return }
-        try db.execute("PRAGMA journal_size_limit = -1")
-        Checkpointer.install(on: db, bulk: true)
+        bulkWritesUnderWay += 1
+        guard bulkWritesUnderWay == 1 else { return }
+        do {
+            try db.execute("PRAGMA cache_size = \(Self.bulkImportPageCacheKiB)")
+            guard (freeBytes ?? Self.freeBytes(beside: db.path)).map({ $0 >= Self.bulkWALRoomBytes }) ?? false else { return }
+            try db.execute("PRAGMA journal_size_limit = -1")
+            Checkpointer.install(on: db, bulk: true)
+        } catch {
+            bulkWritesUnderWay = 0
+            restoreNormalSettings(ending: 0)
+            throw error
+        }
+    }
+
+    /// Runs `body` (a whole bulk write: its `ingest(_:deferSearchIndex: true)` batches, `restore`s and the
+    /// closing `flushSearchIndex`) with the bulk settings held from start to end. Each batch alone sets them
+    /// and puts the normal ones back, and the smaller normal page cache let go of the indexes' pages: the
+    /// next batch read them again (1,000,000 events into a file of 10,000,000: 724,000 page reads, 310,000
+    /// so).
+    public func bulkWrite<T>(_ body: () throws -> T) throws -> T {
+        try locked { try useBulkSettings() }
+        defer { locked { restoreNormalSettings() } }
+        return try body()
     }
 
     /// Bytes an unprivileged writer may still use on the file system holding `path` (nil when unknown).
@@ -103,6 +124,13 @@ extension TimelineStore {
     /// limit, and checkpoints by the background `Checkpointer` (its WAL hook) instead of on the committing
     /// thread.
     func restoreNormalSettings() {
+        bulkWritesUnderWay -= 1
+        restoreNormalSettings(ending: bulkWritesUnderWay)
+    }
+
+    /// Puts the normal settings back when no bulk write is left (`underWay` 0).
+    private func restoreNormalSettings(ending underWay: Int) {
+        guard underWay == 0 else { return }
         try? db.execute("PRAGMA cache_size = \(Self.pageCacheKiB); PRAGMA journal_size_limit = \(Self.walFileLimitBytes)")
         Checkpointer.install(on: db)
     }
@@ -199,20 +227,27 @@ struct BatchWriter {
     private var changes: [String: TaskChange] = [:]
     /// Task ids in first-touched order (new rows get row ids in arrival order).
     private var touched: [String] = []
+    /// The ids this batch stored or found stored (the keys of those it added join the id index when it
+    /// ends: `indexIDs`).
+    private var storedIDs: Set<String> = []
+    /// The seqs of the first and the last event this batch added.
+    private var firstSeq: Int64?
+    private var lastSeq: Int64 = 0
 
     init(db: Database, receivedMicros: Int64) throws {
         self.db = db
         self.receivedMicros = receivedMicros
         insertEvent = try db.cached(EventRow.insertSQL())
         shapes = try PayloadShapes.Interner(db: db)
-        // The id_key index finds candidates; the full id decides (keys of different ids may collide).
-        findStored = try db.cached("SELECT 1 FROM events WHERE id_key = ?1 AND id = ?2 LIMIT 1")
+        findStored = try db.cached(EventIDIndex.findSQL(columns: "1"))
         findRow = try db.cached("SELECT row_id, seq, ts_us, status, agent_id, category FROM timeline WHERE task_id = ?1")
     }
 
     /// Stores one event (received at `receivedAt`, else at the batch's time).
     mutating func store(_ prepared: PreparedEvent, messageID: String?, receivedAt: Int64? = nil) throws -> IngestOutcome {
         let event = prepared.event
+        // An id seen in this batch is stored (as it is when the lookup finds it: it may stay in the set).
+        guard storedIDs.insert(event.id).inserted else { return .duplicate }
         if try isStored(event.id, key: prepared.idKey) { return .duplicate }
         let existing = try changes[event.taskID] ?? storedRow(of: event.taskID)
         let rowID = try existing?.rowID ?? allocateRowID()
@@ -226,6 +261,8 @@ struct BatchWriter {
         try insertEvent.bind(event.delivery?.receiveCount.map(Int64.init), at: EventRow.receiveCount)
         try insertEvent.run()
         let seq = db.lastInsertRowID
+        if firstSeq == nil { firstSeq = seq }
+        lastSeq = seq
 
         guard var change = existing else {
             changes[event.taskID] = TaskChange(rowID: rowID, isNew: true, winnerSeq: seq, winnerMicros: event.timestampMicros,
@@ -251,7 +288,15 @@ struct BatchWriter {
         return outcome
     }
 
-    /// Whether an event with this id is stored already (also earlier in this batch).
+    /// Adds this batch's keys to the id index (`EventIDIndex`), and moves the slice of recent keys its events
+    /// stand for to the lower level; call it once, when every event is stored.
+    func indexIDs() throws {
+        guard let firstSeq else { return }
+        try EventIDIndex.addKeys(ofEvents: firstSeq...lastSeq, in: db)
+        try EventIDIndex.move(EventIDIndex.slice(afterSeq: firstSeq - 1, lastSeq: lastSeq), in: db)
+    }
+
+    /// Whether an event with this id was stored before this batch (`storedIDs` holds the batch's own).
     private func isStored(_ id: String, key: Int64) throws -> Bool {
         defer { findStored.reset() }
         try findStored.bind(key, at: 1)

@@ -167,7 +167,9 @@ extension TimelineStore {
                     """)
                 var deletedEvents = 0
                 if deleteEvents {
-                    try db.execute("DELETE FROM events WHERE task_row IN (SELECT row_id FROM temp.prune_tasks)")
+                    let pruned = "task_row IN (SELECT row_id FROM temp.prune_tasks)"
+                    for sql in EventIDIndex.removeSQL(eventsWhere: pruned) { try db.execute(sql) }
+                    try db.execute("DELETE FROM events WHERE " + pruned)
                     deletedEvents = Int(db.changes)
                 }
                 try db.execute("DELETE FROM timeline WHERE row_id IN (SELECT row_id FROM temp.prune_tasks)")
@@ -198,6 +200,7 @@ extension TimelineStore {
             deleted += try pruneStep(batching) {
                 try db.run("CREATE TEMP TABLE prune_touched AS SELECT DISTINCT task_row FROM events WHERE " + old, range)
                 defer { try? db.execute("DROP TABLE IF EXISTS temp.prune_touched") }
+                for sql in EventIDIndex.removeSQL(eventsWhere: old) { try db.run(sql, range) }
                 try db.run("DELETE FROM events WHERE " + old, range)
                 let count = Int(db.changes)
                 if count > 0 {

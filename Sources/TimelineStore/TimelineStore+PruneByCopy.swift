@@ -14,8 +14,9 @@ import TimelineCore
 ///    the range: the copy has no index yet, so each kept row is an append);
 /// 4. the swap: events that arrived since step 2 are copied too, the
 ///    old indexes are dropped, `events` becomes `events_pruned` and the copy becomes `events`, its indexes
-///    are built (a sorted build of the kept rows only), the events deleted are the two tables' counts'
-///    difference, and the rows whose count changed get the new one;
+///    are built (a sorted build of the kept rows only) and the id index is made again from them
+///    (`EventIDIndex.rebuild`), the events deleted are the two tables' counts' difference, and the rows
+///    whose count changed get the new one;
 /// 5. rows waiting for the full-text index are indexed, `searchIndexChunk` per step;
 /// 6. `events_pruned` goes: dropped at once when the file is rebuilt next (`reclaimSpace`: the rebuild
 ///    rewrites what is kept anyway, so emptying it first would write its pages once more for nothing),
@@ -64,6 +65,7 @@ extension TimelineStore {
                 ALTER TABLE \(copy) RENAME TO events;
                 """)
             for index in shape.indexes { try db.execute(index.sql) }
+            try EventIDIndex.rebuild(in: db)
             try db.execute("""
                 UPDATE timeline SET event_count = kept.events
                 FROM (SELECT task_row, count(*) AS events FROM events GROUP BY task_row) AS kept

@@ -49,6 +49,8 @@ public final class TimelineStore: @unchecked Sendable {
     let renderedPayloads = RenderedPayloads()
     /// Rows this connection's ingests indexed since one of them took a merge step (`searchIndexShare`).
     var searchRowsIndexedSinceMerge = 0
+    /// Bulk writes under way on this connection (`useBulkSettings`): the settings change at the first and last.
+    var bulkWritesUnderWay = 0
     /// Path of the database file.
     public var path: String { db.path }
 

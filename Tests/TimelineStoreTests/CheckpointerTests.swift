@@ -85,6 +85,32 @@ struct CheckpointerTests {
         #expect(try fixture.store.db.scalarInt("PRAGMA cache_size") == Int64(TimelineStore.pageCacheKiB))
     }
 
+    /// `bulkWrite` holds the bulk settings across the batches and the search index flush inside it (each
+    /// alone would put the normal page cache back, and with it let go of the indexes' pages); the normal
+    /// ones are back when it returns, and when it throws.
+    @Test func aBulkWriteHoldsTheBulkSettingsBetweenItsBatches() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        func cacheSize() throws -> Int64 { try store.locked { try store.db.scalarInt("PRAGMA cache_size") } }
+        try store.bulkWrite {
+            for batch in 0..<3 {
+                try store.ingest([.event(makeEvent("e\(batch)", task: "T", second: Int64(batch)), messageID: nil)],
+                                 deferSearchIndex: true)
+                #expect(try cacheSize() == Int64(TimelineStore.bulkImportPageCacheKiB))
+            }
+            try store.flushSearchIndex()
+            #expect(try cacheSize() == Int64(TimelineStore.bulkImportPageCacheKiB))
+        }
+        #expect(try cacheSize() == Int64(TimelineStore.pageCacheKiB))
+        struct Stop: Error {}
+        #expect(throws: Stop.self) { try store.bulkWrite { throw Stop() } }
+        #expect(try cacheSize() == Int64(TimelineStore.pageCacheKiB))
+        #expect(store.locked { store.bulkWritesUnderWay } == 0)
+        // Alone, a batch still ends with the normal settings.
+        try store.ingest([.event(makeEvent("e9", task: "T", second: 9), messageID: nil)], deferSearchIndex: true)
+        #expect(try cacheSize() == Int64(TimelineStore.pageCacheKiB))
+    }
+
     /// Without `bulkWALRoomBytes` free beside the file, a bulk write keeps the normal WAL settings (the larger
     /// WAL must not make an import fail on a disk it fitted before); it still takes the bulk page cache.
     @Test func theBulkWALNeedsRoomOnTheDisk() throws {

@@ -247,7 +247,14 @@ struct MigrationTests {
         let store = fixture.store
         #expect(try store.ingestEvents([makeEvent("first", task: "T", second: 1)]) == [.inserted])
         // Give the stored event the key the next id will have: a forced collision.
-        try store.db.execute("UPDATE events SET id_key = \(EventIDKey.key("second")) WHERE id = 'first'")
+        let key = EventIDKey.key("second")
+        try store.db.execute("""
+            UPDATE event_ids_recent SET id_key = \(key) WHERE seq = (SELECT seq FROM events WHERE id = 'first');
+            UPDATE event_ids SET id_key = \(key) WHERE seq = (SELECT seq FROM events WHERE id = 'first');
+            UPDATE events SET id_key = \(key) WHERE id = 'first';
+            """)
+        #expect(try store.db.scalarInt("SELECT (SELECT count(*) FROM event_ids_recent WHERE id_key = \(key))"
+                                        + " + (SELECT count(*) FROM event_ids WHERE id_key = \(key))") == 1)
         #expect(try store.ingestEvents([makeEvent("second", task: "T", second: 2)]) == [.replaced])
         #expect(try store.ingestEvents([makeEvent("second", task: "T", second: 3)]) == [.duplicate])
         #expect(try store.stats().events == 2)

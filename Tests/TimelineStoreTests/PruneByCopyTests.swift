@@ -21,8 +21,8 @@ struct PruneByCopyTests {
                 SELECT count(*) FROM (SELECT status, count(*) AS n FROM timeline GROUP BY status) c
                 WHERE n <> coalesce((SELECT tasks FROM task_counts k WHERE k.status = c.status), 0)
                 """),
-            ("missing event indexes", "SELECT 2 - count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'events'"),
-        ]
+            ("missing event indexes", "SELECT 1 - count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'events'"),
+        ] + EventIDIndexTests.checks
         return try store.locked {
             var found: [String] = []
             for (name, sql) in checks {

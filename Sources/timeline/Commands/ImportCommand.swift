@@ -63,18 +63,30 @@ struct ImportCommand: ParsableCommand {
         let timeline = try store.openForWriting()
         let progress = ProgressBar(total: Self.regularFileSize(fd))
         let source = file == "-" ? "standard input" : file
-        if isBackup {
-            reader.maxLineBytes = BackupImporter.maxLineBytes
-            var restorer = BackupImporter(store: timeline, batchSize: batchSize, progress: progress)
-            while let line = try reader.next() {
-                try restorer.add(line)
-                restorer.progress.update(done: reader.bytesRead, detail: "\(line.number) lines")
-            }
-            try restorer.finish()
-            restorer.progress.clear()
-            print(restorer.summary(source: source))
-            return
+        let summary = try timeline.bulkWrite {
+            isBackup ? try restore(from: &reader, into: timeline, progress: progress, source: source)
+                : try importEvents(from: reader, first: first, into: timeline, progress: progress, source: source)
         }
+        print(summary)
+    }
+
+    /// Restores a backup's records; returns the summary.
+    private func restore(from reader: inout LineReader, into timeline: TimelineStore, progress: ProgressBar,
+                         source: String) throws -> String {
+        reader.maxLineBytes = BackupImporter.maxLineBytes
+        var restorer = BackupImporter(store: timeline, batchSize: batchSize, progress: progress)
+        while let line = try reader.next() {
+            try restorer.add(line)
+            restorer.progress.update(done: reader.bytesRead, detail: "\(line.number) lines")
+        }
+        try restorer.finish()
+        restorer.progress.clear()
+        return restorer.summary(source: source)
+    }
+
+    /// Imports event lines, parsed in batches on their own thread; returns the summary.
+    private func importEvents(from reader: LineReader, first: LineReader.Line?, into timeline: TimelineStore,
+                              progress: ProgressBar, source: String) throws -> String {
         var importer = Importer(store: timeline, listRejects: !quiet, progress: progress)
         let batches = ImportBatchReader.start(reader: reader, first: first, batchSize: batchSize)
         defer { batches.cancel() }
@@ -83,7 +95,7 @@ struct ImportCommand: ParsableCommand {
         }
         try importer.finish()
         importer.progress.clear()
-        print(importer.summary(source: source))
+        return importer.summary(source: source)
     }
 
     /// Whether the first line names the backup format (`timeline export --format backup`); throws for a

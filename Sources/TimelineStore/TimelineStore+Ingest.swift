@@ -97,7 +97,7 @@ extension TimelineStore {
             Checkpointer.install(on: db, bulk: true)
         } catch {
             bulkWritesUnderWay = 0
-            restoreNormalSettings(ending: 0)
+            putNormalSettingsBack()
             throw error
         }
     }
@@ -125,12 +125,11 @@ extension TimelineStore {
     /// thread.
     func restoreNormalSettings() {
         bulkWritesUnderWay -= 1
-        restoreNormalSettings(ending: bulkWritesUnderWay)
+        if bulkWritesUnderWay == 0 { putNormalSettingsBack() }
     }
 
-    /// Puts the normal settings back when no bulk write is left (`underWay` 0).
-    private func restoreNormalSettings(ending underWay: Int) {
-        guard underWay == 0 else { return }
+    /// The settings `restoreNormalSettings` puts back once no bulk write is left.
+    private func putNormalSettingsBack() {
         try? db.execute("PRAGMA cache_size = \(Self.pageCacheKiB); PRAGMA journal_size_limit = \(Self.walFileLimitBytes)")
         Checkpointer.install(on: db)
     }

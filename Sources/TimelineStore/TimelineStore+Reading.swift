@@ -405,7 +405,13 @@ extension TimelineStore: TimelineReading {
             if row.event.status == .inProgress { running.append((rows.count, statement.int64(17))) }
             rows.append(row)
         }
-        for (index, taskRow) in running { rows[index].recentProgress = try recentProgress(taskRow: taskRow) }
+        for (index, taskRow) in running {
+            let row = rows[index]
+            let version = ProgressPointsCache.Version(seq: row.seq, eventCount: row.eventCount, firstMicros: row.firstMicros)
+            rows[index].recentProgress = try progressPoints.points(taskRow: taskRow, version: version) {
+                try recentProgress(taskRow: taskRow)
+            }
+        }
         return rows
     }
 

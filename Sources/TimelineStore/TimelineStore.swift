@@ -47,6 +47,8 @@ public final class TimelineStore: @unchecked Sendable {
     let qualifierPieces = QualifierPieces()
     /// The payloads this connection's reads rendered last (reads only).
     let renderedPayloads = RenderedPayloads()
+    /// The progress points of running rows this connection's reads found last (reads only).
+    let progressPoints = ProgressPointsCache()
     /// Rows this connection's ingests indexed since one of them took a merge step (`searchIndexShare`).
     var searchRowsIndexedSinceMerge = 0
     /// Bulk writes under way on this connection (`useBulkSettings`): the settings change at the first and last.

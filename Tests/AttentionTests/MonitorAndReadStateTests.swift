@@ -125,4 +125,31 @@ struct RunningRowStoreTests {
         #expect(d.firstMicros == startedMicros + second)
         #expect(d.recentProgress.isEmpty, "only running tasks need their progress history")
     }
+
+    /// The connection keeps a running row's points between reads (`ProgressPointsCache`); whatever changes
+    /// the task's events shows in the next read: a newer report, an older one that arrives late (the row's
+    /// winner stays), and a prune of its oldest reports.
+    @Test func recentProgressFollowsEveryChangeOfTheTasksEvents() throws {
+        let dir = try TemporaryDirectory()
+        let store = try TimelineStore(path: dir.file("t.db"))
+        func report(_ id: String, second: Int64, progress: Double) -> Event {
+            var e = event(id, task: "R", .inProgress, second: second)
+            e.progress = progress
+            return e
+        }
+        func points() throws -> [Double] {
+            let window = try store.rows(matching: TimelineQuery(), olderThan: nil, limit: 10)
+            return try #require(window.first { $0.taskID == "R" }).recentProgress.map(\.progress)
+        }
+        try store.put(report("1", second: 10, progress: 10), report("2", second: 30, progress: 30))
+        #expect(try points() == [30, 10])
+        #expect(try points() == [30, 10], "a read with nothing changed gives the same points")
+        try store.put(report("3", second: 40, progress: 40))
+        #expect(try points() == [40, 30, 10])
+        try store.put(report("4", second: 20, progress: 20))
+        #expect(try store.row(taskID: "R")?.seq == 3, "the late report is kept older")
+        #expect(try points() == [40, 30, 20, 10])
+        _ = try store.prune(olderThan: startedMicros + 25 * second, keepRunning: false, reclaimSpace: false)
+        #expect(try points() == [40, 30])
+    }
 }

@@ -1,0 +1,31 @@
+import TimelineCore
+
+/// The progress points a connection's row reads found last, by task row: the viewer reads its window again
+/// after every store change, and each running row's points took a walk over the task's events (a row read
+/// for each), a sixth of the viewer's CPU under a busy fleet. A task's events change only by an ingest that
+/// adds some (its event count rises) or a prune that drops some (its count falls and its oldest events go,
+/// so its first time moves too), so points kept with the row's winning seq, event count and first time are
+/// the points the walk would find while those three are the same.
+// @unchecked: only reached under the store's lock (reads hold it).
+final class ProgressPointsCache: @unchecked Sendable {
+    /// Task rows kept; all are forgotten at once past it (a window holds a few dozen running rows).
+    static let rowLimit = 1_024
+
+    /// What a task's points were read for.
+    struct Version: Equatable {
+        var seq: Int64
+        var eventCount: Int
+        var firstMicros: Int64?
+    }
+
+    private var entries: [Int64: (version: Version, points: [ProgressPoint])] = [:]
+
+    /// The points of `taskRow` at `version`, from `read` unless kept for that version.
+    func points(taskRow: Int64, version: Version, read: () throws -> [ProgressPoint]) rethrows -> [ProgressPoint] {
+        if let entry = entries[taskRow], entry.version == version { return entry.points }
+        let points = try read()
+        if entries.count >= Self.rowLimit { entries.removeAll(keepingCapacity: true) }
+        entries[taskRow] = (version, points)
+        return points
+    }
+}

@@ -32,7 +32,7 @@ extension TimelineStore {
             var indexed = 0
             defer { if indexed > 0 { SearchMerger.shared(path: db.path).request() } }
             return try WriteGate.shared(path: db.path).withWriteLock { try db.transaction {
-                var writer = try BatchWriter(db: db, receivedMicros: receivedMicros)
+                var writer = try BatchWriter(db: db, receivedMicros: receivedMicros, expectedEvents: items.count)
                 var outcomes: [IngestOutcome] = []
                 outcomes.reserveCapacity(items.count)
                 for item in items.entries {
@@ -228,14 +228,16 @@ struct BatchWriter {
     private var touched: [String] = []
     /// The ids this batch stored or found stored (the keys of those it added join the id index when it
     /// ends: `indexIDs`).
-    private var storedIDs: Set<String> = []
+    private var storedIDs: BatchIDs
     /// The seqs of the first and the last event this batch added.
     private var firstSeq: Int64?
     private var lastSeq: Int64 = 0
 
-    init(db: Database, receivedMicros: Int64) throws {
+    /// `expectedEvents`: about how many events the batch holds (room for their ids).
+    init(db: Database, receivedMicros: Int64, expectedEvents: Int = 0) throws {
         self.db = db
         self.receivedMicros = receivedMicros
+        storedIDs = BatchIDs(expected: expectedEvents)
         insertEvent = try db.cached(EventRow.insertSQL())
         shapes = try PayloadShapes.Interner(db: db)
         findStored = try db.cached(EventIDIndex.findSQL(columns: "1"))
@@ -246,7 +248,7 @@ struct BatchWriter {
     mutating func store(_ prepared: PreparedEvent, messageID: String?, receivedAt: Int64? = nil) throws -> IngestOutcome {
         let event = prepared.event
         // An id seen in this batch is stored (as it is when the lookup finds it: it may stay in the set).
-        guard storedIDs.insert(event.id).inserted else { return .duplicate }
+        guard storedIDs.insert(event.id, key: prepared.idKey) else { return .duplicate }
         if try isStored(event.id, key: prepared.idKey) { return .duplicate }
         let existing = try changes[event.taskID] ?? storedRow(of: event.taskID)
         let rowID = try existing?.rowID ?? allocateRowID()

@@ -112,6 +112,18 @@ struct IngestTests {
         #expect(try fixture.store.stats().events == 1)
     }
 
+    /// Ids are compared byte for byte, in a batch as in the store: "é" written as one code point and as "e"
+    /// plus a combining accent are two ids (Swift's String equality would take them as one).
+    @Test func idsThatAreOnlyCanonicallyEquivalentAreTwoEvents() throws {
+        let fixture = try StoreFixture()
+        let composed = makeEvent("caf\u{E9}", task: "A", second: 1)
+        let decomposed = makeEvent("cafe\u{301}", task: "A", second: 2)
+        #expect(composed.id == decomposed.id, "Swift takes them as equal")
+        #expect(try fixture.store.ingestEvents([composed, decomposed, composed]) == [.inserted, .replaced, .duplicate])
+        #expect(try fixture.store.ingestEvents([decomposed, composed]) == [.duplicate, .duplicate])
+        #expect(try fixture.store.stats().events == 2)
+    }
+
     @Test func everyFieldRoundTrips() throws {
         let fixture = try StoreFixture()
         let event = makeEvent("e", task: "T", second: 7, status: .warning, title: "Déploiement 🚀",

@@ -9,16 +9,8 @@ import Foundation
 /// until no level holds FTS5's `usermerge` (4) segments. FTS5's `crisismerge` (64) bounds a level's
 /// segments whatever happens.
 enum SearchMerger {
-    /// Pages (of about 4 KB) written by one step of this job. A step has a fixed cost (reading the index's
-    /// structure, seeking every input segment, rewriting their first leaves, a commit after which the
-    /// ingest connection reads its pages again), so fewer, larger steps write less: under 1,000 events/s a
-    /// `timeline poll` wrote 15 % fewer bytes per event with steps of 24 pages than of 8, for the same CPU.
-    /// Not larger: a step holds the write lock, and with 64 pages a live commit waited for it ~10 ms longer
-    /// at p99 (for 4 % less CPU).
-    static let pagesPerStep = 24
-    /// Pages written by the step an ingest takes itself (`TimelineStore.searchIndexShare`), inside its own
-    /// commit: about a millisecond, so it stays out of the ingest's tail.
-    static let pagesPerIngestStep = 8
+    /// Pages (of about 4 KB) written by one step: about a millisecond (most of a step's cost is fixed).
+    static let pagesPerStep = 8
     /// How long the file must have had no write before a background step (a poller's batches come far
     /// apart; a bulk run of batches does its own steps).
     static let quietBeforeStep = Duration.milliseconds(20)

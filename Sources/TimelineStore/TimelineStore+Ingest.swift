@@ -13,7 +13,7 @@ extension TimelineStore {
     /// Once `searchIndexBacklog` rows wait for the full-text index (searches cover waiting rows with LIKE,
     /// so results are always current), the batch indexes some of them in the same transaction
     /// (`searchIndexShare`); once that many rows were indexed since the last merge step, a batch takes one
-    /// small step (`SearchMerger.pagesPerIngestStep`) of merging the index's segments. The background
+    /// small step (`SearchMerger.pagesPerStep`) of merging the index's segments. The background
     /// `SearchMerger` merges the rest while no batch comes.
     /// `deferSearchIndex: true` (bulk imports) skips that; call `flushSearchIndex()` after.
     @discardableResult
@@ -138,7 +138,7 @@ extension TimelineStore {
     ///
     /// Once `searchIndexBacklog` rows wait, it indexes up to `searchIndexRowsPerIngest` of them (all of its
     /// own when the batch is larger). Once `searchIndexBacklog` rows were indexed since the last merge step,
-    /// it takes one (`SearchMerger.pagesPerIngestStep` pages) — a small batch only when it indexed nothing, so no
+    /// it takes one (`SearchMerger.pagesPerStep` pages) — a small batch only when it indexed nothing, so no
     /// small batch pays for both; a large one pays for both, which is little beside its own rows.
     func searchIndexShare(batchSize: Int) throws -> Int {
         let indexer = SearchIndexer(db: db)
@@ -150,7 +150,7 @@ extension TimelineStore {
         if searchRowsIndexedSinceMerge >= Self.searchIndexBacklog, indexed == 0 || batchSize >= Self.searchIndexRowsPerIngest {
             // A small, bounded share of the merging, so back-to-back batches (no idle time for the merger)
             // keep the segments bounded without ever paying for one large merge.
-            _ = try SearchMerger.mergeStep(db, pages: SearchMerger.pagesPerIngestStep)
+            _ = try SearchMerger.mergeStep(db, pages: SearchMerger.pagesPerStep)
             searchRowsIndexedSinceMerge = 0
         }
         return indexed

@@ -1,11 +1,10 @@
-import TimelineCore
-
 /// The progress points a connection's row reads found last, by task row: the viewer reads its window again
 /// after every store change, and each running row's points took a walk over the task's events (a row read
-/// for each), a sixth of the viewer's CPU under a busy fleet. A task's events change only by an ingest that
-/// adds some (its event count rises) or a prune that drops some (its count falls and its oldest events go,
-/// so its first time moves too), so points kept with the row's winning seq, event count and first time are
-/// the points the walk would find while those three are the same.
+/// for each): a sixth of what the viewer's reads and drawing cost under a busy fleet. A task's events change
+/// only by an ingest that adds some (its event count rises) or a prune that drops its oldest ones (its count
+/// falls and its first time moves), so the points are read again whenever the row's winning seq, event count
+/// or first time differs from what they were read with. (Only a prune followed by exactly as many late events,
+/// the oldest at the old first time, would go unseen, and then only until the task's next event.)
 // @unchecked: only reached under the store's lock (reads hold it).
 final class ProgressPointsCache: @unchecked Sendable {
     /// Task rows kept; all are forgotten at once past it (a window holds a few dozen running rows).

@@ -1,3 +1,5 @@
+import TimelineCore
+
 /// The progress points a connection's row reads found last, by task row: the viewer reads its window again
 /// after every store change, and each running row's points took a walk over the task's events (a row read
 /// for each): a sixth of what the viewer's reads and drawing cost under a busy fleet. A task's events change

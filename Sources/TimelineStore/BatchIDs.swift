@@ -18,12 +18,8 @@ struct BatchIDs {
             byKey[key] = id
             return true
         }
-        if Self.same(first, id) || sharingAKey.contains(where: { Self.same($0, id) }) { return false }
+        if ByteScan.equal(first, id) || sharingAKey.contains(where: { ByteScan.equal($0, id) }) { return false }
         sharingAKey.append(id)
         return true
-    }
-
-    private static func same(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
     }
 }

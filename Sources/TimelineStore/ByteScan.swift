@@ -49,6 +49,13 @@ enum ByteScan {
         a.withUnsafeBufferPointer { equal($0, b) }
     }
 
+    /// Whether two strings hold the same bytes (String's `==` also takes canonically equivalent text as
+    /// equal; SQLite's `=` does not).
+    static func equal(_ a: String, _ b: String) -> Bool {
+        var (a, b) = (a, b)
+        return a.withUTF8 { x in b.withUTF8 { equal(x, $0) } }
+    }
+
     @inline(__always)
     private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, where test: (UInt8) -> Bool,
                                  mayHold: (UInt64) -> Bool) -> Bool {

@@ -53,7 +53,7 @@ final class RenderedPayloads: @unchecked Sendable {
     }
 
     private static func same(_ a: String?, _ b: String?) -> Bool {
-        guard var a, var b else { return a == nil && b == nil }
-        return a.withUTF8 { x in b.withUTF8 { ByteScan.equal(x, $0) } }
+        guard let a, let b else { return a == nil && b == nil }
+        return ByteScan.equal(a, b)
     }
 }

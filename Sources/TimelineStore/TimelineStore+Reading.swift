@@ -406,8 +406,8 @@ extension TimelineStore: TimelineReading {
             rows.append(row)
         }
         for (index, taskRow) in running {
-            let row = rows[index]
-            let version = ProgressPointsCache.Version(seq: row.seq, eventCount: row.eventCount, firstMicros: row.firstMicros)
+            let version = ProgressPointsCache.Version(seq: rows[index].seq, eventCount: rows[index].eventCount,
+                                                      firstMicros: rows[index].firstMicros)
             rows[index].recentProgress = try progressPoints.points(taskRow: taskRow, version: version) {
                 try recentProgress(taskRow: taskRow)
             }

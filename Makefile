@@ -66,8 +66,9 @@ test-localstack: deps build localstack-venv
 ## binary in a terminal: publish -> on screen, idle CPU and wake-ups (60 s), cold start, CJK search, then a
 ## reporting hook's whole process (hooks); the store at 10,000,000 events of a realistic mix (scale); last,
 ## the table of figures, each beside its target.
-## TIMELINE_BENCH_ONLY picks parts: tui,store,json,drain,latency,onscreen,idle,coldstart,cjk,hooks,sustained,prune,scale
-## (json: 10,000 SQS ReceiveMessage answers parsed; sustained: 1,000 events/s from 50 publishers into the TUI
+## TIMELINE_BENCH_ONLY picks parts: tui,store,json,drain,latency,onscreen,idle,coldstart,cjk,hooks,live,sustained,prune,scale
+## (json: 10,000 SQS ReceiveMessage answers parsed; live: the store's live write path on 10 fleets' traffic, no SQS;
+## sustained: 1,000 events/s from 50 publishers into the TUI
 ## for 5 min, TIMELINE_BENCH_SUSTAINED_SECONDS shortens it; prune: 90 % of a 10M history beside the TUI,
 ## TIMELINE_BENCH_PRUNE_EVENTS sets the size, the history is kept under .build/bench/; scale: built once
 ## under .build/scale/, TIMELINE_BENCH_SCALE_EVENTS sets the size).
@@ -78,6 +79,7 @@ bench: deps build localstack-venv
 	  $(PY) bench/sqs_benches.py --timeline $(RELEASE_BIN) --localstack-python $(LOCALSTACK_VENV)/bin/python && \
 	  $(PY) bench/terminal_benches.py --timeline $(RELEASE_BIN) && \
 	  $(PY) bench/hook_bench.py --timeline $(RELEASE_BIN) && \
+	  $(PY) bench/live_ingest_bench.py --bench .build/release/TimelineBench && \
 	  $(PY) bench/sustained_bench.py --timeline $(RELEASE_BIN) --localstack-python $(LOCALSTACK_VENV)/bin/python && \
 	  $(PY) bench/prune_bench.py --timeline $(RELEASE_BIN) && \
 	  $(PY) bench/scale_bench.py --timeline $(RELEASE_BIN); } 2>&1 | tee $(BENCH_LOG)

@@ -17,14 +17,19 @@ let environment = ProcessInfo.processInfo.environment
 let isTUIChild = environment["TIMELINE_TUI_BENCH_CHILD"] != nil
 // The other parts are the Python benches that `make bench` runs after this one: drain and latency
 // (bench/sqs_benches.py), onscreen, idle, coldstart and cjk (bench/terminal_benches.py), hooks (bench/hook_bench.py),
-// sustained (bench/sustained_bench.py), prune (bench/prune_bench.py) and scale (bench/scale_bench.py).
+// live (bench/live_ingest_bench.py), sustained (bench/sustained_bench.py), prune (bench/prune_bench.py) and scale
+// (bench/scale_bench.py).
 let knownParts: Set<String> = ["tui", "store", "json", "drain", "latency", "onscreen", "idle", "coldstart", "cjk", "hooks",
-                               "sustained", "prune", "scale"]
+                               "live", "sustained", "prune", "scale"]
 let selected: Set<String> = environment["TIMELINE_BENCH_ONLY"]
     .map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }) } ?? knownParts
 
 if let scaleDatabase = environment["TIMELINE_SCALE_READS_DB"] {
     runScaleReadsBench(databasePath: scaleDatabase)  // bench/scale_bench.py's viewer figures for one database
+    exit(0)
+}
+if let mix = environment["TIMELINE_LIVE_INGEST_MIX"] {
+    runLiveIngestBench(mixPath: mix)  // bench/live_ingest_bench.py: the store's live write path on the mix
     exit(0)
 }
 if isTUIChild {

@@ -156,11 +156,15 @@ extension TimelineStore {
         return indexed
     }
 
-    /// Rows that may wait for the full-text index before an ingest indexes them. Each indexing makes an
-    /// index segment that later merges rewrite, so fewer, larger ones cost less per event: under steady
-    /// traffic the poller's CPU per event was 0.69 ms at 30 rows, 0.50 at 300 and 0.42 at 1,000. But a
-    /// search reads the waiting rows with LIKE: 1,000 of them added ~10-20 ms to a search, 300 ~3-7 ms.
-    static let searchIndexBacklog = 300
+    /// Rows that may wait for the full-text index before an ingest indexes them. A row changed again while
+    /// it waits is indexed once for both changes, and a row indexed before its next change is indexed
+    /// twice (its old text removed, its new text added): with thousands of tasks running at once (many
+    /// fleets on one queue) nearly every event is one more indexing, and the index was most of the live
+    /// write path. `bench/live_ingest_bench.py`, 10 fleets (2,000 running tasks): 0.17 ms CPU per event
+    /// at 300 rows, 0.13 at 1,000, 0.07 with no indexing at all; `timeline poll` on LocalStack
+    /// (`bench/ingest_cpu_bench.py`, 10 publishers): 0.25 ms at 300, 0.21 at 1,000. A search reads the
+    /// waiting rows with LIKE, ~3 µs each for its window and count: 1,000 add ~3 ms (300 added ~1).
+    static let searchIndexBacklog = 1_000
     /// Most waiting rows one ingest indexes (besides its own rows when it has more). A segment of 150 rows
     /// costs about as little per row as one of 300 (one of 30-50 rows cost 30-40% more, in CPU and in later
     /// merges); at 1,000,000 events a batch of 10 that indexed 150 rows took 9-15 ms of CPU, one that

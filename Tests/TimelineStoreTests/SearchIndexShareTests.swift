@@ -19,8 +19,8 @@ struct SearchIndexShareTests {
     @Test func aSmallBatchIndexesAtMostItsShareOfALargeBacklog() throws {
         let fixture = try StoreFixture()
         let store = fixture.store
-        // What an interrupted import leaves: many rows waiting for the index.
-        let waiting = 3 * Self.share
+        // What an interrupted import leaves: more rows waiting for the index than the backlog limit.
+        let waiting = Self.backlogLimit + 2 * Self.share
         let old = (0..<waiting).map { makeEvent("o\($0)", task: "O\($0)", second: 1, title: "Old zq\($0)qz") }
         _ = try store.ingest(old.map { .event($0, messageID: nil) }, deferSearchIndex: true)
         #expect(try store.searchIndexBacklog() == waiting)

@@ -151,11 +151,15 @@ final class WriteGate: Sendable {
         }
     }
 
-    /// Runs `body` under the lock if no write ended within `quiet`; returns nil (without waiting) otherwise.
+    /// Runs `body` under the lock if no write is under way and none ended within `quiet`; returns nil
+    /// (without waiting) otherwise. A write under way is not waited for: the lock's waiters spin in the
+    /// kernel while its owner runs (a priority-inheriting futex), and a background job that asked every few
+    /// milliseconds spent a tenth of its CPU so beside a busy poller.
     func whenIdle<T>(for quiet: Duration, _ body: () throws -> T) rethrows -> T? {
-        try lastWrite.withLock { lastWrite in
+        let ran: T?? = try lastWrite.withLockIfAvailable { lastWrite in
             guard clock.now - lastWrite >= quiet else { return nil }
             return try body()
         }
+        return ran ?? nil
     }
 }

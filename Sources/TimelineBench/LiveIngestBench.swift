@@ -3,9 +3,10 @@ import TimelineCore
 import TimelineStore
 
 /// The store's live write path on the realistic mix, without SQS: the first events of a mix file
-/// (`bench/realistic_mix.py`) are imported as history, the next ones are stored in commits of 10 at a steady
+/// (`bench/realistic_mix.py`) are imported as history, the next ones are stored in small commits at a steady
 /// rate, as a viewer's poller stores them (search indexing and merging included), and the process's CPU per
-/// live event is printed, counted until the background upkeep (merges, checkpoints) has settled.
+/// live event is printed, counted until the background upkeep (merges, checkpoints) has settled; then what
+/// the rows still waiting for the full-text index cost a few searches.
 ///
 /// Run by `bench/live_ingest_bench.py`, which makes the mix file and passes TIMELINE_LIVE_INGEST_MIX, with
 /// TIMELINE_LIVE_INGEST_HISTORY (events of history, default 200,000), TIMELINE_LIVE_INGEST_EVENTS (live
@@ -35,7 +36,7 @@ private struct LiveIngestBench {
 
     func run() throws {
         guard let text = FileManager.default.contents(atPath: mixPath) else {
-            throw StoreBenchFailure("cannot read the mix file \(mixPath)")
+            throw LiveBenchFailure("cannot read the mix file \(mixPath)")
         }
         var items: [IngestItem] = []
         items.reserveCapacity(history + live)
@@ -44,7 +45,7 @@ private struct LiveIngestBench {
             items.append(.event(event, messageID: "m"))
         }
         guard items.count == history + live else {
-            throw StoreBenchFailure("the mix file holds \(items.count) events, \(history + live) needed")
+            throw LiveBenchFailure("the mix file holds \(items.count) events, \(history + live) needed")
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("timeline-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -113,7 +114,7 @@ extension LiveIngestBench {
     }
 }
 
-private struct StoreBenchFailure: Error, CustomStringConvertible {
+private struct LiveBenchFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }

@@ -107,7 +107,7 @@ extension LiveIngestBench {
                     _ = try store.rows(matching: query, olderThan: nil, limit: 60)
                     _ = try store.count(matching: query)
                 }
-                times.append(took.seconds * 1000)
+                times.append(took.millis)
             }
             return times.sorted()[times.count / 2]
         }
@@ -117,8 +117,4 @@ extension LiveIngestBench {
 private struct LiveBenchFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-private extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -197,7 +197,8 @@ private struct EventGenerator {
     }
 }
 
-private extension Duration {
+/// A duration as a number, for the benches' figures.
+extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
     var millis: Double { seconds * 1000 }
 }

@@ -81,7 +81,7 @@ private struct LiveIngestBench {
         report(String(format: "live ingest of the mix (%d events of history, %d live in commits of %d at %d/s, %.1f s): %.3f ms CPU per event",
                       history, live, commitEvents, rate, stored.seconds, 1000 * cpu / Double(live)))
 
-        // What the rows still waiting for the full-text index cost a search (they are read with LIKE).
+        // What the rows still waiting for the full-text index cost a search (their text is tested, not indexed).
         let waiting = try store.searchIndexBacklog()
         let withWaiting = try searchTimes(store)
         try store.flushSearchIndex()

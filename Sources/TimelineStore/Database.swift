@@ -116,6 +116,12 @@ public final class Database {
         }
     }
 
+    /// Runs `body` in one read transaction (every statement of it reads the same snapshot); inside an open
+    /// transaction, in that one.
+    public func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        sqlite3_get_autocommit(handle) == 0 ? try body() : try transaction(immediate: false, body)
+    }
+
     /// The first column of the first row of `sql` as an integer (0 when there is no row).
     public func scalarInt(_ sql: String, _ values: [SQLiteValue] = []) throws -> Int64 {
         let statement = try cached(sql)

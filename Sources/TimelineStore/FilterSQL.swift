@@ -59,11 +59,13 @@ struct FilterSQL {
     /// needle by default. `shortTermTrigrams(term)`: the index's trigrams that begin with a term shorter
     /// than a trigram, or nil when the term is not looked up so (`ShortTerms`). `knownMatches`: the rows
     /// the index holds for `matchExpression`, when a probe already read them all (the set then starts from
-    /// them instead of asking the index again).
+    /// them instead of asking the index again). `waitingMatches(terms)`: the rows waiting for the index whose
+    /// text holds every one of `terms`, when the caller keeps them (`WaitingRowTexts`); nil: tested in SQL.
     init(_ query: TimelineQuery, tokenizer: SearchTokenizer, textTest: TextTest = .fullTextIndex,
          nowMicros: Int64 = Int64(Date().timeIntervalSince1970 * 1_000_000),
          qualifierPiece: (_ column: String, _ needle: String) -> String = { $1 },
          shortTermTrigrams: (_ term: String) -> [String]? = { _ in nil }, knownMatches: [Int64]? = nil,
+         waitingMatches: (_ terms: [String]) -> [Int64]? = { _ in nil },
          resolve: (_ qualifier: ValueQualifier, _ needle: String) -> [String]? = { _, _ in nil }) {
         /// Every value any of `needles` matches; nil when one of them is not resolved (tested row by row).
         func valuesOf(_ qualifier: ValueQualifier, _ needles: [String]) -> [String]? {
@@ -106,7 +108,8 @@ struct FilterSQL {
             }
         }
         if !indexedTerms.isEmpty || !columnClauses.isEmpty {
-            addIndexedTerms(indexedTerms, columnClauses: columnClauses, knownMatches: knownMatches)
+            addIndexedTerms(indexedTerms, columnClauses: columnClauses, knownMatches: knownMatches,
+                            waiting: indexedTerms.isEmpty ? nil : waitingMatches(indexedTerms.map(\.term)))
         }
         if !query.statuses.isEmpty {
             let statuses = query.statuses.map(\.rawValue).sorted()
@@ -120,7 +123,8 @@ struct FilterSQL {
         if let categoryValues { addIn(column: "t.category", index: "timeline_category", categoryValues) }
         else { addSubstring(column: "t.category", any: query.categories) }
         addSubstring(column: "t.task_id", any: query.tasks)
-        addExclusions(query, useIndex: textTest == .fullTextIndex && tokenizer == .trigram, resolve: resolve)
+        addExclusions(query, useIndex: textTest == .fullTextIndex && tokenizer == .trigram,
+                      waitingMatches: waitingMatches, resolve: resolve)
         if let marked = query.marked {
             conditions.append("t.task_id \(marked ? "IN" : "NOT IN") (SELECT task_id FROM marks)")
         }
@@ -137,19 +141,18 @@ struct FilterSQL {
     /// Negated parts (`-word`, `-"phrase"`, `-status:x`, `-agent:x`, …). A negated term of 3+ characters
     /// excludes its match set (the index plus rows waiting for it), so the cost follows its matches;
     /// shorter ones test each row's text.
-    private mutating func addExclusions(_ query: TimelineQuery, useIndex: Bool,
+    private mutating func addExclusions(_ query: TimelineQuery, useIndex: Bool, waitingMatches: ([String]) -> [Int64]?,
                                         resolve: (ValueQualifier, String) -> [String]?) {
         for term in query.excludedTerms where !term.isEmpty {
             if useIndex, term.unicodeScalars.count >= 3 {
-                let waiting = "SELECT w.row_id FROM timeline w JOIN events we ON we.seq = w.seq"
-                    + " WHERE w.indexed_seq IS NOT w.seq AND " + Self.anyTextColumn(of: "we", t: "w", contains: term)
+                let waiting = Self.waitingRows(matching: [term], known: waitingMatches([term]))
                 conditions.append("""
                     t.row_id NOT IN (SELECT rowid FROM search WHERE search MATCH ?
                         AND rowid NOT IN (SELECT row_id FROM timeline WHERE indexed_seq IS NOT seq)
-                    UNION ALL \(waiting))
+                    UNION ALL \(waiting.sql))
                     """)
                 values.append(.text(Self.phrase(term)))
-                values += Self.containsValues(term, count: 5)
+                values += waiting.values
             } else {
                 // IFNULL: a NULL category must not turn "contains nowhere" into "unknown".
                 conditions.append("NOT IFNULL(" + Self.anyTextColumn(of: "e", t: "t", contains: term) + ", 0)")
@@ -202,13 +205,12 @@ struct FilterSQL {
     }
 
     /// Terms (and column clauses of qualifiers) answered by the trigram index; rows still waiting for the
-    /// index are matched with LIKE on the terms (the qualifiers' own conditions filter them too).
-    private mutating func addIndexedTerms(_ terms: [IndexedTerm], columnClauses: [String], knownMatches: [Int64]?) {
+    /// index are matched on the terms, in memory when `known` lists them, else with LIKE (the qualifiers'
+    /// own conditions filter them too).
+    private mutating func addIndexedTerms(_ terms: [IndexedTerm], columnClauses: [String], knownMatches: [Int64]?,
+                                          waiting known: [Int64]?) {
         let match = (terms.map(\.match) + columnClauses).joined(separator: " AND ")
-        let waiting = terms.isEmpty
-            ? "SELECT w.row_id FROM timeline w WHERE w.indexed_seq IS NOT w.seq"
-            : "SELECT w.row_id FROM timeline w JOIN events we ON we.seq = w.seq WHERE w.indexed_seq IS NOT w.seq AND "
-                + terms.map { Self.anyTextColumn(of: "we", t: "w", contains: $0.term) }.joined(separator: " AND ")
+        let waiting = Self.waitingRows(matching: terms.map(\.term), known: known)
         // The index's rows: asked of the index, or the ones a probe already read (a JSON array).
         let indexed = knownMatches == nil
             ? "SELECT rowid AS row_id FROM search WHERE search MATCH ? AND rowid"
@@ -217,15 +219,29 @@ struct FilterSQL {
             \(indexed)
                 NOT IN (SELECT row_id FROM timeline WHERE indexed_seq IS NOT seq)
             UNION ALL
-            \(waiting)
+            \(waiting.sql)
             """
         matchExpression = match
-        var setValues: [SQLiteValue] = [.text(knownMatches.map { "[" + $0.map(String.init).joined(separator: ",") + "]" } ?? match)]
-        for term in terms { setValues += Self.containsValues(term.term, count: 5) }
+        let setValues: [SQLiteValue] = [.text(knownMatches.map(Self.jsonArray) ?? match)] + waiting.values
         matchSetPosition = (conditions.count, values.count..<values.count + setValues.count)
         conditions.append("t.row_id IN (\(set))")
         values += setValues
         matchSet = (set, setValues)
+    }
+
+    /// `SELECT row_id …` of the rows waiting for the index whose text holds every one of `terms` (every
+    /// waiting row without terms), and its values: the rows `known` lists when given, else tested in SQL.
+    private static func waitingRows(matching terms: [String], known: [Int64]?) -> (sql: String, values: [SQLiteValue]) {
+        if terms.isEmpty { return ("SELECT w.row_id FROM timeline w WHERE w.indexed_seq IS NOT w.seq", []) }
+        if let known { return ("SELECT value AS row_id FROM json_each(?)", [.text(jsonArray(known))]) }
+        return ("SELECT w.row_id FROM timeline w JOIN events we ON we.seq = w.seq WHERE w.indexed_seq IS NOT w.seq AND "
+                    + terms.map { anyTextColumn(of: "we", t: "w", contains: $0) }.joined(separator: " AND "),
+                terms.flatMap { containsValues($0, count: 5) })
+    }
+
+    /// Row ids as a JSON array (for `json_each`).
+    private static func jsonArray(_ rowIDs: [Int64]) -> String {
+        "[" + rowIDs.map(String.init).joined(separator: ",") + "]"
     }
 
     /// One of the five searchable columns of event alias `e` / timeline alias `t` contains `term`

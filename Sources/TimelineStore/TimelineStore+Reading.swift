@@ -33,7 +33,9 @@ extension TimelineStore: TimelineReading {
         let bounds = key == nil ? [] : ["(t.ts_us, t.seq) \(newer ? ">" : "<") (?, ?)"]
         let values: [SQLiteValue] = key.map { [.integer($0.timestampMicros), .integer($0.seq)] } ?? []
         let read = try locked {
-            try window(query, bounds: bounds, boundValues: values, order: newer ? "ASC" : "DESC", limit: limit, plan: plan)
+            try oneRead(of: query) {
+                try window(query, bounds: bounds, boundValues: values, order: newer ? "ASC" : "DESC", limit: limit, plan: plan)
+            }
         }
         return newer ? (read.rows.reversed(), read.source) : read
     }
@@ -179,11 +181,11 @@ extension TimelineStore: TimelineReading {
     }
 
     public func count(matching query: TimelineQuery) throws -> Int {
-        try locked { try count(query, upTo: nil) }
+        try locked { try oneRead(of: query) { try count(query, upTo: nil) } }
     }
 
     public func count(matching query: TimelineQuery, upTo limit: Int) throws -> Int {
-        try locked { try count(query, upTo: max(0, limit)) }
+        try locked { try oneRead(of: query) { try count(query, upTo: max(0, limit)) } }
     }
 
     /// Rows matching `query`, counting at most `limit` when given (caller holds the lock).
@@ -220,11 +222,11 @@ extension TimelineStore: TimelineReading {
     }
 
     public func countNewer(than key: RowKey, matching query: TimelineQuery) throws -> Int {
-        try locked { try countNewer(key, query, upTo: nil) }
+        try locked { try oneRead(of: query) { try countNewer(key, query, upTo: nil) } }
     }
 
     public func countNewer(than key: RowKey, matching query: TimelineQuery, upTo limit: Int) throws -> Int {
-        try locked { try countNewer(key, query, upTo: max(0, limit)) }
+        try locked { try oneRead(of: query) { try countNewer(key, query, upTo: max(0, limit)) } }
     }
 
     /// Matching rows newer than `key`, counting at most `limit` when given (caller holds the lock).
@@ -268,11 +270,11 @@ extension TimelineStore: TimelineReading {
         + " + (SELECT count(*) FROM timeline WHERE ts_us = ?1 AND seq > ?2)"
 
     public func statusCounts(matching query: TimelineQuery) throws -> [Status: Int] {
-        try locked { try statusCounts(query, upTo: nil) }
+        try locked { try oneRead(of: query) { try statusCounts(query, upTo: nil) } }
     }
 
     public func statusCounts(matching query: TimelineQuery, upTo limit: Int) throws -> [Status: Int] {
-        try locked { try statusCounts(query, upTo: max(0, limit)) }
+        try locked { try oneRead(of: query) { try statusCounts(query, upTo: max(0, limit)) } }
     }
 
     /// Per-status counts of the rows matching `query`, or of the first `limit` of them (caller holds the lock).
@@ -337,7 +339,12 @@ extension TimelineStore: TimelineReading {
     /// Changes whenever any connection commits: `PRAGMA data_version` (other connections' commits)
     /// combined with this connection's own change counter (its own writes).
     public func changeToken() throws -> Int64 {
-        try locked { (try db.dataVersion() &* 1_000_003) &+ db.totalChanges }
+        try locked { try currentChangeToken() }
+    }
+
+    /// `changeToken` (caller holds the lock); inside a read transaction, that of its snapshot.
+    private func currentChangeToken() throws -> Int64 {
+        (try db.dataVersion() &* 1_000_003) &+ db.totalChanges
     }
 
     // MARK: Helpers
@@ -354,7 +361,21 @@ extension TimelineStore: TimelineReading {
                                             [.text(phrase), .integer(Int64(QualifierPieces.probeLimit))]))
             }
         }, shortTermTrigrams: { try? shortTermTrigrams($0) }, knownMatches: knownMatches,
+        waitingMatches: { terms in (try? waitingTexts.matching(all: terms, in: db)) ?? nil },
         resolve: { qualifier, needle in try? resolvedValues(qualifier, needle: needle) })
+    }
+
+    /// Runs `body`, the reads of one answer for `query`, in one read transaction when the query has free
+    /// text: its searches then test the rows waiting for the index in memory (`WaitingRowTexts`), looked up
+    /// in the same snapshot as the query (caller holds the lock).
+    private func oneRead<T>(of query: TimelineQuery, _ body: () throws -> T) throws -> T {
+        guard !query.terms.isEmpty || !query.excludedTerms.isEmpty else { return try body() }
+        return try db.readTransaction {
+            // Reading the token begins the transaction's snapshot: it is the token of what the body reads.
+            waitingTexts.startRead(token: try currentChangeToken())
+            defer { waitingTexts.endRead() }
+            return try body()
+        }
     }
 
     /// The timeline's distinct values (`TimelineValues`) that `needle` matches for `qualifier`; nil when

@@ -49,6 +49,8 @@ public final class TimelineStore: @unchecked Sendable {
     let renderedPayloads = RenderedPayloads()
     /// The progress points of running rows this connection's reads found last (reads only).
     let progressPoints = ProgressPointsCache()
+    /// The text of rows waiting for the full-text index, as this connection's searches read it (reads only).
+    let waitingTexts = WaitingRowTexts()
     /// Rows this connection's ingests indexed since one of them took a merge step (`searchIndexShare`).
     var searchRowsIndexedSinceMerge = 0
     /// Bulk writes under way on this connection (`useBulkSettings`): the settings change at the first and last.

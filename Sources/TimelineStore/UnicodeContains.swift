@@ -68,7 +68,8 @@ final class FoldedNeedle {
         return text.contains(String(decoding: folded, as: UTF8.self))
     }
 
-    private static func find(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Whether `needle`'s bytes occur in `haystack` (an empty needle always does).
+    static func find(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !needle.isEmpty else { return true }
         guard let base = haystack.baseAddress, haystack.count >= needle.count else { return false }
         // memchr for the first byte, memcmp for the rest (memmem is a GNU extension Glibc does not export).

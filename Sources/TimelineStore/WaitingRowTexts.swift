@@ -1,0 +1,135 @@
+import CSQLite
+
+/// The searchable text of the timeline rows waiting for the full-text index, kept by a reading connection
+/// between its searches.
+///
+/// A search covers waiting rows by testing their text (`FilterSQL`). In SQL that is a join to each row's
+/// winning event and five LIKE tests, ~3 µs a row for a window and again for its count, paid on every
+/// reload of an active search (the viewer reads again after every store change). Here each row's text is
+/// read once per version (its winning `seq`: an event never changes) and tested in memory with the same
+/// rules: a search then pays for the rows that changed since the last one, not for the whole backlog.
+/// Reads go in read transactions (`startRead` … `endRead`): the waiting set is looked up in the same
+/// snapshot as the query, and again only once the file changed (the connection's change token moved).
+// @unchecked: only reached under the store's lock (reads hold it).
+final class WaitingRowTexts: @unchecked Sendable {
+    /// Most waiting rows kept in memory; with more (a bulk import in another process defers its indexing),
+    /// searches test the waiting rows in SQL as before.
+    static let rowLimit = 2 * TimelineStore.searchIndexBacklog
+
+    /// A waiting row's text at one version.
+    struct Row {
+        var seq: Int64
+        /// The five searchable columns in `FilterSQL.anyTextColumn`'s order (title, body, agent id, task id,
+        /// category), nil for a NULL category.
+        var columns: [[UInt8]?]
+        /// The same with ASCII letters lowered: what an ASCII term (LIKE) is looked for in.
+        var lowered: [[UInt8]?]
+    }
+
+    private var rows: [Int64: Row] = [:]
+    /// The waiting rows in row id order, as last looked up; nil until a search looks.
+    private var waiting: [Int64]?
+    /// The change token of the snapshot `waiting` was looked up in.
+    private var listedAt: Int64?
+    /// Whether a read is under way (`startRead` … `endRead`).
+    private var reading = false
+
+    /// Begins a read inside its transaction, whose snapshot has change token `token`
+    /// (`TimelineStore.changeToken`): the waiting set is looked up again when the file changed.
+    func startRead(token: Int64) {
+        if token != listedAt { (waiting, listedAt) = (nil, token) }
+        reading = true
+    }
+
+    /// Ends the read.
+    func endRead() {
+        reading = false
+    }
+
+    /// Row ids of the waiting rows whose text contains every one of `terms` (case-insensitive substrings, as
+    /// `FilterSQL.contains` tests them); nil outside a read, or when more rows wait than `rowLimit` (the
+    /// caller then tests them in SQL).
+    func matching(all terms: [String], in db: Database) throws -> [Int64]? {
+        guard reading, let waiting = try waitingRows(db) else { return nil }
+        let needles = terms.map(Needle.init)
+        return waiting.filter { rowID in
+            guard let row = rows[rowID] else { return false }
+            return needles.allSatisfy { $0.occurs(in: row) }
+        }
+    }
+
+    /// The waiting rows of this read's snapshot (looked up by the first search after a change), with the
+    /// text of rows new to them read; nil when more than `rowLimit` rows wait.
+    private func waitingRows(_ db: Database) throws -> [Int64]? {
+        if let waiting { return waiting.count <= Self.rowLimit ? waiting : nil }
+        let list = try db.cached("""
+            SELECT row_id, seq, agent_id, task_id, category FROM timeline WHERE indexed_seq IS NOT seq LIMIT ?
+            """)
+        defer { list.reset() }
+        try list.bind(Int64(Self.rowLimit + 1), at: 1)
+        var current: [(rowID: Int64, seq: Int64, agentID: String, taskID: String, category: String?)] = []
+        while try list.step() == .row {
+            current.append((list.int64(0), list.int64(1), list.string(2), list.string(3), list.optionalString(4)))
+        }
+        guard current.count <= Self.rowLimit else {
+            (rows, waiting) = ([:], current.map(\.rowID))
+            return nil
+        }
+        var kept: [Int64: Row] = [:]
+        kept.reserveCapacity(current.count)
+        let missing = current.filter { rows[$0.rowID]?.seq != $0.seq }
+        for row in current where rows[row.rowID]?.seq == row.seq { kept[row.rowID] = rows[row.rowID] }
+        // Events stored together share pages: read in seq order.
+        let text = try db.cached("SELECT title, body FROM events WHERE seq = ?1")
+        for row in missing.sorted(by: { $0.seq < $1.seq }) {
+            try text.bind(row.seq, at: 1)
+            defer { text.reset() }
+            guard try text.step() == .row else {
+                throw SQLiteError(code: SQLITE_CORRUPT, message: "timeline row refers to missing event \(row.seq)")
+            }
+            kept[row.rowID] = Self.row(seq: row.seq, columns: [text.string(0), text.string(1), row.agentID, row.taskID,
+                                                               row.category])
+        }
+        // Kept only once every text is read: a read that failed half way leaves nothing half done.
+        (rows, waiting) = (kept, current.map(\.rowID))
+        return waiting
+    }
+
+    /// A row's text as kept: its columns' bytes and their ASCII-lowered twins.
+    static func row(seq: Int64, columns: [String?]) -> Row {
+        let bytes = columns.map { $0.map { Array($0.utf8) } }
+        return Row(seq: seq, columns: bytes, lowered: bytes.map { $0.map(asciiLowered) })
+    }
+
+    private static func asciiLowered(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }
+    }
+
+    /// A term as `FilterSQL.contains` tests it: an ASCII term as LIKE does (only ASCII letters fold),
+    /// another through the rule of `tl_icontains` (`FoldedNeedle`).
+    struct Needle {
+        let ascii: [UInt8]?
+        let folded: FoldedNeedle?
+
+        init(_ term: String) {
+            if term.utf8.allSatisfy({ $0 < 0x80 }) {
+                (ascii, folded) = (WaitingRowTexts.asciiLowered(Array(term.utf8)), nil)
+            } else {
+                (ascii, folded) = (nil, FoldedNeedle(term))
+            }
+        }
+
+        /// Whether any of the row's columns contains the term (a NULL column contains nothing).
+        func occurs(in row: Row) -> Bool {
+            if let ascii {
+                return row.lowered.contains { column in
+                    column.map { bytes in bytes.withUnsafeBufferPointer { FoldedNeedle.find(ascii, in: $0) } } ?? false
+                }
+            }
+            guard let folded else { return false }
+            return row.columns.contains { column in
+                column.map { bytes in bytes.withUnsafeBufferPointer { folded.occurs(in: $0) } } ?? false
+            }
+        }
+    }
+}

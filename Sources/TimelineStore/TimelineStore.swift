@@ -13,6 +13,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case notATimelineDatabase(path: String, tables: [String])
     /// The database path names a link, a FIFO, a directory or a device: never opened.
     case notARegularFile(path: String, what: String)
+    /// A write-ahead log left beside the database on a read-only file system (`LeftWriteAheadLog`).
+    case logLeftOnReadOnlyFileSystem(path: String)
 
     public var description: String {
         switch self {
@@ -27,6 +29,11 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notARegularFile(let path, let what):
             "\(DisplayText.escaped(path)) is \(what), not a database file; it was left untouched. "
                 + "Give the file itself with --db or TIMELINE_DB"
+        case .logLeftOnReadOnlyFileSystem(let path):
+            "\(DisplayText.escaped(path)) cannot be opened: its file system is read-only, and the write-ahead log a "
+                + "writer left beside it (-wal) can only be read through a shared-memory file (-shm) that cannot be "
+                + "created there. Remount the file system read-write once (the next timeline command folds the log "
+                + "in), or copy the database and its -wal file to a writable directory and open that copy with --db"
         }
     }
 }
@@ -60,7 +67,16 @@ public final class TimelineStore: @unchecked Sendable {
 
     /// Opens (and when writable, creates and migrates) the store at `path`.
     /// A new file is created with mode 0600; its directory must exist.
-    public init(path: String, readOnly: Bool = false) throws {
+    public convenience init(path: String, readOnly: Bool = false) throws {
+        do {
+            try self.init(opening: path, readOnly: readOnly)
+        } catch let error as SQLiteError where error.problem == .cannotOpen && LeftWriteAheadLog.blocksOpening(path) {
+            throw StoreError.logLeftOnReadOnlyFileSystem(path: path)
+        }
+    }
+
+    /// `init(path:readOnly:)` without telling its failures apart.
+    private init(opening path: String, readOnly: Bool) throws {
         let db = try Database(path: path, mode: readOnly ? .readOnly : .readWriteCreate)
         self.db = db
         try db.registerUnicodeContains()

@@ -71,4 +71,18 @@ struct StorageProblemTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the file was modified")
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
+
+    /// A log beside a database counts only on a read-only file system (there `Tests/e2e` mounts one): on a
+    /// writable one SQLite makes the -shm itself, and a failed open keeps SQLite's own explanation.
+    @Test func aLogBesideADatabaseOnAWritableFileSystemIsNotTheReadOnlyCase() throws {
+        let fixture = try StoreFixture()
+        let path = fixture.path
+        FileManager.default.createFile(atPath: path + "-wal", contents: Data())
+        try? FileManager.default.removeItem(atPath: path + "-shm")
+        #expect(!LeftWriteAheadLog.blocksOpening(path))
+        #expect(!LeftWriteAheadLog.blocksOpening(path + ".missing"))
+        let message = StoreError.logLeftOnReadOnlyFileSystem(path: "/snap/t\u{1B}[2J.db").description
+        #expect(message.contains(".db cannot be opened: its file system is read-only"))
+        #expect(!message.contains("\u{1B}"), "the path reaches the terminal escaped")
+    }
 }

@@ -9,6 +9,7 @@ import os
 import socket
 import sqlite3
 import subprocess
+import sys
 import tempfile
 import time
 import uuid
@@ -167,6 +168,59 @@ def test_poll_on_a_disk_that_fills_holds_messages_says_why_and_exits_1(timeline_
         with sqlite3.connect(db) as store:
             ids = [row[0] for row in store.execute("SELECT id FROM events")]
         assert sorted(ids) == sorted(event["id"] for event in events)
+    finally:
+        disk.unmount()
+
+
+@needs_tmpfs
+def test_a_log_left_on_a_read_only_file_system_is_named_and_a_writable_copy_reads_it(run_timeline, tmp_path):
+    """A database whose writer stopped before folding its write-ahead log in, on a file system that is then
+    read-only (a snapshot or a backup copied without its -shm, a disk remounted read-only): SQLite cannot
+    read the log without making a -shm, so the message says that and how to get at the events."""
+    disk = Tmpfs(4096)
+    try:
+        db = os.path.join(disk.path, "timeline.db")
+        lines = [json.dumps(make_event("folded in", task_id="ro-1")), json.dumps(make_event("in the log", task_id="ro-2"))]
+        assert run_timeline("import", "--db", db, "-", input=lines[0] + "\n").returncode == 0
+        # Another connection holds a read snapshot while the second event is stored, so the import cannot fold
+        # the log in (it waits out its busy timeout), then stops without closing: the event is only in the log.
+        holding = ("import os, sqlite3, sys\n"
+                   f"db = sqlite3.connect({db!r}, isolation_level=None)\n"
+                   "db.execute('BEGIN')\n"
+                   "db.execute('SELECT count(*) FROM events').fetchone()\n"
+                   "print('holding', flush=True)\n"
+                   "sys.stdin.read()\n"
+                   "os._exit(0)\n")
+        holder = subprocess.Popen([sys.executable, "-c", holding], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  text=True)
+        try:
+            assert holder.stdout.readline().strip() == "holding"
+            stored = run_timeline("import", "--db", db, "-", input=lines[1] + "\n")
+            assert stored.returncode == 0, stored.stderr
+        finally:
+            holder.stdin.close()
+            holder.wait(timeout=30)
+        assert os.path.getsize(db + "-wal") > 0
+        # The log and the database as a snapshot would hold them: no -shm, then read-only.
+        copy_dir = tmp_path / "copy"
+        copy_dir.mkdir()
+        for suffix in ("", "-wal"):
+            with open(db + suffix, "rb") as source, open(copy_dir / ("timeline.db" + suffix), "wb") as target:
+                target.write(source.read())
+        if os.path.exists(db + "-shm"):
+            os.remove(db + "-shm")
+        subprocess.run(["mount", "-o", "remount,ro", disk.path], check=True, capture_output=True)
+
+        for command in (["list", "--db", db], ["status", "--db", db]):
+            result = run_timeline(*command)
+            assert result.returncode == 2, (command, result.stdout, result.stderr)
+            assert "file system is read-only" in result.stderr, result.stderr
+            assert "-wal" in result.stderr and "copy the database" in result.stderr, result.stderr
+            assert "Check that the directory exists" not in result.stderr, result.stderr
+        # What the message says works: a writable copy of the database and its log reads every event.
+        listed = run_timeline("list", "--db", str(copy_dir / "timeline.db"))
+        assert listed.returncode == 0, listed.stderr
+        assert "folded in" in listed.stdout and "in the log" in listed.stdout, listed.stdout
     finally:
         disk.unmount()
 

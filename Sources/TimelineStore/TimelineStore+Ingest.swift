@@ -12,7 +12,7 @@ extension TimelineStore {
     ///
     /// Once `searchIndexBacklog` rows wait for the full-text index (searches test waiting rows' text, so
     /// results are always current), the batch indexes some of them in the same transaction
-    /// (`searchIndexShare`); once that many rows were indexed since the last merge step, a batch takes one
+    /// (`searchIndexShare`); once `searchRowsPerMergeStep` rows were indexed since the last merge step, a batch takes one
     /// small step (`SearchMerger.pagesPerStep`) of merging the index's segments. The background
     /// `SearchMerger` merges the rest while no batch comes.
     /// `deferSearchIndex: true` (bulk imports) skips that; call `flushSearchIndex()` after.
@@ -137,7 +137,7 @@ extension TimelineStore {
     /// The full-text upkeep one ingest pays (inside its transaction); returns the rows it indexed.
     ///
     /// Once `searchIndexBacklog` rows wait, it indexes up to `searchIndexRowsPerIngest` of them (all of its
-    /// own when the batch is larger). Once `searchIndexBacklog` rows were indexed since the last merge step,
+    /// own when the batch is larger). Once `searchRowsPerMergeStep` rows were indexed since the last merge step,
     /// it takes one (`SearchMerger.pagesPerStep` pages) — a small batch only when it indexed nothing, so no
     /// small batch pays for both; a large one pays for both, which is little beside its own rows.
     func searchIndexShare(batchSize: Int) throws -> Int {
@@ -147,7 +147,7 @@ extension TimelineStore {
             indexed = try indexer.indexWaitingRows(limit: max(batchSize, Self.searchIndexRowsPerIngest))
             searchRowsIndexedSinceMerge += indexed
         }
-        if searchRowsIndexedSinceMerge >= Self.searchIndexBacklog, indexed == 0 || batchSize >= Self.searchIndexRowsPerIngest {
+        if searchRowsIndexedSinceMerge >= Self.searchRowsPerMergeStep, indexed == 0 || batchSize >= Self.searchIndexRowsPerIngest {
             // A small, bounded share of the merging, so back-to-back batches (no idle time for the merger)
             // keep the segments bounded without ever paying for one large merge.
             _ = try SearchMerger.mergeStep(db, pages: SearchMerger.pagesPerStep)
@@ -160,12 +160,16 @@ extension TimelineStore {
     /// it waits is indexed once for both changes, and a row indexed before its next change is indexed
     /// twice (its old text removed, its new text added): with thousands of tasks running at once (many
     /// fleets on one queue) nearly every event is one more indexing, and the index was most of the live
-    /// write path. `bench/live_ingest_bench.py`, 10 fleets (2,000 running tasks): 0.17 ms CPU per event
-    /// at 300 rows, 0.13 at 1,000, 0.07 with no indexing at all; `timeline poll` on LocalStack
-    /// (`bench/ingest_cpu_bench.py`, 10 publishers): 0.25 ms at 300, 0.21 at 1,000. A search tests the
-    /// waiting rows' text: in memory on a reading connection (`WaitingRowTexts`, ~0.3 ms for 900 rows
-    /// once read), in SQL otherwise (~3 µs a row for a window and again for its count).
-    static let searchIndexBacklog = 1_000
+    /// write path. So running tasks' rows mostly wait, up to this bound. `bench/live_ingest_bench.py`,
+    /// 10 fleets (2,000 running tasks): 0.17 ms CPU per event at 300 rows, 0.13 at 1,000, 0.065-0.068 at
+    /// 2,000 (no indexing at all: 0.066); `timeline poll` on LocalStack (`bench/ingest_cpu_bench.py`, 10
+    /// publishers): 0.25 ms at 300, 0.21 at 1,000, 0.15 at 2,000. A search tests the waiting rows' text: in
+    /// memory on a reading connection (`WaitingRowTexts`: 0.3-0.7 ms for 2,000 rows once read, ~1.5 ms more
+    /// for the first read after a change), in SQL otherwise (~3 µs a row for a window and again for its count).
+    static let searchIndexBacklog = 2_000
+    /// Rows indexed by ingests between two of their merge steps (`searchIndexShare`): the segments the
+    /// indexing adds are merged at this pace whatever the backlog.
+    static let searchRowsPerMergeStep = 1_000
     /// Most waiting rows one ingest indexes (besides its own rows when it has more). A segment of 150 rows
     /// costs about as little per row as one of 300 (one of 30-50 rows cost 30-40% more, in CPU and in later
     /// merges); at 1,000,000 events a batch of 10 that indexed 150 rows took 9-15 ms of CPU, one that

@@ -10,6 +10,7 @@ import TimelineCore
 struct SearchIndexShareTests {
     static let share = TimelineStore.searchIndexRowsPerIngest
     static let backlogLimit = TimelineStore.searchIndexBacklog
+    static let mergeEvery = TimelineStore.searchRowsPerMergeStep
 
     /// Ten new tasks, each searchable by its own word `w<n>x<i>`.
     static func smallBatch(_ n: Int) -> [Event] {
@@ -62,7 +63,7 @@ struct SearchIndexShareTests {
                 #expect(store.searchRowsIndexedSinceMerge == sinceMergeBefore + indexed, "batch \(n)")
             } else if store.searchRowsIndexedSinceMerge < sinceMergeBefore {
                 mergeSteps += 1
-                #expect(sinceMergeBefore >= Self.backlogLimit, "batch \(n) merged after \(sinceMergeBefore) rows")
+                #expect(sinceMergeBefore >= Self.mergeEvery, "batch \(n) merged after \(sinceMergeBefore) rows")
             }
             backlog = after
         }

@@ -96,12 +96,16 @@ struct FilterSQL {
         }
         // Qualifiers (3+ characters each) also narrow the match set through their column of the index, so
         // a window or count starts from rows that satisfy them (their LIKE conditions below stay: exact,
-        // and they cover rows waiting for the index).
+        // and they cover rows waiting for the index). One resolved to values is read through its value
+        // index instead, unless free text makes a match set anyway: narrowed, a common term beside a rare
+        // agent starts from the few rows of both (`agent:agent-7 depl` at 1,000,000 events: 38 ms a
+        // keystroke without).
         var columnClauses: [String] = []
         if textTest == .fullTextIndex, tokenizer == .trigram {
-            for (column, needles) in [("agent_id", agentValues == nil ? query.agents : []),
-                                      ("agent_id", hostValues == nil ? query.hosts : []),
-                                      ("category", categoryValues == nil ? query.categories : []), ("task_id", query.tasks)]
+            let narrow = { (values: [String]?, needles: [String]) in values == nil || !indexedTerms.isEmpty ? needles : [] }
+            for (column, needles) in [("agent_id", narrow(agentValues, query.agents)),
+                                      ("agent_id", narrow(hostValues, query.hosts)),
+                                      ("category", narrow(categoryValues, query.categories)), ("task_id", query.tasks)]
             where !needles.isEmpty && needles.allSatisfy({ $0.unicodeScalars.count >= 3 }) {
                 columnClauses.append("(" + needles.map { "\(column) : " + Self.phrase(qualifierPiece(column, $0)) }
                     .joined(separator: " OR ") + ")")

@@ -10,6 +10,11 @@ final class RenderedPayloads: @unchecked Sendable {
     /// Bytes of payloads and templates kept; all are forgotten at once past it (a window of 60 rows of
     /// usual payloads keeps ~60 KiB; rows with huge payloads are rendered each time).
     static let byteLimit = 256 * 1024
+    /// Payloads kept, whatever their size; all are forgotten at once past it. A viewer's windows and their
+    /// margins hold a few hundred rows; without this bound, small payloads let the table grow to ~16,000
+    /// entries while the TUI scrolled through 1,000,000 events, and its storage (kept for reuse) was 8 MiB
+    /// of the viewer's peak RSS (rows without a template render an empty payload of no bytes).
+    static let entryLimit = 1_024
 
     private struct Entry {
         let template: [UInt8]?
@@ -20,6 +25,9 @@ final class RenderedPayloads: @unchecked Sendable {
     private var entries: [Int64: Entry] = [:]
     private var bytes = 0
 
+    /// Payloads kept now.
+    var count: Int { entries.count }
+
     /// The payload of event `seq` rendered from `template` (nil: SQL NULL) and `values`.
     func payload(seq: Int64, template: UnsafeBufferPointer<UInt8>?, values: PayloadValues) throws -> String {
         if let entry = entries[seq], Self.same(entry.values, values), Self.same(entry.template, template) {
@@ -27,7 +35,7 @@ final class RenderedPayloads: @unchecked Sendable {
         }
         let payload = try PayloadShapes.payload(template: template, values: values)
         let size = payload.utf8.count + (template?.count ?? 0)
-        if bytes + size > Self.byteLimit {
+        if bytes + size > Self.byteLimit || entries.count >= Self.entryLimit {
             entries.removeAll(keepingCapacity: true)
             bytes = 0
         }

@@ -123,6 +123,18 @@ struct PayloadReadTests {
         }
     }
 
+    /// However small the payloads (an empty one counts no bytes), the cache keeps at most `entryLimit`.
+    @Test func payloadsKeptAreBoundedInNumberToo() throws {
+        let cache = RenderedPayloads()
+        let values = PayloadValues(id: "e1", agentID: "a", taskID: "T1", title: "t", body: "", status: "info",
+                                   category: nil, timestampMicros: 1_000_000, progress: nil)
+        for seq in 0..<Int64(3 * RenderedPayloads.entryLimit) {
+            #expect(try cache.payload(seq: seq, template: nil, values: values) == "")
+            #expect(cache.count <= RenderedPayloads.entryLimit)
+        }
+        #expect(cache.count > 0)
+    }
+
     /// Reads that reuse payloads still give each row its own: a row whose values change under the same seq
     /// (a file restored from a backup, another process's prune and ingest) reads its new payload.
     @Test func aReadAfterTheRowChangedGivesTheNewPayload() throws {

@@ -41,7 +41,8 @@ private func reduceInput(_ s: inout AppState, _ input: Input) -> [Effect] {
         s.positionStale = true
         // A jump still on its way (End, n/N) is asked for again, on the changed store: a reload around the
         // rows on screen would replace it and undo the key.
-        let window = s.awaitedWindow.flatMap { $0.keepSelection ? nil : Effect.loadWindow($0) } ?? windowEffect(&s)
+        let window = s.awaitedWindow.flatMap { $0.keepSelection ? nil : Effect.loadWindow($0) }
+            ?? windowEffect(&s, afterStoreChange: true)
         var effects = [window, countsEffect(s)].compactMap { $0 }
         if let d = s.detail { effects.append(.loadHistory(taskID: d.taskID)) }
         if s.agentsView != nil { effects.append(.loadAgents(limit: agentsViewLimit)) }

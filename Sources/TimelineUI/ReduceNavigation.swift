@@ -3,8 +3,10 @@ import TimelineCore
 /// Rows fetched beyond the visible ones on each side.
 func margin(_ s: AppState) -> Int { s.listHeight * Layout.marginPages + 2 }
 
-/// The window load the current state needs (nil when nothing can match).
-func windowEffect(_ s: inout AppState, from start: WindowAnchor? = nil) -> Effect? {
+/// The window load the current state needs (nil when nothing can match). `afterStoreChange`: a reload of the
+/// newest rows after a commit reads one screenful, as a new search does (a busy fleet reloads ~30 times a
+/// second, and the margin is read when the first key moves away from the newest rows).
+func windowEffect(_ s: inout AppState, from start: WindowAnchor? = nil, afterStoreChange: Bool = false) -> Effect? {
     if s.listMatchesNothing {
         s.window = []
         s.windowStart = 0
@@ -28,9 +30,9 @@ func windowEffect(_ s: inout AppState, from start: WindowAnchor? = nil) -> Effec
     // fewer than a page is left, so a j/k walk refills about once a page instead of every few steps.
     let slack = s.listHeight
     let above = anchor == .newest ? 0 : s.selectedLine + margin(s) + slack
-    // A new search (explicit `.newest` start) fetches one screenful: the keystroke's frame needs no
-    // more, and the margin follows on the first move.
-    let newestRows = start == .newest ? s.listHeight + 1 : s.listHeight + margin(s)
+    // A new search (explicit `.newest` start) and a reload after a store change fetch one screenful: the
+    // frame needs no more, and the margin follows on the first move.
+    let newestRows = start == .newest || afterStoreChange ? s.listHeight + 1 : s.listHeight + margin(s)
     let below = anchor == .newest ? newestRows : s.listHeight - s.selectedLine + margin(s) + slack
     var req = WindowRequest(generation: s.generation, query: s.listQuery, anchor: anchor, above: above,
                             below: below, anchorPosition: s.positionStale ? nil : s.selectedPosition,

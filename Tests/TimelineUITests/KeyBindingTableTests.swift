@@ -417,9 +417,10 @@ let bindingTable: [BindingCase] = [
     // Not keys: size, time and the store
     at(.browse, .resize(width: 100, height: 30), ["window around T37"]) { $0.rows = 40 },
     at(.browse, .tick(nowMicros: fixedNow + 1_000_000), []) { _ in },
-    at(.follow, .storeChanged, ["window newest", "counts", "rejected 0"]) { _ in },
-    at(.detail, .storeChanged, ["window newest", "counts", "history T40", "rejected 0"]) { _ in },
-    at(.rejectedOpen, .storeChanged, ["window newest", "counts", "rejected 200"]) { _ in },
+    // A reload of the newest rows after a commit reads one screenful (the margin follows on the first move).
+    at(.follow, .storeChanged, ["window newest", "counts", "rejected 0"]) { $0.rows = 11 },
+    at(.detail, .storeChanged, ["window newest", "counts", "history T40", "rejected 0"]) { $0.rows = 11 },
+    at(.rejectedOpen, .storeChanged, ["window newest", "counts", "rejected 200"]) { $0.rows = 11 },
 ]
 
 @Suite("Key bindings: (state, input) → (state, effects)")
@@ -432,6 +433,19 @@ struct KeyBindingTableTests {
         let effects = driver.send(row.input)
         #expect(effects.map(summary) == row.effects)
         #expect(ViewSnapshot(driver.state) == expected)
+    }
+
+    /// After a store change in FOLLOW only a screenful is loaded; the first moves away from the newest rows
+    /// load the margin, so paging on from there works as from a full window.
+    @Test func movesAfterAOneScreenReloadLoadTheMargin() {
+        var driver = Start.follow.driver()
+        _ = driver.send(.storeChanged)
+        #expect(ViewSnapshot(driver.state).rows == 11)
+        var loads: [String] = []
+        for _ in 0..<3 { loads += driver.send(.key(.pageDown)).map(summary).filter { $0.hasPrefix("window") } }
+        #expect(!loads.isEmpty, "paging past the screenful loaded more rows")
+        #expect(ViewSnapshot(driver.state).rows > 11)
+        #expect(ViewSnapshot(driver.state).selected == "T10", "three pages of 10 rows down from T40")
     }
 
     /// Every key the help overlay lists appears in the table (so a new binding needs a row).

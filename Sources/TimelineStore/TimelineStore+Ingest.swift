@@ -12,9 +12,9 @@ extension TimelineStore {
     ///
     /// Once `searchIndexBacklog` rows wait for the full-text index (searches test waiting rows' text, so
     /// results are always current), the batch indexes some of them in the same transaction
-    /// (`searchIndexShare`); once `searchRowsPerMergeStep` rows were indexed since the last merge step, a batch takes one
-    /// small step (`SearchMerger.pagesPerStep`) of merging the index's segments. The background
-    /// `SearchMerger` merges the rest while no batch comes.
+    /// (`searchIndexShare`); once `searchRowsPerMergeStep` rows were indexed since the last merge step, a
+    /// batch takes one small step (`SearchMerger.pagesPerStep`) of merging the index's segments. The
+    /// background `SearchMerger` merges the rest while no batch comes.
     /// `deferSearchIndex: true` (bulk imports) skips that; call `flushSearchIndex()` after.
     @discardableResult
     public func ingest(_ items: [IngestItem], deferSearchIndex: Bool = false) throws -> [IngestOutcome] {

@@ -61,11 +61,16 @@ final class FoldedNeedle {
         if caseless { return false }
         if haystack.allSatisfy({ $0 < 0x80 }) {
             guard foldedIsASCII else { return false }
-            let lowered = haystack.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }
+            let lowered = Self.asciiLowered(haystack)
             return lowered.withUnsafeBufferPointer { Self.find(folded, in: $0) }
         }
         let text = String(decoding: haystack, as: UTF8.self).lowercased()
         return text.contains(String(decoding: folded, as: UTF8.self))
+    }
+
+    /// `bytes` with ASCII letters lowered and every other byte kept (LIKE's folding).
+    static func asciiLowered(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+        bytes.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }
     }
 
     /// Whether `needle`'s bytes occur in `haystack` (an empty needle always does).

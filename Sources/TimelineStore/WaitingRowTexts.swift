@@ -98,11 +98,7 @@ final class WaitingRowTexts: @unchecked Sendable {
     /// A row's text as kept: its columns' bytes and their ASCII-lowered twins.
     static func row(seq: Int64, columns: [String?]) -> Row {
         let bytes = columns.map { $0.map { Array($0.utf8) } }
-        return Row(seq: seq, columns: bytes, lowered: bytes.map { $0.map(asciiLowered) })
-    }
-
-    private static func asciiLowered(_ bytes: [UInt8]) -> [UInt8] {
-        bytes.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }
+        return Row(seq: seq, columns: bytes, lowered: bytes.map { $0.map(FoldedNeedle.asciiLowered) })
     }
 
     /// A term as `FilterSQL.contains` tests it: an ASCII term as LIKE does (only ASCII letters fold),
@@ -113,7 +109,7 @@ final class WaitingRowTexts: @unchecked Sendable {
 
         init(_ term: String) {
             if term.utf8.allSatisfy({ $0 < 0x80 }) {
-                (ascii, folded) = (WaitingRowTexts.asciiLowered(Array(term.utf8)), nil)
+                (ascii, folded) = (FoldedNeedle.asciiLowered(term.utf8), nil)
             } else {
                 (ascii, folded) = (nil, FoldedNeedle(term))
             }

@@ -16,19 +16,37 @@ final class WaitingRowTexts: @unchecked Sendable {
     /// searches test the waiting rows in SQL as before.
     static let rowLimit = 2 * TimelineStore.searchIndexBacklog
 
-    /// A waiting row's text at one version.
+    /// A waiting row's text at one version: the five searchable columns in `FilterSQL.anyTextColumn`'s order
+    /// (title, body, agent id, task id, category) one after another in one buffer, so a search reads each
+    /// row without a copy or a reference count per column.
     struct Row {
         var seq: Int64
-        /// The five searchable columns in `FilterSQL.anyTextColumn`'s order (title, body, agent id, task id,
-        /// category), nil for a NULL category.
-        var columns: [[UInt8]?]
-        /// The same with ASCII letters lowered: what an ASCII term (LIKE) is looked for in.
-        var lowered: [[UInt8]?]
+        /// The columns' bytes with ASCII letters lowered: what an ASCII term (LIKE) is looked for in, and
+        /// a non-ASCII one too: `tl_icontains` folds by Unicode lowercase, which maps a lowered ASCII letter
+        /// as it maps the letter, and lowering keeps every other byte as stored.
+        var lowered: [UInt8]
+        /// Column `i` is `bounds[i] ..< bounds[i + 1]`.
+        var bounds: [Int32]
+        /// Bit `i` set: column `i` is NULL (it contains nothing, not even an empty term).
+        var nullColumns: UInt8
+
+        /// Whether `test` holds for any non-NULL column.
+        func anyColumn(_ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+            lowered.withUnsafeBufferPointer { buffer in
+                bounds.withUnsafeBufferPointer { bounds in
+                    for column in 0..<(bounds.count - 1) where nullColumns & (1 << column) == 0 {
+                        let range = Int(bounds[column])..<Int(bounds[column + 1])
+                        if test(UnsafeBufferPointer(rebasing: buffer[range])) { return true }
+                    }
+                    return false
+                }
+            }
+        }
     }
 
     private var rows: [Int64: Row] = [:]
-    /// The waiting rows in row id order, as last looked up; nil until a search looks.
-    private var waiting: [Int64]?
+    /// The waiting rows in row id order with their text, as last looked up; nil until a search looks.
+    private var waiting: (ids: [Int64], rows: [Row])?
     /// The change token of the snapshot `waiting` was looked up in.
     private var listedAt: Int64?
     /// Whether a read is under way (`startRead` … `endRead`).
@@ -52,16 +70,15 @@ final class WaitingRowTexts: @unchecked Sendable {
     func matching(all terms: [String], in db: Database) throws -> [Int64]? {
         guard reading, let waiting = try waitingRows(db) else { return nil }
         let needles = terms.map(Needle.init)
-        return waiting.filter { rowID in
-            guard let row = rows[rowID] else { return false }
-            return needles.allSatisfy { $0.occurs(in: row) }
+        return waiting.rows.withUnsafeBufferPointer { rows in
+            rows.indices.compactMap { index in needles.allSatisfy { $0.occurs(in: rows[index]) } ? waiting.ids[index] : nil }
         }
     }
 
     /// The waiting rows of this read's snapshot (looked up by the first search after a change), with the
     /// text of rows new to them read; nil when more than `rowLimit` rows wait.
-    private func waitingRows(_ db: Database) throws -> [Int64]? {
-        if let waiting { return waiting.count <= Self.rowLimit ? waiting : nil }
+    private func waitingRows(_ db: Database) throws -> (ids: [Int64], rows: [Row])? {
+        if let waiting { return waiting.ids.count <= Self.rowLimit ? waiting : nil }
         let list = try db.cached("""
             SELECT row_id, seq, agent_id, task_id, category FROM timeline WHERE indexed_seq IS NOT seq LIMIT ?
             """)
@@ -72,7 +89,7 @@ final class WaitingRowTexts: @unchecked Sendable {
             current.append((list.int64(0), list.int64(1), list.string(2), list.string(3), list.optionalString(4)))
         }
         guard current.count <= Self.rowLimit else {
-            (rows, waiting) = ([:], current.map(\.rowID))
+            (rows, waiting) = ([:], (current.map(\.rowID), []))
             return nil
         }
         var kept: [Int64: Row] = [:]
@@ -91,14 +108,21 @@ final class WaitingRowTexts: @unchecked Sendable {
                                                                row.category])
         }
         // Kept only once every text is read: a read that failed half way leaves nothing half done.
-        (rows, waiting) = (kept, current.map(\.rowID))
-        return waiting
+        let listed = (ids: current.map(\.rowID), rows: current.map { kept[$0.rowID]! })
+        (rows, waiting) = (kept, listed)
+        return listed
     }
 
-    /// A row's text as kept: its columns' bytes and their ASCII-lowered twins.
+    /// A row's text as kept, from its five columns (nil: NULL; only the category may be).
     static func row(seq: Int64, columns: [String?]) -> Row {
-        let bytes = columns.map { $0.map { Array($0.utf8) } }
-        return Row(seq: seq, columns: bytes, lowered: bytes.map { $0.map(FoldedNeedle.asciiLowered) })
+        var bytes: [UInt8] = []
+        var bounds: [Int32] = [0]
+        var nullColumns: UInt8 = 0
+        for (index, column) in columns.enumerated() {
+            if let column { bytes.append(contentsOf: column.utf8) } else { nullColumns |= 1 << index }
+            bounds.append(Int32(bytes.count))
+        }
+        return Row(seq: seq, lowered: FoldedNeedle.asciiLowered(bytes), bounds: bounds, nullColumns: nullColumns)
     }
 
     /// A term as `FilterSQL.contains` tests it: an ASCII term as LIKE does (only ASCII letters fold),
@@ -118,14 +142,10 @@ final class WaitingRowTexts: @unchecked Sendable {
         /// Whether any of the row's columns contains the term (a NULL column contains nothing).
         func occurs(in row: Row) -> Bool {
             if let ascii {
-                return row.lowered.contains { column in
-                    column.map { bytes in bytes.withUnsafeBufferPointer { FoldedNeedle.find(ascii, in: $0) } } ?? false
-                }
+                return row.anyColumn { FoldedNeedle.find(ascii, in: $0) }
             }
             guard let folded else { return false }
-            return row.columns.contains { column in
-                column.map { bytes in bytes.withUnsafeBufferPointer { folded.occurs(in: $0) } } ?? false
-            }
+            return row.anyColumn { folded.occurs(in: $0) }
         }
     }
 }

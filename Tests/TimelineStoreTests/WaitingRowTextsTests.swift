@@ -17,12 +17,23 @@ struct WaitingRowTextsTests {
         let fixture = try StoreFixture()
         let db = try Database(path: fixture.path, mode: .readWrite)
         try db.registerUnicodeContains()
+        // The row's columns share one buffer: the text is tested in each column's place, beside an ASCII
+        // column and a non-ASCII one (a term must neither run into a neighbour nor miss its own column).
+        let neighbours: [String?] = ["x", "Ü", nil, "", "ab"]
         for text in Self.texts {
-            let row = WaitingRowTexts.row(seq: 1, columns: [text, nil, nil, nil, nil])
-            for term in Self.terms {
-                let sql = "SELECT " + FilterSQL.contains(column: "?", term: term)
-                let expected = try db.scalarInt(sql, [.text(text)] + FilterSQL.containsValues(term, count: 1)) == 1
-                #expect(WaitingRowTexts.Needle(term).occurs(in: row) == expected, "term \(term) in \(text)")
+            for place in 0..<5 {
+                var columns = neighbours.map { $0.map { _ in "" } }
+                columns[place] = text
+                columns[(place + 1) % 5] = neighbours[place]
+                let row = WaitingRowTexts.row(seq: 1, columns: columns)
+                for term in Self.terms {
+                    let sql = "SELECT " + FilterSQL.contains(column: "?", term: term)
+                    let expected = try columns.contains { column in
+                        try column.map { try db.scalarInt(sql, [.text($0)] + FilterSQL.containsValues(term, count: 1)) == 1 }
+                            ?? false
+                    }
+                    #expect(WaitingRowTexts.Needle(term).occurs(in: row) == expected, "term \(term) in \(columns)")
+                }
             }
         }
     }

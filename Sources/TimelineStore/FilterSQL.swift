@@ -149,11 +149,12 @@ struct FilterSQL {
                                         resolve: (ValueQualifier, String) -> [String]?) {
         for term in query.excludedTerms where !term.isEmpty {
             if useIndex, term.unicodeScalars.count >= 3 {
+                // A row whose index entry is current is tested by the index, a waiting row by its text: each
+                // row of the walk tests one set, and no set of waiting rows is built to take from the index's.
                 let waiting = Self.waitingRows(matching: [term], known: waitingMatches([term]))
                 conditions.append("""
-                    t.row_id NOT IN (SELECT rowid FROM search WHERE search MATCH ?
-                        AND rowid NOT IN (SELECT row_id FROM timeline WHERE indexed_seq IS NOT seq)
-                    UNION ALL \(waiting.sql))
+                    NOT (t.indexed_seq IS t.seq AND t.row_id IN (SELECT rowid FROM search WHERE search MATCH ?))
+                    AND t.row_id NOT IN (\(waiting.sql))
                     """)
                 values.append(.text(Self.phrase(term)))
                 values += waiting.values

@@ -88,6 +88,9 @@ struct WaitingRowTextsTests {
         #expect(try titles("alpha").isEmpty)
         try write("a3", task: "T2", second: 4, title: "delta two")
         #expect(try titles("two") == ["delta two"])
+        // The index still holds "bravo two" for it: excluding that term keeps the row, by its new text.
+        #expect(try titles("-bravo") == ["charlie one", "delta two"])
+        #expect(try titles("-delta") == ["charlie one"])
         #expect(try reader.statusCounts(matching: TimelineQuery.parse("two")) == [.info: 1])
     }
 

@@ -35,6 +35,7 @@ enum Schema {
         Migration(version: 13, apply: keepReadCounts),
         Migration(version: 14, apply: keepCountsWithoutTriggers),
         Migration(version: 15, apply: findEventIDsInTwoLevels),
+        Migration(version: 16, apply: findWaitingRowsByStatus),
     ]
 
     static var latestVersion: Int64 { migrations.last?.version ?? 0 }
@@ -402,5 +403,12 @@ enum Schema {
         try db.execute("DROP TABLE IF EXISTS event_ids; DROP TABLE IF EXISTS event_ids_recent;" + EventIDIndex.createTablesSQL)
         try EventIDIndex.rebuild(in: db)
         try db.execute("DROP INDEX IF EXISTS events_id_key")
+    }
+
+    /// Version 16 (many tasks running at once): the settled rows waiting for the full-text index have an
+    /// index of their own, so an ingest indexes them before rows still in progress
+    /// (`SearchIndexer.WaitingClass`).
+    private static func findWaitingRowsByStatus(_ db: Database) throws {
+        try db.execute("DROP INDEX IF EXISTS timeline_unindexed_settled;" + SearchIndexer.createSettledWaitingIndexSQL)
     }
 }

@@ -1,4 +1,5 @@
 import CSQLite
+import TimelineCore
 
 /// Keeps the contentless FTS5 table `search` in step with the timeline: one entry per timeline row
 /// (rowid = `timeline.row_id`) holding the text of the row's winning event.
@@ -21,22 +22,48 @@ struct SearchIndexer {
         ["title", "body", "agent_id", "task_id", "category"].map { "\(e).\($0) || \(valueEnd)" }.joined(separator: ", ")
     }
 
-    /// Whether at least `count` rows wait for the index.
-    func backlog(atLeast count: Int) throws -> Bool {
-        try db.scalarInt("SELECT count(*) FROM (SELECT 1 FROM timeline WHERE indexed_seq IS NOT seq LIMIT ?)",
-                         [.integer(Int64(count))]) >= count
+    /// The index of the settled rows waiting for the full-text index (schema 16), beside
+    /// `timeline_unindexed`, which holds every waiting row.
+    static let createSettledWaitingIndexSQL = """
+        CREATE INDEX timeline_unindexed_settled ON timeline (row_id) WHERE indexed_seq IS NOT seq AND \(WaitingClass.settled.statusCondition);
+        """
+
+    /// Waiting rows by what becomes of them: a row in progress will most likely change again soon (each
+    /// indexing of it would then be undone: its text removed, the new one added), a settled row will not.
+    enum WaitingClass {
+        case settled
+        case inProgress
+
+        /// SQL condition on `status` selecting the class (the settled one is the condition of
+        /// `timeline_unindexed_settled`, which SQLite uses for a query holding it).
+        var statusCondition: String {
+            let running = Status.inProgress.rawValue
+            switch self {
+            case .inProgress: return "status = '\(running)'"
+            case .settled: return "status != '\(running)'"
+            }
+        }
     }
 
-    /// Indexes up to `limit` waiting rows; returns how many it indexed.
+    /// Whether at least `count` rows wait for the index (of `kind` only, when given).
+    func backlog(atLeast count: Int, of kind: WaitingClass? = nil) throws -> Bool {
+        let condition = kind.map { " AND " + $0.statusCondition } ?? ""
+        return try db.scalarInt("SELECT count(*) FROM (SELECT 1 FROM timeline WHERE indexed_seq IS NOT seq\(condition) LIMIT ?)",
+                                [.integer(Int64(count))]) >= count
+    }
+
+    /// Indexes up to `limit` waiting rows (of `kind` only, when given); returns how many it indexed.
     @discardableResult
-    func indexWaitingRows(limit: Int) throws -> Int {
-        let waiting = try db.cached("SELECT row_id, indexed_seq, seq FROM timeline WHERE indexed_seq IS NOT seq LIMIT ?")
+    func indexWaitingRows(limit: Int, of kind: WaitingClass? = nil) throws -> Int {
+        let condition = kind.map { " AND " + $0.statusCondition } ?? ""
+        let waiting = try db.cached("SELECT row_id, indexed_seq, seq FROM timeline WHERE indexed_seq IS NOT seq\(condition) LIMIT ?")
         var rows: [(rowID: Int64, indexedSeq: Int64?, seq: Int64)] = []
         try waiting.bind(Int64(limit), at: 1)
         while try waiting.step() == .row {
             rows.append((waiting.int64(0), waiting.isNull(1) ? nil : waiting.int64(1), waiting.int64(2)))
         }
         waiting.reset()
+        rows.sort { $0.rowID < $1.rowID }
         if rows.isEmpty { return 0 }
 
         let texts = try indexedText(of: rows.flatMap { row in [row.seq] + (row.indexedSeq.map { [$0] } ?? []) })

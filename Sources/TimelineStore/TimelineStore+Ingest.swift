@@ -136,17 +136,22 @@ extension TimelineStore {
 
     /// The full-text upkeep one ingest pays (inside its transaction); returns the rows it indexed.
     ///
-    /// Once `searchIndexBacklog` rows wait, it indexes up to `searchIndexRowsPerIngest` of them (all of its
-    /// own when the batch is larger). Once `searchRowsPerMergeStep` rows were indexed since the last merge step,
-    /// it takes one (`SearchMerger.pagesPerStep` pages) — a small batch only when it indexed nothing, so no
-    /// small batch pays for both; a large one pays for both, which is little beside its own rows.
+    /// Once `searchIndexBacklog` settled rows wait, it indexes up to `searchIndexRowsPerIngest` of them (all
+    /// of its own when the batch is larger); else, once `mostRowsWaiting` rows wait (so at least
+    /// `searchIndexBacklogInProgress` in progress), as many rows in progress. Once `searchRowsPerMergeStep`
+    /// rows were indexed since the last merge step, it takes one (`SearchMerger.pagesPerStep` pages) — a
+    /// small batch only when it indexed nothing, so no small batch pays for both; a large one pays for
+    /// both, which is little beside its own rows.
     func searchIndexShare(batchSize: Int) throws -> Int {
         let indexer = SearchIndexer(db: db)
         var indexed = 0
-        if try indexer.backlog(atLeast: Self.searchIndexBacklog) {
-            indexed = try indexer.indexWaitingRows(limit: max(batchSize, Self.searchIndexRowsPerIngest))
-            searchRowsIndexedSinceMerge += indexed
+        let limit = max(batchSize, Self.searchIndexRowsPerIngest)
+        if try indexer.backlog(atLeast: Self.searchIndexBacklog, of: .settled) {
+            indexed = try indexer.indexWaitingRows(limit: limit, of: .settled)
+        } else if try rowsInProgressAreDue(indexer) {
+            indexed = try indexer.indexWaitingRows(limit: limit, of: .inProgress)
         }
+        searchRowsIndexedSinceMerge += indexed
         if searchRowsIndexedSinceMerge >= Self.searchRowsPerMergeStep, indexed == 0 || batchSize >= Self.searchIndexRowsPerIngest {
             // A small, bounded share of the merging, so back-to-back batches (no idle time for the merger)
             // keep the segments bounded without ever paying for one large merge.
@@ -156,17 +161,40 @@ extension TimelineStore {
         return indexed
     }
 
-    /// Rows that may wait for the full-text index before an ingest indexes them. A row changed again while
-    /// it waits is indexed once for both changes, and a row indexed before its next change is indexed
-    /// twice (its old text removed, its new text added): with thousands of tasks running at once (many
-    /// fleets on one queue) nearly every event is one more indexing, and the index was most of the live
-    /// write path. So running tasks' rows mostly wait, up to this bound. `bench/live_ingest_bench.py`,
+    /// Whether rows in progress are to be indexed: once `mostRowsWaiting` rows wait. Counting every waiting
+    /// row walks their index (~0.1 ms for 2,000), so it is done once every `waitingRowsCountEvery` ingests
+    /// while fewer wait, and at each ingest while as many wait.
+    private func rowsInProgressAreDue(_ indexer: SearchIndexer) throws -> Bool {
+        if rowsInProgressToIndex || ingestsUntilWaitingRowsCount == 0 {
+            rowsInProgressToIndex = try indexer.backlog(atLeast: Self.mostRowsWaiting)
+            ingestsUntilWaitingRowsCount = Self.waitingRowsCountEvery
+        }
+        ingestsUntilWaitingRowsCount -= 1
+        return rowsInProgressToIndex
+    }
+
+    /// Settled rows (any status but in progress) that may wait for the full-text index before an ingest
+    /// indexes them. A row changed again while it waits is indexed once for both changes, and a row indexed
+    /// before its next change is indexed twice (its old text removed, its new text added): with thousands
+    /// of tasks running at once (many fleets on one queue) nearly every event is one more indexing, and the
+    /// index was most of the live write path. So rows wait, up to this bound (when it held rows of every
+    /// status; rows in progress now have their own, `searchIndexBacklogInProgress`). `bench/live_ingest_bench.py`,
     /// 10 fleets (2,000 running tasks): 0.17 ms CPU per event at 300 rows, 0.13 at 1,000, 0.065-0.068 at
     /// 2,000 (no indexing at all: 0.066); `timeline poll` on LocalStack (`bench/ingest_cpu_bench.py`, 10
     /// publishers): 0.25 ms at 300, 0.21 at 1,000, 0.15 at 2,000. A search tests the waiting rows' text: in
     /// memory on a reading connection (`WaitingRowTexts`: 0.3-0.7 ms for 2,000 rows once read, ~1.5 ms more
     /// for the first read after a change), in SQL otherwise (~3 µs a row for a window and again for its count).
     static let searchIndexBacklog = 2_000
+    /// Rows of tasks in progress that may wait besides (`searchIndexBacklog` counts settled rows only): a
+    /// task in progress changes again soon, so its row waits while it runs and is indexed once it settled,
+    /// unless this many run at once. `bench/live_ingest_bench.py --fleets 50` (10,000 tasks running):
+    /// 0.22-0.23 ms CPU per event when 2,000 rows of any kind could wait, 0.12-0.13 with 12,000.
+    static let searchIndexBacklogInProgress = 10_000
+    /// Most rows that wait for the index while ingests keep up (a bulk import defers indexing: then more;
+    /// ingests notice within `waitingRowsCountEvery` of them).
+    static let mostRowsWaiting = searchIndexBacklog + searchIndexBacklogInProgress
+    /// Ingests between two counts of every waiting row while fewer than `mostRowsWaiting` wait.
+    static let waitingRowsCountEvery = 16
     /// Rows indexed by ingests between two of their merge steps (`searchIndexShare`): the segments the
     /// indexing adds are merged at this pace whatever the backlog.
     static let searchRowsPerMergeStep = 1_000

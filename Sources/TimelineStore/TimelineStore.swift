@@ -60,6 +60,11 @@ public final class TimelineStore: @unchecked Sendable {
     let waitingTexts = WaitingRowTexts()
     /// Rows this connection's ingests indexed since one of them took a merge step (`searchIndexShare`).
     var searchRowsIndexedSinceMerge = 0
+    /// Ingests left before one counts every waiting row again (`searchIndexShare`); 0: the next one does.
+    var ingestsUntilWaitingRowsCount = 0
+    /// Whether the last such count found `mostRowsWaiting` rows: ingests then index rows in progress, and
+    /// count at each ingest until fewer wait.
+    var rowsInProgressToIndex = false
     /// Bulk writes under way on this connection (`useBulkSettings`): the settings change at the first and last.
     var bulkWritesUnderWay = 0
     /// Path of the database file.

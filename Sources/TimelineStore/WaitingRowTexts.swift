@@ -12,9 +12,9 @@ import CSQLite
 /// snapshot as the query, and again only once the file changed (the connection's change token moved).
 // @unchecked: only reached under the store's lock (reads hold it).
 final class WaitingRowTexts: @unchecked Sendable {
-    /// Most waiting rows kept in memory; with more (a bulk import in another process defers its indexing),
-    /// searches test the waiting rows in SQL as before.
-    static let rowLimit = 2 * TimelineStore.searchIndexBacklog
+    /// Most waiting rows kept in memory (~300 bytes each); with more (a bulk import in another process
+    /// defers its indexing), searches test the waiting rows in SQL as before.
+    static let rowLimit = TimelineStore.mostRowsWaiting + TimelineStore.searchIndexBacklog
 
     /// A waiting row's text at one version: the five searchable columns in `FilterSQL.anyTextColumn`'s order
     /// (title, body, agent id, task id, category) one after another in one buffer, so a search reads each
@@ -128,12 +128,12 @@ final class WaitingRowTexts: @unchecked Sendable {
     /// A term as `FilterSQL.contains` tests it: an ASCII term as LIKE does (only ASCII letters fold),
     /// another through the rule of `tl_icontains` (`FoldedNeedle`).
     struct Needle {
-        let ascii: [UInt8]?
+        let ascii: AnchoredNeedle?
         let folded: FoldedNeedle?
 
         init(_ term: String) {
             if term.utf8.allSatisfy({ $0 < 0x80 }) {
-                (ascii, folded) = (FoldedNeedle.asciiLowered(term.utf8), nil)
+                (ascii, folded) = (AnchoredNeedle(lowered: FoldedNeedle.asciiLowered(term.utf8)), nil)
             } else {
                 (ascii, folded) = (nil, FoldedNeedle(term))
             }
@@ -142,7 +142,9 @@ final class WaitingRowTexts: @unchecked Sendable {
         /// Whether any of the row's columns contains the term (a NULL column contains nothing).
         func occurs(in row: Row) -> Bool {
             if let ascii {
-                return row.anyColumn { FoldedNeedle.find(ascii, in: $0) }
+                return row.lowered.withUnsafeBufferPointer { text in
+                    row.bounds.withUnsafeBufferPointer { ascii.occurs(in: text, bounds: $0, nullColumns: row.nullColumns) }
+                }
             }
             guard let folded else { return false }
             return row.anyColumn { folded.occurs(in: $0) }

@@ -75,4 +75,104 @@ struct SearchIndexShareTests {
         }
         try store.locked { try store.db.execute("INSERT INTO search (search) VALUES ('integrity-check')") }
     }
+
+    /// Rows of tasks in progress wait beside the settled rows' backlog, which alone decides the indexing
+    /// while fewer than `searchIndexBacklogInProgress` of them wait; settled rows are indexed first.
+    @Test func rowsInProgressWaitWhileSettledRowsAreIndexed() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        let running = Self.backlogLimit + 3 * Self.share
+        let inProgress = (0..<running).map {
+            makeEvent("r\($0)", task: "R\($0)", second: 1, status: .inProgress, title: "Running rq\($0)qr")
+        }
+        for batch in stride(from: 0, to: running, by: 10) {
+            try store.ingestEvents(Array(inProgress[batch..<min(batch + 10, running)]))
+        }
+        #expect(try store.searchIndexBacklog() == running, "no row in progress was indexed")
+
+        // Settled rows up to their backlog: the next small batch indexes a share of them, none in progress.
+        let settled = (0..<Self.backlogLimit).map { makeEvent("d\($0)", task: "D\($0)", second: 2, status: .success) }
+        _ = try store.ingest(settled.map { .event($0, messageID: nil) }, deferSearchIndex: true)
+        try store.ingestEvents(Self.smallBatch(0))
+        #expect(try store.searchIndexBacklog() == running + Self.backlogLimit + 10 - Self.share)
+        let indexedStatuses = try store.locked {
+            try store.db.scalarInt("SELECT count(*) FROM timeline WHERE indexed_seq IS seq AND status = 'in_progress'")
+        }
+        #expect(indexedStatuses == 0)
+        #expect(try store.allRows(TimelineQuery.parse("rq7qr")).map(\.event.id) == ["r7"])
+    }
+
+    /// Once `mostRowsWaiting` rows wait (fewer than `searchIndexBacklog` of them settled), small batches
+    /// index rows in progress.
+    @Test func rowsInProgressAreIndexedPastTheirOwnBound() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        let running = TimelineStore.mostRowsWaiting
+        let inProgress = (0..<running).map { makeEvent("r\($0)", task: "R\($0)", second: 1, status: .inProgress) }
+        _ = try store.ingest(inProgress.map { .event($0, messageID: nil) }, deferSearchIndex: true)
+        try store.ingestEvents([makeEvent("n", task: "N", second: 2, status: .inProgress, title: "next one")])
+        #expect(try store.searchIndexBacklog() == running + 1 - Self.share)
+        #expect(try store.allRows(TimelineQuery.parse("next one")).map(\.event.id) == ["n"])
+        try store.locked { try store.db.execute("INSERT INTO search (search) VALUES ('integrity-check')") }
+    }
+
+    /// While fewer than `mostRowsWaiting` rows wait, ingests count them once every `waitingRowsCountEvery`:
+    /// a bulk write beside them is noticed within that many ingests, which then index until fewer wait.
+    @Test func waitingRowsAreCountedOnceEveryFewIngests() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        func running(_ id: String) -> Event { makeEvent(id, task: id, second: 1, status: .inProgress) }
+        try store.ingestEvents([running("first")])
+        let bulk = (0..<TimelineStore.mostRowsWaiting + 2 * Self.share).map { running("b\($0)") }
+        _ = try store.ingest(bulk.map { .event($0, messageID: nil) }, deferSearchIndex: true)
+        var waiting = bulk.count + 1
+        for n in 1..<TimelineStore.waitingRowsCountEvery {
+            try store.ingestEvents([running("n\(n)")])
+            waiting += 1
+            #expect(try store.searchIndexBacklog() == waiting, "ingest \(n) did not count")
+        }
+        // The count finds them: each ingest indexes a share until fewer wait; the next ingests leave them.
+        for n in 0..<5 {
+            try store.ingestEvents([running("d\(n)")])
+            waiting += n < 3 ? 1 - Self.share : 1
+            #expect(try store.searchIndexBacklog() == waiting, "ingest \(n) after the count")
+        }
+        #expect(waiting < TimelineStore.mostRowsWaiting)
+    }
+
+    /// A file of version 15 (one index of every waiting row) gets the settled rows' own index; its waiting
+    /// rows stay waiting and are found by class, the settled ones through their index.
+    @Test func version15FileFindsSettledWaitingRowsThroughTheirOwnIndex() throws {
+        let fixture = try StoreFixture()
+        let events = (0..<40).map {
+            makeEvent("v\($0)", task: "V\($0)", second: 1, status: $0 % 4 == 0 ? .success : .inProgress, title: "old vq\($0)")
+        }
+        _ = try fixture.store.ingest(events.map { .event($0, messageID: nil) }, deferSearchIndex: true)
+        try fixture.store.locked {
+            try fixture.store.db.execute("DROP INDEX timeline_unindexed_settled; PRAGMA user_version = 15;")
+        }
+        let store = try TimelineStore(path: fixture.path)
+        #expect(try store.db.userVersion() == Schema.latestVersion)
+        let plan = try store.locked { () -> String in
+            let explain = try store.db.cached("""
+                EXPLAIN QUERY PLAN SELECT row_id FROM timeline
+                WHERE indexed_seq IS NOT seq AND \(SearchIndexer.WaitingClass.settled.statusCondition)
+                """)
+            defer { explain.reset() }
+            var details: [String] = []
+            while try explain.step() == .row { details.append(explain.string(3)) }
+            return details.joined(separator: "; ")
+        }
+        #expect(plan.contains("timeline_unindexed_settled"), "\(plan)")
+        #expect(try store.searchIndexBacklog() == 40)
+        let indexer = SearchIndexer(db: store.db)
+        #expect(try store.locked { try indexer.backlog(atLeast: 10, of: .settled) })
+        #expect(try store.locked { try !indexer.backlog(atLeast: 11, of: .settled) })
+        #expect(try store.locked { try indexer.indexWaitingRows(limit: 100, of: .inProgress) } == 30)
+        #expect(try store.locked { try indexer.backlog(atLeast: 10, of: .settled) })
+        #expect(try store.allRows(TimelineQuery.parse("vq9")).map(\.event.id) == ["v9"])
+        #expect(try store.allRows(TimelineQuery.parse("vq8")).map(\.event.id) == ["v8"])
+        #expect(try store.locked { try indexer.indexWaitingRows(limit: 100, of: .settled) } == 10)
+        #expect(try store.searchIndexBacklog() == 0)
+    }
 }

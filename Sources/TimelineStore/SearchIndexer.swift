@@ -45,25 +45,33 @@ struct SearchIndexer {
         }
     }
 
+    /// `FROM … WHERE …` of the waiting rows (of `kind` only, when given), read in row id order through
+    /// their index (named: the status index would read every row in progress, waiting or not).
+    static func waitingRows(of kind: WaitingClass?) -> String {
+        switch kind {
+        case nil: "FROM timeline INDEXED BY timeline_unindexed WHERE indexed_seq IS NOT seq"
+        case .settled?:
+            "FROM timeline INDEXED BY timeline_unindexed_settled WHERE indexed_seq IS NOT seq AND \(WaitingClass.settled.statusCondition)"
+        case .inProgress?:
+            "FROM timeline INDEXED BY timeline_unindexed WHERE indexed_seq IS NOT seq AND \(WaitingClass.inProgress.statusCondition)"
+        }
+    }
+
     /// Whether at least `count` rows wait for the index (of `kind` only, when given).
     func backlog(atLeast count: Int, of kind: WaitingClass? = nil) throws -> Bool {
-        let condition = kind.map { " AND " + $0.statusCondition } ?? ""
-        return try db.scalarInt("SELECT count(*) FROM (SELECT 1 FROM timeline WHERE indexed_seq IS NOT seq\(condition) LIMIT ?)",
-                                [.integer(Int64(count))]) >= count
+        try db.scalarInt("SELECT count(*) FROM (SELECT 1 \(Self.waitingRows(of: kind)) LIMIT ?)", [.integer(Int64(count))]) >= count
     }
 
     /// Indexes up to `limit` waiting rows (of `kind` only, when given); returns how many it indexed.
     @discardableResult
     func indexWaitingRows(limit: Int, of kind: WaitingClass? = nil) throws -> Int {
-        let condition = kind.map { " AND " + $0.statusCondition } ?? ""
-        let waiting = try db.cached("SELECT row_id, indexed_seq, seq FROM timeline WHERE indexed_seq IS NOT seq\(condition) LIMIT ?")
+        let waiting = try db.cached("SELECT row_id, indexed_seq, seq \(Self.waitingRows(of: kind)) LIMIT ?")
         var rows: [(rowID: Int64, indexedSeq: Int64?, seq: Int64)] = []
         try waiting.bind(Int64(limit), at: 1)
         while try waiting.step() == .row {
             rows.append((waiting.int64(0), waiting.isNull(1) ? nil : waiting.int64(1), waiting.int64(2)))
         }
         waiting.reset()
-        rows.sort { $0.rowID < $1.rowID }
         if rows.isEmpty { return 0 }
 
         let texts = try indexedText(of: rows.flatMap { row in [row.seq] + (row.indexedSeq.map { [$0] } ?? []) })

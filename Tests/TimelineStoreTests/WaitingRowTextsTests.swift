@@ -88,7 +88,9 @@ struct WaitingRowTextsTests {
         #expect(try titles("alpha").isEmpty)
         try write("a3", task: "T2", second: 4, title: "delta two")
         #expect(try titles("two") == ["delta two"])
-        // The index still holds "bravo two" for it: excluding that term keeps the row, by its new text.
+        // The index still holds "bravo two" for it: that term does not find it, excluding it keeps the row.
+        #expect(try titles("bravo").isEmpty)
+        #expect(try reader.count(matching: TimelineQuery.parse("bravo")) == 0)
         #expect(try titles("-bravo") == ["charlie one", "delta two"])
         #expect(try titles("-delta") == ["charlie one"])
         #expect(try reader.statusCounts(matching: TimelineQuery.parse("two")) == [.info: 1])

@@ -14,16 +14,14 @@ struct AnchoredNeedle {
         anchor = bytes.indices.min { Self.commonness(bytes[$0]) < Self.commonness(bytes[$1]) } ?? 0
     }
 
-    /// Whether the term lies inside one of the columns `bounds` delimits (column `i`:
-    /// `bounds[i] ..< bounds[i + 1]`, skipped when bit `i` of `nullColumns` is set) of `text`.
-    func occurs(in text: UnsafeBufferPointer<UInt8>, bounds: UnsafeBufferPointer<Int32>, nullColumns: UInt8) -> Bool {
-        let columns = 0..<(bounds.count - 1)
-        func inOneColumn(_ start: Int) -> Bool {
-            columns.contains { column in
-                nullColumns & (1 << column) == 0 && Int(bounds[column]) <= start && start + bytes.count <= Int(bounds[column + 1])
-            }
-        }
-        guard !bytes.isEmpty else { return columns.contains { nullColumns & (1 << $0) == 0 } }
+    /// Whether the term lies inside one of the row's non-NULL columns.
+    func occurs(in row: WaitingRowTexts.Row) -> Bool {
+        guard !bytes.isEmpty else { return row.anyColumn { _ in true } }
+        return row.lowered.withUnsafeBufferPointer { text in occurs(in: text, within: row.insideOneColumn) }
+    }
+
+    /// Whether the term occurs in `text` at a place `accepted` (its range in `text`) takes.
+    private func occurs(in text: UnsafeBufferPointer<UInt8>, within accepted: (Range<Int>) -> Bool) -> Bool {
         guard let base = text.baseAddress, text.count >= bytes.count else { return false }
         return bytes.withUnsafeBufferPointer { needle in
             let anchorByte = Int32(needle[anchor])
@@ -34,7 +32,9 @@ struct AnchoredNeedle {
                 guard let hit = memchr(base + position, anchorByte, end - position + 1) else { return false }
                 let found = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
                 let start = found - anchor
-                if memcmp(base + start, needle.baseAddress!, needle.count) == 0, inOneColumn(start) { return true }
+                if memcmp(base + start, needle.baseAddress!, needle.count) == 0, accepted(start..<start + needle.count) {
+                    return true
+                }
                 position = found + 1
             }
             return false

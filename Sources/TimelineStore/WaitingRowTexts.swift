@@ -30,16 +30,22 @@ final class WaitingRowTexts: @unchecked Sendable {
         /// Bit `i` set: column `i` is NULL (it contains nothing, not even an empty term).
         var nullColumns: UInt8
 
+        /// Whether column `column` is NULL.
+        func isNull(_ column: Int) -> Bool { nullColumns & (1 << column) != 0 }
+
+        /// The bytes of column `column` in `lowered`.
+        func range(of column: Int) -> Range<Int> { Int(bounds[column])..<Int(bounds[column + 1]) }
+
+        /// Whether `bytes` (a range of `lowered`) lie inside one non-NULL column.
+        func insideOneColumn(_ bytes: Range<Int>) -> Bool {
+            bounds.indices.dropLast().contains { !isNull($0) && range(of: $0).contains(bytes.lowerBound)
+                && bytes.upperBound <= range(of: $0).upperBound }
+        }
+
         /// Whether `test` holds for any non-NULL column.
         func anyColumn(_ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
             lowered.withUnsafeBufferPointer { buffer in
-                bounds.withUnsafeBufferPointer { bounds in
-                    for column in 0..<(bounds.count - 1) where nullColumns & (1 << column) == 0 {
-                        let range = Int(bounds[column])..<Int(bounds[column + 1])
-                        if test(UnsafeBufferPointer(rebasing: buffer[range])) { return true }
-                    }
-                    return false
-                }
+                bounds.indices.dropLast().contains { !isNull($0) && test(UnsafeBufferPointer(rebasing: buffer[range(of: $0)])) }
             }
         }
     }
@@ -142,9 +148,7 @@ final class WaitingRowTexts: @unchecked Sendable {
         /// Whether any of the row's columns contains the term (a NULL column contains nothing).
         func occurs(in row: Row) -> Bool {
             if let ascii {
-                return row.lowered.withUnsafeBufferPointer { text in
-                    row.bounds.withUnsafeBufferPointer { ascii.occurs(in: text, bounds: $0, nullColumns: row.nullColumns) }
-                }
+                return ascii.occurs(in: row)
             }
             guard let folded else { return false }
             return row.anyColumn { folded.occurs(in: $0) }

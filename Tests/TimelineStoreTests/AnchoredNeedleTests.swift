@@ -5,11 +5,7 @@ import Testing
 struct AnchoredNeedleTests {
     /// Whether `term` lies inside one of `columns` (nil: NULL), as a waiting row's buffer holds them.
     static func occurs(_ term: String, in columns: [String?]) -> Bool {
-        let row = WaitingRowTexts.row(seq: 1, columns: columns)
-        let needle = AnchoredNeedle(lowered: Array(term.utf8))
-        return row.lowered.withUnsafeBufferPointer { text in
-            row.bounds.withUnsafeBufferPointer { needle.occurs(in: text, bounds: $0, nullColumns: row.nullColumns) }
-        }
+        AnchoredNeedle(lowered: Array(term.utf8)).occurs(in: WaitingRowTexts.row(seq: 1, columns: columns))
     }
 
     @Test func theRarestByteIsLookedForFirst() {

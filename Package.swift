@@ -57,7 +57,7 @@ let package = Package(
             name: "timeline",
             dependencies: [
                 "TimelineCore", "TimelineStore", "SQSClient", "Ingest", "TimelineUI", "TimelineRuntime", "Terminal",
-                "ReplyDelivery", "Attention", "AgentHooks",
+                "ReplyDelivery", "Attention", "AgentHooks", "ProcessLaunch",
                 "StrictJSON",
                 "TimelineConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

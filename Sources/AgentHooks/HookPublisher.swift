@@ -69,6 +69,23 @@ public struct HookPublisher: Sendable {
     }
 }
 
+extension HookPublisher {
+    /// Delivers as the spool's one background sender, until the spool is empty, a send fails or `budget`
+    /// runs out; nil when another background sender runs (it sends what waits, this run's events too).
+    /// The lock is let go before a last look at the spool: an event spooled by a hook whose sender found
+    /// the lock held just before it was let go is sent by this run.
+    public func deliverAlone(budget: TimeInterval) -> Outcome? {
+        let deadline = Date().addingTimeInterval(budget)
+        var total: Outcome?
+        while true {
+            guard let outcome = spool.withSenderLock({ deliver(budget: deadline.timeIntervalSinceNow) }) else { return total }
+            total = Outcome(sent: (total?.sent ?? 0) + outcome.sent, waiting: outcome.waiting,
+                            failure: outcome.failure, timedOut: outcome.timedOut)
+            if outcome.failure != nil || outcome.timedOut || spool.count == 0 || Date() >= deadline { return total }
+        }
+    }
+}
+
 /// The worker thread's result, read by the caller after the semaphore (or not at all when time ran out).
 private final class OutcomeBox: Sendable {
     private let value = Mutex<(Int, String?)?>(nil)

@@ -82,6 +82,18 @@ public final class HookSpool: Sendable {
         return try body()
     }
 
+    /// Runs `body` holding the background sender's lock (flock on `sender.lock`, not waited for): nil when
+    /// another background sender holds it. At most one detached sender runs per spool.
+    public func withSenderLock<T>(_ body: () throws -> T) rethrows -> T? {
+        guard (try? Self.makePrivateDirectory(directory)) != nil else { return nil }
+        let fd = open(directory.appendingPathComponent("sender.lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return nil }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
     /// Creates `url` (and its parents) as 0700 directories; an existing one is narrowed to 0700.
     static func makePrivateDirectory(_ url: URL) throws {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,

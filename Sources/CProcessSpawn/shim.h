@@ -16,4 +16,12 @@ static inline int tl_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int
 static inline int tl_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
 }
+// POSIX_SPAWN_SETSID (glibc 2.26): declared only under _GNU_SOURCE as well.
+static inline int tl_spawn_setsid_flag(void) {
+#ifdef POSIX_SPAWN_SETSID
+    return POSIX_SPAWN_SETSID;
+#else
+    return 0x80;
+#endif
+}
 #endif

@@ -35,6 +35,8 @@ public enum ProcessLaunch {
     }
 
     /// Everything `posix_spawn` needs, prepared once; `spawn` may be called (and retried) from a wrapper.
+    /// `newSession`: the child leads a session of its own, with no controlling terminal (it outlives its
+    /// parent and whatever signals the parent's group gets).
     public final class Plan {
         private var actions = posix_spawn_file_actions_t()
         private var attributes = posix_spawnattr_t()
@@ -43,7 +45,7 @@ public enum ProcessLaunch {
         private let envp: [UnsafeMutablePointer<CChar>?]
 
         public init(executable: String, arguments: [String], environment: [String: String],
-                    stdin: Stream, stdout: Stream, stderr: Stream) {
+                    stdin: Stream, stdout: Stream, stderr: Stream, newSession: Bool = false) {
             self.executable = executable
             argv = arguments.map { strdup($0) } + [nil]
             envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -66,7 +68,9 @@ public enum ProcessLaunch {
             posix_spawnattr_setsigdefault(&attributes, &defaults)
             posix_spawnattr_setsigmask(&attributes, &empty)
             posix_spawnattr_setpgroup(&attributes, 0)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+            // A new session is also a new process group, led by the child.
+            let group = newSession ? Int32(tl_spawn_setsid_flag()) : POSIX_SPAWN_SETPGROUP
+            posix_spawnattr_setflags(&attributes, Int16(group | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         }
 
         deinit {

@@ -63,6 +63,34 @@ struct HookSpoolTests {
         #expect(sent.values == ["first", "late"] && outcome.waiting == 0)
     }
 
+    @Test func oneBackgroundSenderRunsAtATime() throws {
+        let (spool, root) = try makeSpool()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try spool.add("a", micros: 1)
+        try spool.add("b", micros: 2)
+        let sent = Recorder()
+        let publisher = HookPublisher(spool: spool) { { sent.append($0) } }
+        let whileAnotherRuns = spool.withSenderLock { publisher.deliverAlone(budget: 5) }
+        #expect(whileAnotherRuns == .some(nil) && sent.values.isEmpty && spool.count == 2)
+        let alone = publisher.deliverAlone(budget: 5)
+        #expect(alone?.sent == 2 && alone?.waiting == 0 && sent.values == ["a", "b"])
+    }
+
+    @Test func aBackgroundSenderStopsAtAFailureInsteadOfTryingAgain() throws {
+        let (spool, root) = try makeSpool()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try spool.add("refused")
+        let attempts = Recorder()
+        let publisher = HookPublisher(spool: spool) {
+            { payload in
+                attempts.append(payload)
+                throw FixtureError(name: "connection refused")
+            }
+        }
+        let outcome = publisher.deliverAlone(budget: 5)
+        #expect(outcome?.failure != nil && outcome?.waiting == 1 && attempts.values == ["refused"])
+    }
+
     @Test func aBlackHoleCostsOnlyTheBudgetAndKeepsTheEvent() throws {
         let (spool, root) = try makeSpool()
         defer { try? FileManager.default.removeItem(at: root) }

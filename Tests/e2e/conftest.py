@@ -192,10 +192,11 @@ class FaultProxy:
         with urllib.request.urlopen(request, timeout=5) as response:
             return json.loads(response.read() or b"{}")
 
-    def arm(self, mode: str, count: int | None = None) -> None:
+    def arm(self, mode: str, count: int | None = None, seconds: float | None = None) -> None:
         """Answer the next `count` requests (all, without count) with a fault: throttle, server_error,
-        html_error, drop; "pass" disarms."""
-        self._control({"mode": mode, **({"count": count} if count is not None else {})})
+        html_error, drop, blackhole, slow (forwarded after `seconds`); "pass" disarms."""
+        self._control({"mode": mode, **({"count": count} if count is not None else {}),
+                       **({"seconds": seconds} if seconds is not None else {})})
 
     def stats(self) -> dict[str, Any]:
         """{"mode", "remaining", "faults_served", "forwarded"} since this proxy process started, and the

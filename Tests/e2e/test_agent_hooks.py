@@ -195,6 +195,27 @@ def test_black_holed_sqs_does_not_hold_the_session_up_and_the_spool_is_flushed(
     assert sorted(e["id"] for e in events) == sorted(e["id"] for e in spooled)
 
 
+def test_what_a_slow_queue_leaves_in_the_spool_is_sent_after_the_hook_returns(
+        run_timeline, hook_env, project, queue, fault_proxy, wait_until):
+    # A session's last hook (Stop) has no next run: what it could not send in its budget goes by itself.
+    fault_proxy.arm("slow", count=1, seconds=3)
+    slow = {**hook_env, "AWS_ENDPOINT_URL_SQS": fault_proxy.endpoint}
+    payload = json.dumps({"session_id": "slow-queue", "cwd": str(project), "hook_event_name": "Stop",
+                          "last_assistant_message": "finished"})
+    started = time.monotonic()
+    hook = run_timeline("hook", "--budget", "1", "claude", env=slow, input=payload, timeout=30)
+    assert (hook.returncode, hook.stdout) == (0, "")
+    assert time.monotonic() - started < 2.0
+    assert len(spool_files(slow)) == 1  # the send was still held when time ran out
+    wait_until(lambda: not spool_files(slow), timeout=20,
+               message=f"an empty spool with no other hook run (last problem: {last_problem(slow)})")
+    events: list[dict] = []
+    wait_until(collect(queue, events, lambda got: any(e["title"] == "Done: finished" for e in got)),
+               timeout=15, message="the spooled event on the queue")
+    # The hook noted that time ran out; the background sender clears the note once everything went.
+    wait_until(lambda: not last_problem(slow), timeout=10, message="the time-out note cleared")
+
+
 def test_a_hook_exits_0_and_prints_nothing_whatever_it_is_given(run_timeline, hook_env):
     for args, given in [(("hook", "claude"), "not json"), (("hook", "no-such-agent"), "{}"),
                         (("hook", "claude"), json.dumps({"hook_event_name": "Stop"})),

@@ -4,6 +4,7 @@
 Forwards every request to an upstream SQS endpoint (moto) unchanged, except while a fault is armed:
 
     POST /__fault__  {"mode": "throttle" | "server_error" | "html_error" | "drop", "count": N}
+    POST /__fault__  {"mode": "slow", "seconds": S, "count": N}  # hold the request S seconds, then forward it
     POST /__fault__  {"mode": "pass"}      # disarm
     GET  /__fault__                        # {"mode": ..., "remaining": N, "faults_served": M, "forwarded": K,
                                            #  "receives_in_flight": R, "long_polls_in_flight": L}
@@ -26,7 +27,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlparse
 
 state_lock = threading.Lock()
-state = {"mode": "pass", "remaining": None, "faults_served": 0, "forwarded": 0, "receives_in_flight": 0,
+state = {"mode": "pass", "remaining": None, "seconds": 0, "faults_served": 0, "forwarded": 0, "receives_in_flight": 0,
          "long_polls_in_flight": 0}
 
 
@@ -89,6 +90,7 @@ class Handler(BaseHTTPRequestHandler):
             with state_lock:
                 state["mode"] = cmd.get("mode", "pass")
                 state["remaining"] = cmd.get("count")
+                state["seconds"] = float(cmd.get("seconds", 0))
             self._reply(200, "{}", "application/json")
             return
         fault = take_fault()
@@ -105,6 +107,11 @@ class Handler(BaseHTTPRequestHandler):
             while current_mode() == "blackhole":
                 time.sleep(0.1)
             self.close_connection = True
+        elif fault == "slow":
+            with state_lock:
+                seconds = state["seconds"]
+            time.sleep(seconds)
+            self._forward(body)
         elif fault == "drop":
             self.close_connection = True
             try:

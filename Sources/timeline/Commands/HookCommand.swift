@@ -1,6 +1,7 @@
 import AgentHooks
 import ArgumentParser
 import Foundation
+import ProcessLaunch
 import SQSClient
 import Synchronization
 import TimelineCore
@@ -81,10 +82,10 @@ struct HookCommand: ParsableCommand {
         }
         let remaining = budget - Date().timeIntervalSince(started)
         guard remaining > 0.05 else { return answer }
-        let outcome = HookDelivery.publisher(spool: spool, environment: environment).deliver(budget: remaining)
+        let outcome = HookDelivery.deliver(spool: spool, environment: environment, budget: remaining)
         if let failure = outcome.failure { HookLog.record(failure, state: state) }
         if outcome.failure == nil, !outcome.timedOut, outcome.waiting == 0 { HookLog.clear(state: state) }
-        if outcome.timedOut { HookLog.record("time budget ran out; \(outcome.waiting) events wait in the spool", state: state) }
+        if outcome.timedOut { HookLog.record("time budget ran out; \(outcome.waiting) events wait in the spool for a background sender", state: state) }
         return answer  // `end` leaves even while the sending thread still waits on the network
     }
 
@@ -136,17 +137,16 @@ struct HookCommand: ParsableCommand {
             ?? environment["TIMELINE_HOOK_WAIT"].flatMap(DurationArgument.init(argument:))?.seconds
             ?? file?.string("hook_wait").flatMap(DurationArgument.init(argument:))?.seconds
             ?? PermissionPrompt.defaultWaitSeconds
-        let publisher = HookDelivery.publisher(spool: spool, environment: environment)
         let publish: @Sendable (String) -> Void = { payload in
             _ = try? spool.add(payload)
-            _ = publisher.deliver(budget: budget)
+            _ = HookDelivery.deliver(spool: spool, environment: environment, budget: budget)
         }
         // Answered in the agent's own dialog first: the agent stops the hook (SIGTERM), or moves on without
         // stopping it (the session's next event ends its wait mark). Either way the question is withdrawn.
         let answeredInTerminal: @Sendable () -> Never = {
             if let payload = prompt.followUp(.answeredInTerminal, builder: builder) {
                 _ = try? spool.add(payload)
-                _ = publisher.deliver(budget: 0.5)
+                _ = HookDelivery.deliver(spool: spool, environment: environment, budget: 0.5)
             }
             Self.end()
         }
@@ -202,6 +202,29 @@ private final class StdinBox: Sendable {
 /// How hooks and `timeline hooks flush` reach the queue: `TIMELINE_QUEUE_URL` / the config file, as
 /// `timeline publish`.
 enum HookDelivery {
+    /// Seconds a background sender may take.
+    static let backgroundBudget: TimeInterval = 20
+
+    /// Sends what the spool holds within `budget`; when time runs out first, hands what is left to a
+    /// background sender, so a session's last events do not wait for its next hook run.
+    static func deliver(spool: HookSpool, environment: [String: String], budget: TimeInterval) -> HookPublisher.Outcome {
+        let outcome = publisher(spool: spool, environment: environment).deliver(budget: budget)
+        if outcome.timedOut { startBackgroundSender(environment: environment) }
+        return outcome
+    }
+
+    /// Starts `timeline hooks flush --background` detached: a session of its own, no descriptor of ours
+    /// (the agent waits for its hook's output to close), the hook's environment (the queue and credentials
+    /// the hook was given). Not waited for; best effort.
+    static func startBackgroundSender(environment: [String: String]) {
+        let plan = ProcessLaunch.Plan(
+            executable: HooksPaths.executable(),
+            arguments: ["timeline", "hooks", "flush", "--background", "--timeout", "\(Int(backgroundBudget))"],
+            environment: environment, stdin: .devNull, stdout: .devNull, stderr: .devNull, newSession: true)
+        var pid: pid_t = 0
+        _ = plan.spawn(&pid)
+    }
+
     static func publisher(spool: HookSpool, environment: [String: String]) -> HookPublisher {
         let configuration = Result { try QueueOptions.configuration(flags: .init(), environment: environment) }
         return HookPublisher(spool: spool) {

@@ -152,12 +152,24 @@ struct HooksFlushCommand: ParsableCommand {
         commandName: "flush", abstract: "Send the events waiting in the hooks' spool, oldest first.")
 
     @Option(help: ArgumentHelp("Give up after this many seconds.", valueName: "seconds")) var timeout: Double = 60
+    @Flag(help: """
+        Send as the one background sender, printing nothing: exit at once when another runs (a hook \
+        starts one this way when its time budget runs out).
+        """)
+    var background = false
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let state = HookSpool.stateDirectory(environment: environment)
-        let outcome = HookDelivery.publisher(spool: HookSpool(stateDirectory: state), environment: environment)
-            .deliver(budget: timeout)
+        let publisher = HookDelivery.publisher(spool: HookSpool(stateDirectory: state), environment: environment)
+        if background {
+            if let outcome = publisher.deliverAlone(budget: timeout) {
+                if let failure = outcome.failure { HookLog.record(failure, state: state) }
+                if outcome.failure == nil, outcome.waiting == 0 { HookLog.clear(state: state) }
+            }
+            HookCommand.end()  // a send that ran out of time may still be inside curl on another thread
+        }
+        let outcome = publisher.deliver(budget: timeout)
         print("sent \(outcome.sent), \(outcome.waiting) waiting")
         if outcome.waiting == 0 { HookLog.clear(state: state) }
         if let failure = outcome.failure { throw CommandFailure(failure) }

@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "StrictJSON", "TestSupport"]),
         .testTarget(name: "TimelineConfigTests", dependencies: ["TimelineConfig", "TimelineCore", "TestSupport"]),
         .testTarget(name: "SigV4Tests", dependencies: ["SigV4", "TestSupport"]),
-        .testTarget(name: "SQSClientTests", dependencies: ["SQSClient", "SharedRules", "TestSupport"]),
+        .testTarget(name: "SQSClientTests", dependencies: ["SQSClient", "ProcessLaunch", "SharedRules", "TestSupport"]),
         .testTarget(name: "TimelineStoreTests", dependencies: ["TimelineStore", "TimelineCore", "TestSupport"],
                     exclude: ["Fixtures"]),
         // The built `timeline` binary run as a subprocess (its commands, flags, output and exit codes), and the

@@ -14,6 +14,10 @@ public struct HookPublisher: Sendable {
     /// Makes the sender (resolving the queue and credentials may itself take time: it runs inside the budget).
     public let makeSender: @Sendable () throws -> Send
 
+    /// The sender made by an earlier run of this publisher (a background sender's runs share one, and
+    /// its connection); dropped when a send fails.
+    private let made = SenderSlot()
+
     public init(spool: HookSpool, makeSender: @escaping @Sendable () throws -> Send) {
         self.spool = spool
         self.makeSender = makeSender
@@ -37,10 +41,11 @@ public struct HookPublisher: Sendable {
         let done = DispatchSemaphore(value: 0)
         let spool = self.spool
         let makeSender = self.makeSender
+        let made = self.made
         let thread = Thread {
             ThreadName.nameThisThread("tl-hook-send")
             let result = spool.withLock(until: deadline) { () -> (Int, String?) in
-                var send: Send?
+                var send = made.value
                 var sent = 0
                 // Until the spool is empty: events other hooks add while this run holds the lock go too
                 // (those hooks may give up waiting for the lock).
@@ -48,9 +53,13 @@ public struct HookPublisher: Sendable {
                     for file in files {
                         guard let data = FileManager.default.contents(atPath: file.path) else { continue }
                         do {
-                            if send == nil { send = try makeSender() }
+                            if send == nil {
+                                send = try makeSender()
+                                made.value = send
+                            }
                             try send?(String(decoding: data, as: UTF8.self))
                         } catch {
+                            made.value = nil
                             return (sent, "\(error)")
                         }
                         try? FileManager.default.removeItem(at: file)
@@ -70,19 +79,45 @@ public struct HookPublisher: Sendable {
 }
 
 extension HookPublisher {
-    /// Delivers as the spool's one background sender, until the spool is empty, a send fails or `budget`
-    /// runs out; nil when another background sender runs (it sends what waits, this run's events too).
-    /// The lock is let go before a last look at the spool: an event spooled by a hook whose sender found
-    /// the lock held just before it was let go is sent by this run.
-    public func deliverAlone(budget: TimeInterval) -> Outcome? {
+    /// Delivers as the spool's one background sender (`identity`: the settings it sends with, for hooks
+    /// to compare theirs with), until the spool is empty and stays so for `idle` seconds, a send fails or
+    /// `budget` runs out; nil when another background sender runs (it sends what waits, this run's events
+    /// too). The lock is let go before a last look at the spool: an event spooled by a hook that found the
+    /// lock held just before it was let go is sent by this run.
+    public func deliverAlone(budget: TimeInterval, idle: TimeInterval = 0, identity: String = "") -> Outcome? {
         let deadline = Date().addingTimeInterval(budget)
         var total: Outcome?
         while true {
-            guard let outcome = spool.withSenderLock({ deliver(budget: deadline.timeIntervalSinceNow) }) else { return total }
+            guard let outcome = spool.withSenderLock(identity: identity, {
+                deliverWhileEventsCome(until: deadline, idle: idle)
+            }) else { return total }
             total = Outcome(sent: (total?.sent ?? 0) + outcome.sent, waiting: outcome.waiting,
                             failure: outcome.failure, timedOut: outcome.timedOut)
             if outcome.failure != nil || outcome.timedOut || spool.count == 0 || Date() >= deadline { return total }
         }
+    }
+
+    /// Delivers what waits, then again each time an event comes within `idle` seconds (until `deadline`).
+    private func deliverWhileEventsCome(until deadline: Date, idle: TimeInterval) -> Outcome {
+        let watch = idle > 0 ? SpoolWatch(directory: spool.directory) : nil  // before the first look
+        var sent = 0
+        while true {
+            let outcome = deliver(budget: deadline.timeIntervalSinceNow)
+            sent += outcome.sent
+            let total = Outcome(sent: sent, waiting: outcome.waiting, failure: outcome.failure, timedOut: outcome.timedOut)
+            if outcome.failure != nil || outcome.timedOut { return total }
+            let wait = min(idle, deadline.timeIntervalSinceNow)
+            guard let watch, wait > 0, watch.wait(timeout: wait) == .added else { return total }
+        }
+    }
+}
+
+/// A publisher's sender once made, shared by its runs.
+private final class SenderSlot: Sendable {
+    private let slot = Mutex<HookPublisher.Send?>(nil)
+    var value: HookPublisher.Send? {
+        get { slot.withLock { $0 } }
+        set { slot.withLock { $0 = newValue } }
     }
 }
 

@@ -82,16 +82,55 @@ public final class HookSpool: Sendable {
         return try body()
     }
 
-    /// Runs `body` holding the background sender's lock (flock on `sender.lock`, not waited for): nil when
-    /// another background sender holds it. At most one detached sender runs per spool.
-    public func withSenderLock<T>(_ body: () throws -> T) rethrows -> T? {
+    /// Runs `body` holding the background sender's lock (flock on `sender.lock`), with `identity` in
+    /// `sender.id` meanwhile; nil when another background sender holds the lock. At most one background
+    /// sender runs per spool. The lock is waited for `senderLockWait` (a hook's `runningSender` holds it
+    /// for an instant when none runs).
+    public func withSenderLock<T>(identity: String, _ body: () throws -> T) rethrows -> T? {
         guard (try? Self.makePrivateDirectory(directory)) != nil else { return nil }
-        let fd = open(directory.appendingPathComponent("sender.lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let fd = open(senderLockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return nil }
+        let deadline = Date().addingTimeInterval(Self.senderLockWait)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if Date() >= deadline { return nil }
+            usleep(5_000)
+        }
         defer { flock(fd, LOCK_UN) }
+        writeSenderIdentity(identity)
+        defer { unlink(senderIdentityPath) }  // before the lock goes: a sender that holds it names itself
         return try body()
+    }
+
+    /// The identity the running background sender gave (`withSenderLock`), nil when none runs ("" while
+    /// one is starting or could not write it).
+    public func runningSender() -> String? {
+        let fd = open(senderLockPath, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        if flock(fd, LOCK_SH | LOCK_NB) == 0 {
+            flock(fd, LOCK_UN)
+            return nil
+        }
+        guard let data = FileManager.default.contents(atPath: senderIdentityPath) else { return "" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// How long a background sender waits for its lock.
+    static let senderLockWait: TimeInterval = 0.2
+
+    private var senderLockPath: String { directory.appendingPathComponent("sender.lock").path }
+    private var senderIdentityPath: String { directory.appendingPathComponent("sender.id").path }
+
+    /// Writes `identity` to `sender.id` (0600, replaced whole).
+    private func writeSenderIdentity(_ identity: String) {
+        let temporary = senderIdentityPath + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        let bytes = Array(identity.utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        if written == bytes.count { rename(temporary, senderIdentityPath) } else { unlink(temporary) }
     }
 
     /// Creates `url` (and its parents) as 0700 directories; an existing one is narrowed to 0700.

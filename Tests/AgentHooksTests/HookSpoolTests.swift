@@ -1,5 +1,6 @@
-import AgentHooks
+@testable import AgentHooks
 import Foundation
+import Synchronization
 import Testing
 import TimelineCore
 
@@ -70,10 +71,60 @@ struct HookSpoolTests {
         try spool.add("b", micros: 2)
         let sent = Recorder()
         let publisher = HookPublisher(spool: spool) { { sent.append($0) } }
-        let whileAnotherRuns = spool.withSenderLock { publisher.deliverAlone(budget: 5) }
+        let whileAnotherRuns = spool.withSenderLock(identity: "another") { publisher.deliverAlone(budget: 5) }
         #expect(whileAnotherRuns == .some(nil) && sent.values.isEmpty && spool.count == 2)
         let alone = publisher.deliverAlone(budget: 5)
         #expect(alone?.sent == 2 && alone?.waiting == 0 && sent.values == ["a", "b"])
+    }
+
+    @Test func theRunningSenderNamesItselfOnlyWhileItRuns() throws {
+        let (spool, root) = try makeSpool()
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(spool.runningSender() == nil)
+        let named = spool.withSenderLock(identity: "queue-a 1") { spool.runningSender() }
+        #expect(named == .some("queue-a 1"))
+        #expect(spool.runningSender() == nil)
+    }
+
+    @Test func aLingeringSenderSendsWhatComesWhileItWaits() throws {
+        let (spool, root) = try makeSpool()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try spool.add("first", micros: 1)
+        let sent = Recorder()
+        let publisher = HookPublisher(spool: spool) { { sent.append($0) } }
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<HookPublisher.Outcome?>(nil)
+        Thread {
+            outcome.withLock { $0 = publisher.deliverAlone(budget: 30, idle: 2) }
+            done.signal()
+        }.start()
+        #expect(waitUntil { sent.values == ["first"] })
+        try spool.add("late", micros: 2)  // after the spool emptied: the watch wakes the sender
+        #expect(waitUntil { sent.values == ["first", "late"] })
+        #expect(done.wait(timeout: .now() + 10) == .success)  // it ends once nothing came for `idle`
+        #expect(outcome.withLock { $0?.sent } == 2 && spool.count == 0 && spool.runningSender() == nil)
+    }
+
+    @Test func aWatchWakesForAnEventAndSaysWhenItsDirectoryGoes() throws {
+        let (spool, root) = try makeSpool()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try spool.add("first", micros: 1)
+        let watch = try #require(SpoolWatch(directory: spool.directory))
+        #expect(watch.wait(timeout: 0.05) == .timedOut)
+        try spool.add("second", micros: 2)
+        #expect(watch.wait(timeout: 10) == .added)
+        try FileManager.default.removeItem(at: spool.directory)
+        #expect(watch.wait(timeout: 10) == .gone)
+    }
+
+    /// Polls `condition` until it holds, at most 10 s.
+    func waitUntil(_ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while !condition() {
+            if Date() >= deadline { return false }
+            usleep(5_000)
+        }
+        return true
     }
 
     @Test func aBackgroundSenderStopsAtAFailureInsteadOfTryingAgain() throws {

@@ -216,6 +216,26 @@ def test_what_a_slow_queue_leaves_in_the_spool_is_sent_after_the_hook_returns(
     wait_until(lambda: not last_problem(slow), timeout=10, message="the time-out note cleared")
 
 
+def test_hooks_leave_the_sending_to_one_background_sender(
+        run_timeline, hook_env, project, queue, fault_proxy, wait_until):
+    fault_proxy.arm("slow", seconds=1)  # every call takes a second
+    slow = {**hook_env, "AWS_ENDPOINT_URL_SQS": fault_proxy.endpoint}
+    started = time.monotonic()
+    for step in range(5):
+        payload = json.dumps({"session_id": "warm", "cwd": str(project), "hook_event_name": "Stop",
+                              "last_assistant_message": f"step {step}"})
+        hook = run_timeline("hook", "claude", env=slow, input=payload, timeout=30)
+        assert (hook.returncode, hook.stdout) == (0, "")
+    assert time.monotonic() - started < 3.0  # no run waited for a call (sending itself, each takes 1 s)
+    assert "background sender running" in run_timeline("hooks", "status", env=slow).stdout
+    wait_until(lambda: not spool_files(slow), timeout=30,
+               message=lambda: f"an empty spool (last problem: {last_problem(slow)})")
+    events: list[dict] = []
+    wait_until(collect(queue, events, lambda got: len(got) >= 5), timeout=15, message="the five events on the queue")
+    assert sorted(e["title"] for e in events) == [f"Done: step {step}" for step in range(5)]
+    assert fault_proxy.stats()["forwarded"] == 5  # each sent once, by the one sender
+
+
 def test_a_hook_exits_0_and_prints_nothing_whatever_it_is_given(run_timeline, hook_env):
     for args, given in [(("hook", "claude"), "not json"), (("hook", "no-such-agent"), "{}"),
                         (("hook", "claude"), json.dumps({"hook_event_name": "Stop"})),

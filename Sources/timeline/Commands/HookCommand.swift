@@ -1,7 +1,6 @@
 import AgentHooks
 import ArgumentParser
 import Foundation
-import ProcessLaunch
 import SQSClient
 import Synchronization
 import TimelineCore
@@ -80,6 +79,7 @@ struct HookCommand: ParsableCommand {
         } catch {
             HookLog.record("\(error)", state: state)
         }
+        if HookDelivery.handOver(spool: spool, environment: environment) { return answer }
         let remaining = budget - Date().timeIntervalSince(started)
         guard remaining > 0.05 else { return answer }
         let outcome = HookDelivery.deliver(spool: spool, environment: environment, budget: remaining)
@@ -197,58 +197,6 @@ struct HookCommand: ParsableCommand {
 /// What the stdin reader thread read (handed over through the semaphore).
 private final class StdinBox: Sendable {
     let data = Mutex(Data())
-}
-
-/// How hooks and `timeline hooks flush` reach the queue: `TIMELINE_QUEUE_URL` / the config file, as
-/// `timeline publish`.
-enum HookDelivery {
-    /// Seconds a background sender may take.
-    static let backgroundBudget: TimeInterval = 20
-
-    /// Sends what the spool holds within `budget`; when time runs out first, hands what is left to a
-    /// background sender, so a session's last events do not wait for its next hook run.
-    static func deliver(spool: HookSpool, environment: [String: String], budget: TimeInterval) -> HookPublisher.Outcome {
-        let outcome = publisher(spool: spool, environment: environment).deliver(budget: budget)
-        if outcome.timedOut { startBackgroundSender(environment: environment) }
-        return outcome
-    }
-
-    /// Starts `timeline hooks flush --background` detached: a session of its own, no descriptor of ours
-    /// (the agent waits for its hook's output to close), the hook's environment (the queue and credentials
-    /// the hook was given). Not waited for; best effort.
-    static func startBackgroundSender(environment: [String: String]) {
-        let plan = ProcessLaunch.Plan(
-            executable: HooksPaths.executable(),
-            arguments: ["timeline", "hooks", "flush", "--background", "--timeout", "\(Int(backgroundBudget))"],
-            environment: environment, stdin: .devNull, stdout: .devNull, stderr: .devNull, newSession: true)
-        var pid: pid_t = 0
-        _ = plan.spawn(&pid)
-    }
-
-    static func publisher(spool: HookSpool, environment: [String: String]) -> HookPublisher {
-        let configuration = Result { try QueueOptions.configuration(flags: .init(), environment: environment) }
-        return HookPublisher(spool: spool) {
-            let configuration = try configuration.get()
-            // Temporary credentials outlive the hook run in a 0600 file: each run does not call STS or SSO.
-            let credentials = CredentialFileCache(
-                chain: configuration.credentials,
-                directory: HookSpool.stateDirectory(environment: environment).appendingPathComponent("credentials-cache"))
-            let client = SQSClient(endpoint: configuration.endpoint.value, region: configuration.region.value,
-                                   credentials: credentials)
-            let queueURL = try configuration.queueURL(using: client).value
-            let fifo = FIFOKeys.isFIFO(queueURL)
-            return { payload in
-                guard case .success(let event) = EventParser.parse(payload) else { return }  // nothing to send
-                do {
-                    _ = try client.sendMessage(
-                        queueURL: queueURL, body: payload, groupID: fifo ? FIFOKeys.key(event.taskID) : nil,
-                        deduplicationID: fifo ? FIFOKeys.key(event.id) : nil)
-                } catch let error as SQSError {
-                    throw CommandFailure(SQSErrorHint.describe(error, queueURL: queueURL))
-                }
-            }
-        }
-    }
 }
 
 /// The last thing that went wrong in a hook run, for `timeline hooks status` (hooks print nothing: the

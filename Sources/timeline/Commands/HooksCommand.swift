@@ -142,7 +142,9 @@ struct HooksStatusCommand: ParsableCommand {
         } ?? "no queue configured (set TIMELINE_QUEUE_URL or queue_url in the config file)"
         print("publishes to: \(queue)")
         let state = HookSpool.stateDirectory(environment: environment)
-        print("spool: \(HookSpool(stateDirectory: state).count) events waiting in \(DisplayText.sanitize(state.path))/spool")
+        let spool = HookSpool(stateDirectory: state)
+        print("spool: \(spool.count) events waiting in \(DisplayText.sanitize(state.path))/spool; background sender "
+              + (spool.runningSender() == nil ? "not running" : "running"))
         if let last = HookLog.last(state: state) { print("last problem: \(last)") }
     }
 }
@@ -153,17 +155,21 @@ struct HooksFlushCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Give up after this many seconds.", valueName: "seconds")) var timeout: Double = 60
     @Flag(help: """
-        Send as the one background sender, printing nothing: exit at once when another runs (a hook \
-        starts one this way when its time budget runs out).
+        Send as the spool's one background sender, printing nothing: exit at once when another runs (hooks \
+        start one this way).
         """)
     var background = false
+    @Option(help: ArgumentHelp(
+        "With --background: once the spool is empty, wait this long for more events before exiting.", valueName: "seconds"))
+    var idle: Double = 0
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let state = HookSpool.stateDirectory(environment: environment)
         let publisher = HookDelivery.publisher(spool: HookSpool(stateDirectory: state), environment: environment)
         if background {
-            if let outcome = publisher.deliverAlone(budget: timeout) {
+            let identity = HookDelivery.identity(environment: environment)
+            if let outcome = publisher.deliverAlone(budget: timeout, idle: idle, identity: identity) {
                 if let failure = outcome.failure { HookLog.record(failure, state: state) }
                 if outcome.failure == nil, outcome.waiting == 0 { HookLog.clear(state: state) }
             }

@@ -1,0 +1,91 @@
+import AgentHooks
+import Foundation
+import ProcessLaunch
+import SQSClient
+import TimelineConfig
+import TimelineCore
+
+/// How hooks and `timeline hooks flush` reach the queue: `TIMELINE_QUEUE_URL` / the config file, as
+/// `timeline publish`.
+///
+/// A reporting hook leaves the sending to the spool's background sender (`timeline hooks flush
+/// --background`, detached): it starts one when none runs, and returns at once. The sender loads the
+/// network stack once, sends what hooks spool as they spool it, over one connection, and ends once
+/// nothing came for `backgroundIdle` seconds (or after `backgroundLifetime`). A hook whose settings
+/// differ from the running sender's (`HookSenderIdentity`) sends its events itself, as does one that
+/// cannot start a sender.
+enum HookDelivery {
+    /// Seconds a background sender runs at most (then the next hook starts another, with fresh settings).
+    static let backgroundLifetime: TimeInterval = 300
+    /// Seconds a background sender waits for the next event before it ends.
+    static let backgroundIdle: TimeInterval = 30
+
+    /// Whether the spool's events are taken care of without this run sending them: nothing waits, the
+    /// running background sender has this run's settings, or one was started now.
+    static func handOver(spool: HookSpool, environment: [String: String]) -> Bool {
+        if spool.count == 0 { return true }
+        if let running = spool.runningSender() { return running == identity(environment: environment) }
+        return startBackgroundSender(environment: environment)
+    }
+
+    /// Sends what the spool holds within `budget`; when time runs out first, hands what is left to a
+    /// background sender, so a session's last events do not wait for its next hook run.
+    static func deliver(spool: HookSpool, environment: [String: String], budget: TimeInterval) -> HookPublisher.Outcome {
+        let outcome = publisher(spool: spool, environment: environment).deliver(budget: budget)
+        if outcome.timedOut { startBackgroundSender(environment: environment) }
+        return outcome
+    }
+
+    /// Starts `timeline hooks flush --background` detached: a session of its own, no descriptor of ours
+    /// (the agent waits for its hook's output to close), the hook's environment (the queue and credentials
+    /// the hook was given). Not waited for; false when it could not be started.
+    @discardableResult
+    static func startBackgroundSender(environment: [String: String]) -> Bool {
+        let plan = ProcessLaunch.Plan(
+            executable: HooksPaths.executable(),
+            arguments: ["timeline", "hooks", "flush", "--background", "--timeout", "\(Int(backgroundLifetime))",
+                        "--idle", "\(Int(backgroundIdle))"],
+            environment: environment, stdin: .devNull, stdout: .devNull, stderr: .devNull, newSession: true)
+        var pid: pid_t = 0
+        return plan.spawn(&pid) == 0
+    }
+
+    /// This process's sending settings as `HookSenderIdentity` makes them: the environment and the files
+    /// the queue, region and credentials are read from.
+    static func identity(environment: [String: String]) -> String {
+        let home = HooksPaths.home(environment)
+        func awsFile(_ variable: String, _ name: String) -> String {
+            environment[variable].flatMap { $0.isEmpty ? nil : $0 } ?? "\(home)/.aws/\(name)"
+        }
+        return HookSenderIdentity.make(environment: environment, files: [
+            ConfigFile.defaultPath(environment: environment), awsFile("AWS_CONFIG_FILE", "config"),
+            awsFile("AWS_SHARED_CREDENTIALS_FILE", "credentials"),
+        ])
+    }
+
+    static func publisher(spool: HookSpool, environment: [String: String]) -> HookPublisher {
+        let configuration = Result { try QueueOptions.configuration(flags: .init(), environment: environment) }
+        return HookPublisher(spool: spool) {
+            let configuration = try configuration.get()
+            // Temporary credentials outlive the hook run in a 0600 file: each run does not call STS or SSO.
+            let credentials = CredentialFileCache(
+                chain: configuration.credentials,
+                directory: HookSpool.stateDirectory(environment: environment).appendingPathComponent("credentials-cache"))
+            let client = SQSClient(endpoint: configuration.endpoint.value, region: configuration.region.value,
+                                   credentials: credentials)
+            let queueURL = try configuration.queueURL(using: client).value
+            let fifo = FIFOKeys.isFIFO(queueURL)
+            return { payload in
+                guard case .success(let event) = EventParser.parse(payload) else { return }  // nothing to send
+                do {
+                    _ = try client.sendMessage(
+                        queueURL: queueURL, body: payload, groupID: fifo ? FIFOKeys.key(event.taskID) : nil,
+                        deduplicationID: fifo ? FIFOKeys.key(event.id) : nil)
+                } catch let error as SQSError {
+                    throw CommandFailure(SQSErrorHint.describe(error, queueURL: queueURL))
+                }
+            }
+        }
+    }
+}
+

@@ -85,6 +85,9 @@ def database(timeline: str, directory: Path, events: int, version: int) -> tuple
     if path.exists() and facts_path.exists():
         print(f"-- reusing {path} ({events:,} events, schema {version})", flush=True)
         return path, json.loads(facts_path.read_text())
+    for stale in directory.glob(f"scale-{events}-v*.db*"):  # other schema versions' files: gigabytes each
+        if not stale.name.startswith(path.name):
+            stale.unlink()
     print(f"-- building {path} ({events:,} events, schema {version})", flush=True)
     facts = build(timeline, path, events)
     facts_path.write_text(json.dumps(facts))

@@ -45,6 +45,10 @@ cleanup() { # idempotent: runs on every exit, and once more is harmless
   stop_pid "$claude_pid"  # the waiting Claude session first, then the hook it started
   claude_pid=""
   if [ -f "$workdir/claude-hook.pid" ]; then stop_pid "$(cat "$workdir/claude-hook.pid")"; rm -f "$workdir/claude-hook.pid"; fi
+  # the hooks' background sender names its pid on the second line of this file while it runs
+  if [ -f "$workdir/state/timeline/spool/sender.id" ]; then
+    stop_pid "$(sed -n 2p "$workdir/state/timeline/spool/sender.id")"
+  fi
   stop_pid "$simulator_pid"
   simulator_pid=""
   stop_pid "$server_pid"

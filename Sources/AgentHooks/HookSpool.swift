@@ -82,12 +82,12 @@ public final class HookSpool: Sendable {
         return try body()
     }
 
-    /// Runs `body` holding the background sender's lock (flock on `sender.lock`), with `identity` in
-    /// `sender.id` meanwhile; nil when another background sender holds the lock. At most one background
+    /// Runs `body` holding the background sender's lock (flock on `sender.lock`), with `identity` and
+    /// this process's pid in `sender.id` meanwhile (`runningSender`); nil when another background sender holds the lock. At most one background
     /// sender runs per spool. The lock is waited for `senderLockWait` (a hook's `runningSender` holds it
-    /// for an instant when none runs).
+    /// for an instant when none runs). Nil too when the spool's directory does not exist.
     public func withSenderLock<T>(identity: String, _ body: () throws -> T) rethrows -> T? {
-        guard (try? Self.makePrivateDirectory(directory)) != nil else { return nil }
+        // Not made here: a sender of a spool that was removed (its events with it) has nothing to do.
         let fd = open(senderLockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -97,14 +97,20 @@ public final class HookSpool: Sendable {
             usleep(5_000)
         }
         defer { flock(fd, LOCK_UN) }
-        writeSenderIdentity(identity)
+        writeSenderIdentity("\(identity)\n\(getpid())\n")
         defer { unlink(senderIdentityPath) }  // before the lock goes: a sender that holds it names itself
         return try body()
     }
 
-    /// The identity the running background sender gave (`withSenderLock`), nil when none runs ("" while
-    /// one is starting or could not write it).
-    public func runningSender() -> String? {
+    /// The background sender that runs now, as it named itself in `sender.id` (its identity, then its
+    /// pid, a line each); nil when none runs. Its identity is "" while it starts.
+    public struct RunningSender: Sendable, Equatable {
+        public var identity: String
+        public var pid: Int32?
+    }
+
+    /// The running background sender (`withSenderLock`), nil when none runs.
+    public func runningSender() -> RunningSender? {
         let fd = open(senderLockPath, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -112,8 +118,9 @@ public final class HookSpool: Sendable {
             flock(fd, LOCK_UN)
             return nil
         }
-        guard let data = FileManager.default.contents(atPath: senderIdentityPath) else { return "" }
-        return String(decoding: data, as: UTF8.self)
+        let lines = FileManager.default.contents(atPath: senderIdentityPath)
+            .map { String(decoding: $0, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) } ?? []
+        return RunningSender(identity: lines.first.map(String.init) ?? "", pid: lines.dropFirst().first.flatMap { Int32($0) })
     }
 
     /// How long a background sender waits for its lock.
@@ -122,12 +129,12 @@ public final class HookSpool: Sendable {
     private var senderLockPath: String { directory.appendingPathComponent("sender.lock").path }
     private var senderIdentityPath: String { directory.appendingPathComponent("sender.id").path }
 
-    /// Writes `identity` to `sender.id` (0600, replaced whole).
-    private func writeSenderIdentity(_ identity: String) {
+    /// Writes `text` to `sender.id` (0600, replaced whole).
+    private func writeSenderIdentity(_ text: String) {
         let temporary = senderIdentityPath + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return }
-        let bytes = Array(identity.utf8)
+        let bytes = Array(text.utf8)
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
         if written == bytes.count { rename(temporary, senderIdentityPath) } else { unlink(temporary) }

@@ -80,9 +80,13 @@ struct HookSpoolTests {
     @Test func theRunningSenderNamesItselfOnlyWhileItRuns() throws {
         let (spool, root) = try makeSpool()
         defer { try? FileManager.default.removeItem(at: root) }
+        // A spool that is not there (removed with what it held) gets no sender, and is not made again.
+        #expect(spool.withSenderLock(identity: "queue-a 1") { true } == nil)
+        #expect(!FileManager.default.fileExists(atPath: spool.directory.path))
+        try spool.add("event")
         #expect(spool.runningSender() == nil)
         let named = spool.withSenderLock(identity: "queue-a 1") { spool.runningSender() }
-        #expect(named == .some("queue-a 1"))
+        #expect(named == .some(HookSpool.RunningSender(identity: "queue-a 1", pid: getpid())))
         #expect(spool.runningSender() == nil)
     }
 

@@ -24,7 +24,7 @@ enum HookDelivery {
     /// running background sender has this run's settings, or one was started now.
     static func handOver(spool: HookSpool, environment: [String: String]) -> Bool {
         if spool.count == 0 { return true }
-        if let running = spool.runningSender() { return running == identity(environment: environment) }
+        if let running = spool.runningSender() { return running.identity == identity(environment: environment) }
         return startBackgroundSender(environment: environment)
     }
 

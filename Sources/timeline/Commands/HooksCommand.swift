@@ -144,7 +144,7 @@ struct HooksStatusCommand: ParsableCommand {
         let state = HookSpool.stateDirectory(environment: environment)
         let spool = HookSpool(stateDirectory: state)
         print("spool: \(spool.count) events waiting in \(DisplayText.sanitize(state.path))/spool; background sender "
-              + (spool.runningSender() == nil ? "not running" : "running"))
+              + (spool.runningSender().map { "running" + ($0.pid.map { " (pid \($0))" } ?? "") } ?? "not running"))
         if let last = HookLog.last(state: state) { print("last problem: \(last)") }
     }
 }

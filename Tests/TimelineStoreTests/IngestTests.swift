@@ -124,6 +124,27 @@ struct IngestTests {
         #expect(try fixture.store.stats().events == 2)
     }
 
+    /// A large batch looks its ids up at once, in key order (`BatchWriter.lookUpStoredInKeyOrder`): the
+    /// same outcomes as one at a time, for ids stored before, repeated in the batch, or only canonically
+    /// equivalent to a stored one.
+    @Test func aLargeBatchFindsWhatWasStoredBeforeAsASmallOneDoes() throws {
+        let fixture = try StoreFixture()
+        let composed = makeEvent("caf\u{E9}", task: "A", second: 1)
+        let decomposed = makeEvent("cafe\u{301}", task: "A", second: 2)
+        let earlier = (0..<300).map { makeEvent("e\($0)", task: "T\($0 % 40)", second: Int64($0)) }
+        #expect(try fixture.store.ingestEvents([composed] + earlier).allSatisfy { $0 != .duplicate })
+        let fresh = (300..<(300 + BatchWriter.lookupsInKeyOrderFrom)).map {
+            makeEvent("e\($0)", task: "T\($0 % 40)", second: Int64($0))
+        }
+        let batch = fresh.prefix(500) + earlier.prefix(100) + [decomposed, composed, fresh[0]] + fresh.dropFirst(500)
+        #expect(batch.count >= BatchWriter.lookupsInKeyOrderFrom)
+        let outcomes = try fixture.store.ingestEvents(Array(batch))
+        #expect(outcomes.filter { $0 == .duplicate }.count == 102)  // the 100 earlier, composed, fresh[0] again
+        #expect(outcomes[500..<600].allSatisfy { $0 == .duplicate })
+        #expect(outcomes[600] != .duplicate && outcomes[601] == .duplicate && outcomes[602] == .duplicate)
+        #expect(try fixture.store.stats().events == 1 + 300 + fresh.count + 1)
+    }
+
     @Test func everyFieldRoundTrips() throws {
         let fixture = try StoreFixture()
         let event = makeEvent("e", task: "T", second: 7, status: .warning, title: "Déploiement 🚀",

@@ -80,9 +80,11 @@ def hooks(log: str) -> str | None:
                  lambda m: f"p50 {m[1]} ms wall, {m[3]} ms CPU (p90 {m[2]} / {m[4]})")
     python = found(r"^python3 -c pass \(same run\): " + figure, log,
                    lambda m: f"python3 -c pass: p50 {m[1]} ms wall, {m[3]} ms CPU")
+    sender = found(r"^background sender \(sends what the hooks spool\):.* ([\d.]+) ms per event", log,
+                   lambda m: f"+ {m[1]} ms CPU per event in the background sender")
     server = found(r"^SendMessage alone, open boto3 client \(same server\): p50 ([\d.]+) ms", log,
                    lambda m: f"the server alone: {m[1]} ms")
-    return "; ".join(p for p in (hook, python, server) if p) if hook and python else None
+    return "; ".join(p for p in (hook, sender, python, server) if p) if hook and python else None
 
 
 def prompt_on_screen(log: str) -> str | None:

@@ -11,6 +11,9 @@ public struct HookPublisher: Sendable {
     public typealias Send = @Sendable (String) throws -> Void
 
     public let spool: HookSpool
+    /// The settings (`HookSenderIdentity`) this publisher sends with: it sends only the events spooled
+    /// with them (and unmarked ones); nil: every event.
+    public let settings: String?
     /// Makes the sender (resolving the queue and credentials may itself take time: it runs inside the budget).
     public let makeSender: @Sendable () throws -> Send
 
@@ -18,8 +21,9 @@ public struct HookPublisher: Sendable {
     /// its connection); dropped when a send fails.
     private let made = SenderSlot()
 
-    public init(spool: HookSpool, makeSender: @escaping @Sendable () throws -> Send) {
+    public init(spool: HookSpool, settings: String? = nil, makeSender: @escaping @Sendable () throws -> Send) {
         self.spool = spool
+        self.settings = settings
         self.makeSender = makeSender
     }
 
@@ -42,6 +46,7 @@ public struct HookPublisher: Sendable {
         let spool = self.spool
         let makeSender = self.makeSender
         let made = self.made
+        let settings = self.settings
         let thread = Thread {
             ThreadName.nameThisThread("tl-hook-send")
             let result = spool.withLock(until: deadline) { () -> (Int, String?) in
@@ -49,7 +54,7 @@ public struct HookPublisher: Sendable {
                 var sent = 0
                 // Until the spool is empty: events other hooks add while this run holds the lock go too
                 // (those hooks may give up waiting for the lock).
-                while case let files = spool.pending(), !files.isEmpty {
+                while case let files = spool.pending(for: settings), !files.isEmpty {
                     for file in files {
                         guard let data = FileManager.default.contents(atPath: file.path) else { continue }
                         do {
@@ -74,26 +79,28 @@ public struct HookPublisher: Sendable {
         thread.start()
         let finished = done.wait(timeout: .now() + max(0, deadline.timeIntervalSinceNow)) == .success
         let (sent, failure) = box.get() ?? (0, nil)
-        return Outcome(sent: sent, waiting: spool.count, failure: failure, timedOut: !finished)
+        return Outcome(sent: sent, waiting: spool.count(for: settings), failure: failure, timedOut: !finished)
     }
 }
 
 extension HookPublisher {
-    /// Delivers as the spool's one background sender (`identity`: the settings it sends with, for hooks
-    /// to compare theirs with), until the spool is empty and stays so for `idle` seconds, a send fails or
-    /// `budget` runs out; nil when another background sender runs (it sends what waits, this run's events
-    /// too). The lock is let go before a last look at the spool: an event spooled by a hook that found the
-    /// lock held just before it was let go is sent by this run.
-    public func deliverAlone(budget: TimeInterval, idle: TimeInterval = 0, identity: String = "") -> Outcome? {
+    /// Delivers as the spool's one background sender (named by its `settings`, for hooks to compare
+    /// theirs with), until nothing of its own waits and nothing comes for `idle` seconds, a send fails or
+    /// `budget` runs out; nil when another background sender runs. The lock is let go before a last look
+    /// at the spool: an event spooled by a hook that found the lock held just before it was let go is sent
+    /// by this run.
+    public func deliverAlone(budget: TimeInterval, idle: TimeInterval = 0) -> Outcome? {
         let deadline = Date().addingTimeInterval(budget)
         var total: Outcome?
         while true {
-            guard let outcome = spool.withSenderLock(identity: identity, {
+            guard let outcome = spool.withSenderLock(identity: settings ?? "", {
                 deliverWhileEventsCome(until: deadline, idle: idle)
             }) else { return total }
             total = Outcome(sent: (total?.sent ?? 0) + outcome.sent, waiting: outcome.waiting,
                             failure: outcome.failure, timedOut: outcome.timedOut)
-            if outcome.failure != nil || outcome.timedOut || spool.count == 0 || Date() >= deadline { return total }
+            if outcome.failure != nil || outcome.timedOut || spool.count(for: settings) == 0 || Date() >= deadline {
+                return total
+            }
         }
     }
 

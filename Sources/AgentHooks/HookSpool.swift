@@ -1,7 +1,8 @@
 import Foundation
 
 /// Events a hook could not send yet: one file per event (mode 0600) in a directory only the user can
-/// read (0700), named so that their order is the order they were made. `HookPublisher` sends them, oldest
+/// read (0700), named so that their order is the order they were made, and marked with the settings
+/// (`HookSenderIdentity`) they are to be sent with: a sender sends only its own. `HookPublisher` sends them, oldest
 /// first, under an exclusive lock, and removes each once SQS has it.
 public final class HookSpool: Sendable {
     /// The most events kept; when full, the oldest is dropped for the newest.
@@ -27,15 +28,18 @@ public final class HookSpool: Sendable {
         self.init(directory: stateDirectory.appendingPathComponent("spool"))
     }
 
-    /// Stores one payload; returns its file.
+    /// Stores one payload, marked with the `settings` (a `HookSenderIdentity`) it is to be sent with;
+    /// returns its file.
     @discardableResult
-    public func add(_ payload: String, micros: Int64 = Int64(Date().timeIntervalSince1970 * 1_000_000)) throws -> URL {
+    public func add(_ payload: String, settings: String? = nil,
+                    micros: Int64 = Int64(Date().timeIntervalSince1970 * 1_000_000)) throws -> URL {
         try Self.makePrivateDirectory(directory)
         let existing = pending()
         if existing.count >= Self.capacity {
             for old in existing.prefix(existing.count - Self.capacity + 1) { try? FileManager.default.removeItem(at: old) }
         }
-        let name = "\(Self.zeroPadded(micros, width: 19))-\(Self.zeroPadded(Int64(getpid()), width: 10))-\(UUID().uuidString.lowercased()).json"
+        let mark = settings.flatMap { Self.isSettingsMark($0) ? ".\($0)" : nil } ?? ""
+        let name = "\(Self.zeroPadded(micros, width: 19))-\(Self.zeroPadded(Int64(getpid()), width: 10))-\(UUID().uuidString.lowercased())\(mark).json"
         let file = directory.appendingPathComponent(name)
         let temporary = directory.appendingPathComponent(".tmp-" + name)
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -57,15 +61,34 @@ public final class HookSpool: Sendable {
         return String(repeating: "0", count: max(width - digits.count, 0)) + digits
     }
 
-    /// The waiting events' files, oldest first.
-    public func pending() -> [URL] {
+    /// The waiting events' files, oldest first: all of them, or (`settings` given) those to be sent with
+    /// those settings and those spooled before events were marked with theirs.
+    public func pending(for settings: String? = nil) -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
-            .map { directory.appendingPathComponent($0) }
+        return names.filter { name in
+            guard name.hasSuffix(".json"), !name.hasPrefix(".") else { return false }
+            guard let settings, let mark = Self.settingsMark(ofName: name) else { return true }
+            return mark == settings
+        }.sorted().map { directory.appendingPathComponent($0) }
     }
 
-    /// How many events wait.
+    /// How many events wait (for `settings`, as `pending(for:)` counts them).
+    public func count(for settings: String? = nil) -> Int { pending(for: settings).count }
+
+    /// How many events wait in all.
     public var count: Int { pending().count }
+
+    /// The settings mark of a spooled event's file name ("….<mark>.json"), nil for one without.
+    static func settingsMark(ofName name: String) -> String? {
+        let stem = name.dropLast(".json".count)
+        guard let dot = stem.lastIndex(of: ".") else { return nil }
+        return String(stem[stem.index(after: dot)...])
+    }
+
+    /// A mark is letters and digits only (a file name part).
+    static func isSettingsMark(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x7A) }
+    }
 
     /// Runs `body` holding the spool's lock (flock on `spool.lock`), waiting for it until `deadline`;
     /// nil when the lock could not be had in time.

@@ -77,6 +77,24 @@ struct HookSpoolTests {
         #expect(alone?.sent == 2 && alone?.waiting == 0 && sent.values == ["a", "b"])
     }
 
+    @Test func eventsGoOnlyWithTheSettingsTheyWereSpooledWith() throws {
+        let (spool, root) = try makeSpool()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try spool.add("unmarked", micros: 1)  // spooled before events were marked: any sender takes it
+        try spool.add("for a", settings: "a1", micros: 2)
+        try spool.add("for b", settings: "b2", micros: 3)
+        try spool.add("odd mark", settings: "../x", micros: 4)  // not a mark: kept out of the file name
+        #expect(spool.pending().allSatisfy { !$0.lastPathComponent.contains("..") })
+        let sent = Recorder()
+        let a = HookPublisher(spool: spool, settings: "a1") { { sent.append("a: " + $0) } }
+        let outcome = a.deliver(budget: 5)
+        #expect(sent.values == ["a: unmarked", "a: for a", "a: odd mark"] && outcome.waiting == 0)
+        #expect(spool.count == 1 && spool.count(for: "b2") == 1 && spool.count(for: "a1") == 0)
+        let any = HookPublisher(spool: spool) { { sent.append("any: " + $0) } }
+        _ = any.deliver(budget: 5)
+        #expect(sent.values.last == "any: for b" && spool.count == 0)
+    }
+
     @Test func theRunningSenderNamesItselfOnlyWhileItRuns() throws {
         let (spool, root) = try makeSpool()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -187,7 +187,11 @@ def test_black_holed_sqs_does_not_hold_the_session_up_and_the_spool_is_flushed(
     ended_at = next(i for i, t in enumerate(titles) if t.startswith("Session ended"))
     assert started_at < done_at < ended_at
 
-    flushed = run_timeline("hooks", "flush", env=hook_env)
+    # Spooled with the black-holed endpoint: a flush with other settings leaves them, unless told.
+    kept = run_timeline("hooks", "flush", env=hook_env)
+    assert kept.returncode == 0 and f"{len(spooled)} spooled with other settings" in kept.stdout, kept.stdout
+    assert len(spool_files(hook_env)) == len(spooled)
+    flushed = run_timeline("hooks", "flush", "--any-settings", env=hook_env)
     assert flushed.returncode == 0, flushed.stderr
     assert not spool_files(hook_env)
     events: list[dict] = []
@@ -234,6 +238,26 @@ def test_hooks_leave_the_sending_to_one_background_sender(
     wait_until(collect(queue, events, lambda got: len(got) >= 5), timeout=15, message="the five events on the queue")
     assert sorted(e["title"] for e in events) == [f"Done: step {step}" for step in range(5)]
     assert fault_proxy.stats()["forwarded"] == 5  # each sent once, by the one sender
+
+
+def test_each_event_goes_to_the_queue_its_hook_was_given(run_timeline, hook_env, project, queue, make_queue,
+                                                         wait_until):
+    # Two sessions on one host with different queues share the spool; a running sender sends only its own.
+    other = make_queue()
+    envs = {"first": hook_env, "second": {**hook_env, "TIMELINE_QUEUE_URL": other.url}}
+    for step in range(3):
+        for name, env in envs.items():
+            payload = json.dumps({"session_id": name, "cwd": str(project), "hook_event_name": "Stop",
+                                  "last_assistant_message": f"{name} {step}"})
+            assert run_timeline("hook", "claude", env=env, input=payload, timeout=30).returncode == 0
+    wait_until(lambda: not spool_files(hook_env), timeout=30,
+               message=lambda: f"an empty spool: {spool_files(hook_env)} (last problem: {last_problem(hook_env)})")
+    first: list[dict] = []
+    second: list[dict] = []
+    wait_until(collect(queue, first, lambda got: len(got) >= 3), timeout=15, message="the first session's events")
+    wait_until(collect(other, second, lambda got: len(got) >= 3), timeout=15, message="the second session's events")
+    assert sorted(e["title"] for e in first) == [f"Done: first {step}" for step in range(3)]
+    assert sorted(e["title"] for e in second) == [f"Done: second {step}" for step in range(3)]
 
 
 def test_a_hook_exits_0_and_prints_nothing_whatever_it_is_given(run_timeline, hook_env):

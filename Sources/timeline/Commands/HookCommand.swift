@@ -49,6 +49,7 @@ struct HookCommand: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let state = HookSpool.stateDirectory(environment: environment)
         let spool = HookSpool(stateDirectory: state)
+        let settings = HookDelivery.identity(environment: environment)  // the events are marked with it
         // Gemini CLI parses a hook's stdout as JSON and Cursor expects an answer: one that changes nothing
         // (for a prompt: the adapter's own, which lets the agent ask its user).
         var answer: String? = agent == HookAgent.cursor.rawValue ? Self.cursorNeutralAnswer : agent == HookAgent.gemini.rawValue ? "{}" : nil
@@ -61,9 +62,10 @@ struct HookCommand: ParsableCommand {
             let input = try payload(for: agent)
             if let input, let prompt = PromptAdapters.adapter(for: agent, input: input) {
                 if let unanswered = prompt.unanswered { answer = unanswered }
-                switch askOnTheTimeline(prompt, agent: agent, builder: builder, spool: spool, environment: environment) {
+                switch askOnTheTimeline(prompt, agent: agent, builder: builder, spool: spool, settings: settings,
+                                        environment: environment) {
                 case .notAsked:
-                    if let payload = builder.payload(for: waiting.adjust(prompt.asked, agent: agent)) { try spool.add(payload) }
+                    if let payload = builder.payload(for: waiting.adjust(prompt.asked, agent: agent)) { try spool.add(payload, settings: settings) }
                 case .decided(let decision):
                     return decision
                 case .unanswered:
@@ -73,16 +75,16 @@ struct HookCommand: ParsableCommand {
                 }
             } else {
                 for report in reports(for: agent, input: input) {
-                    if let payload = builder.payload(for: waiting.adjust(report, agent: agent)) { try spool.add(payload) }
+                    if let payload = builder.payload(for: waiting.adjust(report, agent: agent)) { try spool.add(payload, settings: settings) }
                 }
             }
         } catch {
             HookLog.record("\(error)", state: state)
         }
-        if HookDelivery.handOver(spool: spool, environment: environment) { return answer }
+        if HookDelivery.handOver(spool: spool, environment: environment, settings: settings) { return answer }
         let remaining = budget - Date().timeIntervalSince(started)
         guard remaining > 0.05 else { return answer }
-        let outcome = HookDelivery.deliver(spool: spool, environment: environment, budget: remaining)
+        let outcome = HookDelivery.deliver(spool: spool, environment: environment, settings: settings, budget: remaining)
         if let failure = outcome.failure { HookLog.record(failure, state: state) }
         if outcome.failure == nil, !outcome.timedOut, outcome.waiting == 0 { HookLog.clear(state: state) }
         if outcome.timedOut { HookLog.record("time budget ran out; \(outcome.waiting) events wait in the spool for a background sender", state: state) }
@@ -127,7 +129,8 @@ struct HookCommand: ParsableCommand {
     /// (then the prompt is reported as any other event). Needs a reply queue and the waiter that accepts
     /// answers; SIGTERM (the agent's prompt was answered in its terminal) ends the wait at once.
     private func askOnTheTimeline(
-        _ prompt: any PromptAdapter, agent: HookAgent, builder: HookEventBuilder, spool: HookSpool, environment: [String: String]
+        _ prompt: any PromptAdapter, agent: HookAgent, builder: HookEventBuilder, spool: HookSpool, settings: String,
+        environment: [String: String]
     ) -> PermissionOutcome {
         let file = try? UserConfig.file()
         guard let replyQueue = environment["TIMELINE_REPLY_QUEUE_URL"].flatMap({ $0.isEmpty ? nil : $0 })
@@ -138,15 +141,15 @@ struct HookCommand: ParsableCommand {
             ?? file?.string("hook_wait").flatMap(DurationArgument.init(argument:))?.seconds
             ?? PermissionPrompt.defaultWaitSeconds
         let publish: @Sendable (String) -> Void = { payload in
-            _ = try? spool.add(payload)
-            _ = HookDelivery.deliver(spool: spool, environment: environment, budget: budget)
+            _ = try? spool.add(payload, settings: settings)
+            _ = HookDelivery.deliver(spool: spool, environment: environment, settings: settings, budget: budget)
         }
         // Answered in the agent's own dialog first: the agent stops the hook (SIGTERM), or moves on without
         // stopping it (the session's next event ends its wait mark). Either way the question is withdrawn.
         let answeredInTerminal: @Sendable () -> Never = {
             if let payload = prompt.followUp(.answeredInTerminal, builder: builder) {
-                _ = try? spool.add(payload)
-                _ = HookDelivery.deliver(spool: spool, environment: environment, budget: 0.5)
+                _ = try? spool.add(payload, settings: settings)
+                _ = HookDelivery.deliver(spool: spool, environment: environment, settings: settings, budget: 0.5)
             }
             Self.end()
         }

@@ -22,16 +22,18 @@ enum HookDelivery {
 
     /// Whether the spool's events are taken care of without this run sending them: nothing waits, the
     /// running background sender has this run's settings, or one was started now.
-    static func handOver(spool: HookSpool, environment: [String: String]) -> Bool {
-        if spool.count == 0 { return true }
-        if let running = spool.runningSender() { return running.identity == identity(environment: environment) }
+    /// `settings`: this run's `identity`, which its events were spooled with.
+    static func handOver(spool: HookSpool, environment: [String: String], settings: String) -> Bool {
+        if spool.count(for: settings) == 0 { return true }
+        if let running = spool.runningSender() { return running.identity == settings }
         return startBackgroundSender(environment: environment)
     }
 
-    /// Sends what the spool holds within `budget`; when time runs out first, hands what is left to a
-    /// background sender, so a session's last events do not wait for its next hook run.
-    static func deliver(spool: HookSpool, environment: [String: String], budget: TimeInterval) -> HookPublisher.Outcome {
-        let outcome = publisher(spool: spool, environment: environment).deliver(budget: budget)
+    /// Sends what the spool holds for `settings` within `budget`; when time runs out first, hands what is
+    /// left to a background sender, so a session's last events do not wait for its next hook run.
+    static func deliver(spool: HookSpool, environment: [String: String], settings: String,
+                        budget: TimeInterval) -> HookPublisher.Outcome {
+        let outcome = publisher(spool: spool, environment: environment, settings: settings).deliver(budget: budget)
         if outcome.timedOut { startBackgroundSender(environment: environment) }
         return outcome
     }
@@ -63,9 +65,11 @@ enum HookDelivery {
         ])
     }
 
-    static func publisher(spool: HookSpool, environment: [String: String]) -> HookPublisher {
+    /// A publisher of the events spooled with `settings` (nil: of every event), with this environment's
+    /// queue and credentials.
+    static func publisher(spool: HookSpool, environment: [String: String], settings: String?) -> HookPublisher {
         let configuration = Result { try QueueOptions.configuration(flags: .init(), environment: environment) }
-        return HookPublisher(spool: spool) {
+        return HookPublisher(spool: spool, settings: settings) {
             let configuration = try configuration.get()
             // Temporary credentials outlive the hook run in a 0600 file: each run does not call STS or SSO.
             let credentials = CredentialFileCache(

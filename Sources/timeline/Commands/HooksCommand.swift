@@ -162,21 +162,30 @@ struct HooksFlushCommand: ParsableCommand {
     @Option(help: ArgumentHelp(
         "With --background: once the spool is empty, wait this long for more events before exiting.", valueName: "seconds"))
     var idle: Double = 0
+    @Flag(help: """
+        Also send the events hooks spooled with other settings (another queue, profile, endpoint or \
+        credentials), with this shell's.
+        """)
+    var anySettings = false
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let state = HookSpool.stateDirectory(environment: environment)
-        let publisher = HookDelivery.publisher(spool: HookSpool(stateDirectory: state), environment: environment)
+        let spool = HookSpool(stateDirectory: state)
+        let settings = HookDelivery.identity(environment: environment)
+        let publisher = HookDelivery.publisher(spool: spool, environment: environment,
+                                               settings: anySettings && !background ? nil : settings)
         if background {
-            let identity = HookDelivery.identity(environment: environment)
-            if let outcome = publisher.deliverAlone(budget: timeout, idle: idle, identity: identity) {
+            if let outcome = publisher.deliverAlone(budget: timeout, idle: idle) {
                 if let failure = outcome.failure { HookLog.record(failure, state: state) }
                 if outcome.failure == nil, outcome.waiting == 0 { HookLog.clear(state: state) }
             }
             HookCommand.end()  // a send that ran out of time may still be inside curl on another thread
         }
         let outcome = publisher.deliver(budget: timeout)
-        print("sent \(outcome.sent), \(outcome.waiting) waiting")
+        let others = spool.count - spool.count(for: publisher.settings)
+        print("sent \(outcome.sent), \(outcome.waiting) waiting"
+              + (others > 0 ? "; \(others) spooled with other settings (--any-settings sends them with these)" : ""))
         if outcome.waiting == 0 { HookLog.clear(state: state) }
         if let failure = outcome.failure { throw CommandFailure(failure) }
         if outcome.timedOut { throw CommandFailure("gave up after \(timeout) s") }

@@ -273,7 +273,10 @@ def test_the_tui_answers_with_i_a_digit_and_y_and_the_agent_gets_exactly_that(
     again = start_tui(tmux, timeline_bin, e2e_env, queue, db_path, "--no-poll")
     tmux.send_keys("/", pane=again)
     tmux.type("deploy-billing", pane=again)
-    tmux.send_keys("Enter", "Enter", pane=again)
+    tmux.send_keys("Enter", pane=again)
+    tmux.wait_for(lambda screen: "filter: deploy-billing" in screen and "answered: Deploy by alice@laptop" in screen,
+                  pane=again, timeout=10)  # the filtered list, its row selected
+    tmux.send_keys("Enter", pane=again)
     tmux.wait_for("you answered Deploy", pane=again, timeout=10)
 
 

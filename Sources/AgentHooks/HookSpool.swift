@@ -2,8 +2,8 @@ import Foundation
 
 /// Events a hook could not send yet: one file per event (mode 0600) in a directory only the user can
 /// read (0700), named so that their order is the order they were made, and marked with the settings
-/// (`HookSenderIdentity`) they are to be sent with: a sender sends only its own. `HookPublisher` sends them, oldest
-/// first, under an exclusive lock, and removes each once SQS has it.
+/// (`HookSenderIdentity`) they are to be sent with: a sender sends only its own. `HookPublisher` sends
+/// them, oldest first, under an exclusive lock, and removes each once SQS has it.
 public final class HookSpool: Sendable {
     /// The most events kept; when full, the oldest is dropped for the newest.
     public static let capacity = 5_000
@@ -41,18 +41,21 @@ public final class HookSpool: Sendable {
         let mark = settings.flatMap { Self.isSettingsMark($0) ? ".\($0)" : nil } ?? ""
         let name = "\(Self.zeroPadded(micros, width: 19))-\(Self.zeroPadded(Int64(getpid()), width: 10))-\(UUID().uuidString.lowercased())\(mark).json"
         let file = directory.appendingPathComponent(name)
-        let temporary = directory.appendingPathComponent(".tmp-" + name)
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw HookSpoolError(path: temporary.path, errno: errno) }
-        let bytes = Array(payload.utf8)
+        try Self.writeWhole(Array(payload.utf8), to: file.path, via: directory.appendingPathComponent(".tmp-" + name).path)
+        return file
+    }
+
+    /// Writes `bytes` to `path` whole: into `temporary` (0600, made new) first, then renamed over `path`.
+    private static func writeWhole(_ bytes: [UInt8], to path: String, via temporary: String) throws {
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw HookSpoolError(path: temporary, errno: errno) }
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
-        guard written == bytes.count, rename(temporary.path, file.path) == 0 else {
+        guard written == bytes.count, rename(temporary, path) == 0 else {
             let code = errno
-            unlink(temporary.path)
-            throw HookSpoolError(path: file.path, errno: code)
+            unlink(temporary)
+            throw HookSpoolError(path: path, errno: code)
         }
-        return file
     }
 
     /// `value` (not negative) in decimal, zeros before it up to `width` digits: names sort as numbers.
@@ -106,9 +109,10 @@ public final class HookSpool: Sendable {
     }
 
     /// Runs `body` holding the background sender's lock (flock on `sender.lock`), with `identity` and
-    /// this process's pid in `sender.id` meanwhile (`runningSender`); nil when another background sender holds the lock. At most one background
-    /// sender runs per spool. The lock is waited for `senderLockWait` (a hook's `runningSender` holds it
-    /// for an instant when none runs). Nil too when the spool's directory does not exist.
+    /// this process's pid in `sender.id` meanwhile (`runningSender`); nil when another background sender
+    /// holds the lock, or when the spool's directory does not exist. At most one background sender runs
+    /// per spool. The lock is waited for `senderLockWait` (a hook's `runningSender` holds it for an
+    /// instant when none runs).
     public func withSenderLock<T>(identity: String, _ body: () throws -> T) rethrows -> T? {
         // Not made here: a sender of a spool that was removed (its events with it) has nothing to do.
         let fd = open(senderLockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
@@ -152,15 +156,11 @@ public final class HookSpool: Sendable {
     private var senderLockPath: String { directory.appendingPathComponent("sender.lock").path }
     private var senderIdentityPath: String { directory.appendingPathComponent("sender.id").path }
 
-    /// Writes `text` to `sender.id` (0600, replaced whole).
+    /// Writes `text` to `sender.id` (0600, replaced whole; best effort: without it hooks send themselves).
     private func writeSenderIdentity(_ text: String) {
         let temporary = senderIdentityPath + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        if written == bytes.count { rename(temporary, senderIdentityPath) } else { unlink(temporary) }
+        unlink(temporary)  // one a sender killed while writing left
+        try? Self.writeWhole(Array(text.utf8), to: senderIdentityPath, via: temporary)
     }
 
     /// Creates `url` (and its parents) as 0700 directories; an existing one is narrowed to 0700.

@@ -36,6 +36,8 @@ public struct HookPublisher: Sendable {
         public var failure: String?
         /// The budget ran out before the run finished.
         public var timedOut: Bool
+        /// The failure may pass (`PassingFailure`): trying again later may succeed.
+        public var failureMayPass = false
     }
 
     /// Sends every waiting event, oldest first, stopping at the first failure; returns by `budget` seconds.
@@ -49,7 +51,7 @@ public struct HookPublisher: Sendable {
         let settings = self.settings
         let thread = Thread {
             ThreadName.nameThisThread("tl-hook-send")
-            let result = spool.withLock(until: deadline) { () -> (Int, String?) in
+            let result = spool.withLock(until: deadline) { () -> (Int, Failure?) in
                 var send = made.value
                 var sent = 0
                 // Until the spool is empty: events other hooks add while this run holds the lock go too
@@ -65,7 +67,7 @@ public struct HookPublisher: Sendable {
                             try send?(String(decoding: data, as: UTF8.self))
                         } catch {
                             made.value = nil
-                            return (sent, "\(error)")
+                            return (sent, Failure(text: "\(error)", mayPass: error is PassingFailure))
                         }
                         try? FileManager.default.removeItem(at: file)
                         sent += 1
@@ -79,43 +81,95 @@ public struct HookPublisher: Sendable {
         thread.start()
         let finished = done.wait(timeout: .now() + max(0, deadline.timeIntervalSinceNow)) == .success
         let (sent, failure) = box.get() ?? (0, nil)
-        return Outcome(sent: sent, waiting: spool.count(for: settings), failure: failure, timedOut: !finished)
+        return Outcome(sent: sent, waiting: spool.count(for: settings), failure: failure?.text, timedOut: !finished,
+                       failureMayPass: failure?.mayPass ?? false)
     }
 }
 
 extension HookPublisher {
+    /// How a background sender waits after a failed send before it tries again: `first` seconds, twice as
+    /// long after each further failure, at most `longest`. Events spooled meanwhile do not end the pause.
+    public struct RetryPause: Sendable {
+        public var first: TimeInterval
+        public var longest: TimeInterval
+
+        public init(first: TimeInterval, longest: TimeInterval) {
+            (self.first, self.longest) = (first, longest)
+        }
+    }
+
     /// Delivers as the spool's one background sender (named by its `settings`, for hooks to compare
-    /// theirs with), until nothing of its own waits and nothing comes for `idle` seconds, a send fails or
-    /// `budget` runs out; nil when another background sender runs. The lock is let go before a last look
-    /// at the spool: an event spooled by a hook that found the lock held just before it was let go is sent
-    /// by this run.
-    public func deliverAlone(budget: TimeInterval, idle: TimeInterval = 0) -> Outcome? {
+    /// theirs with), until nothing of its own waits and nothing comes for `idle` seconds, or `budget`
+    /// runs out; nil when another background sender runs. A failed send ends the run, unless it may pass
+    /// (`PassingFailure`) and `retry` says how long to pause before trying again. `report` hears how each
+    /// delivery went (a failure, or what still waits), as it goes. The lock is let go
+    /// before a last look at the spool: an event spooled by a hook that found the lock held just before
+    /// it was let go is sent by this run.
+    public func deliverAlone(budget: TimeInterval, idle: TimeInterval = 0, retry: RetryPause? = nil,
+                             report: (Outcome) -> Void = { _ in }) -> Outcome? {
         let deadline = Date().addingTimeInterval(budget)
         var total: Outcome?
         while true {
             guard let outcome = spool.withSenderLock(identity: settings ?? "", {
-                deliverWhileEventsCome(until: deadline, idle: idle)
+                deliverWhileEventsCome(until: deadline, idle: idle, retry: retry, report: report)
             }) else { return total }
             total = Outcome(sent: (total?.sent ?? 0) + outcome.sent, waiting: outcome.waiting,
-                            failure: outcome.failure, timedOut: outcome.timedOut)
+                            failure: outcome.failure, timedOut: outcome.timedOut, failureMayPass: outcome.failureMayPass)
             if outcome.failure != nil || outcome.timedOut || spool.count(for: settings) == 0 || Date() >= deadline {
                 return total
             }
         }
     }
 
-    /// Delivers what waits, then again each time an event comes within `idle` seconds (until `deadline`).
-    private func deliverWhileEventsCome(until deadline: Date, idle: TimeInterval) -> Outcome {
-        let watch = idle > 0 ? SpoolWatch(directory: spool.directory) : nil  // before the first look
+    /// Delivers what waits, then again each time an event comes within `idle` seconds (until `deadline`);
+    /// after a failure, again after a pause (`retry`), while the deadline allows one.
+    private func deliverWhileEventsCome(until deadline: Date, idle: TimeInterval, retry: RetryPause?,
+                                        report: (Outcome) -> Void) -> Outcome {
+        // Made before the first look at the spool: an event spooled after that look still wakes it.
+        let watch = idle > 0 || retry != nil ? SpoolWatch(spool: spool) : nil
         var sent = 0
+        var pause = retry?.first
         while true {
             let outcome = deliver(budget: deadline.timeIntervalSinceNow)
+            report(outcome)
             sent += outcome.sent
-            let total = Outcome(sent: sent, waiting: outcome.waiting, failure: outcome.failure, timedOut: outcome.timedOut)
-            if outcome.failure != nil || outcome.timedOut { return total }
+            var total = outcome
+            total.sent = sent
+            if outcome.timedOut { return total }
+            if outcome.failure != nil {
+                guard let retry, outcome.failureMayPass, let seconds = pause, seconds < deadline.timeIntervalSinceNow,
+                      Self.pause(seconds, watching: watch) else { return total }
+                pause = min(seconds * 2, retry.longest)
+                continue
+            }
+            pause = retry?.first
             let wait = min(idle, deadline.timeIntervalSinceNow)
             guard let watch, wait > 0, watch.wait(timeout: wait) == .added else { return total }
         }
+    }
+
+    /// Waits `seconds` whatever is spooled meanwhile; false when the spool was removed (nothing is left
+    /// to send).
+    private static func pause(_ seconds: TimeInterval, watching watch: SpoolWatch?) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        guard let watch else {
+            Thread.sleep(until: end)
+            return true
+        }
+        while case let left = end.timeIntervalSinceNow, left > 0 {
+            if watch.wait(timeout: left) == .gone { return false }
+        }
+        return true
+    }
+}
+
+/// A failed send that may pass (the network, throttling, the service itself): a background sender tries
+/// again after a pause. Any other failure (no queue, credentials refused, the queue missing) ends its run.
+public struct PassingFailure: Error, Sendable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
     }
 }
 
@@ -128,9 +182,15 @@ private final class SenderSlot: Sendable {
     }
 }
 
+/// A delivery run's failure, in words, and whether it may pass.
+private struct Failure: Sendable {
+    var text: String
+    var mayPass: Bool
+}
+
 /// The worker thread's result, read by the caller after the semaphore (or not at all when time ran out).
 private final class OutcomeBox: Sendable {
-    private let value = Mutex<(Int, String?)?>(nil)
-    func set(_ value: (Int, String?)) { self.value.withLock { $0 = value } }
-    func get() -> (Int, String?)? { value.withLock { $0 } }
+    private let value = Mutex<(Int, Failure?)?>(nil)
+    func set(_ value: (Int, Failure?)) { self.value.withLock { $0 = value } }
+    func get() -> (Int, Failure?)? { value.withLock { $0 } }
 }

@@ -153,7 +153,9 @@ public final class HookSpool: Sendable {
     /// How long a background sender waits for its lock.
     static let senderLockWait: TimeInterval = 0.2
 
-    private var senderLockPath: String { directory.appendingPathComponent("sender.lock").path }
+    /// The background sender's lock file: nothing but a removal of the spool deletes it.
+    static let senderLockName = "sender.lock"
+    private var senderLockPath: String { directory.appendingPathComponent(Self.senderLockName).path }
     private var senderIdentityPath: String { directory.appendingPathComponent("sender.id").path }
 
     /// Writes `text` to `sender.id` (0600, replaced whole; best effort: without it hooks send themselves).

@@ -6,6 +6,7 @@
 // glibc declares these only under _GNU_SOURCE, which Swift's Glibc module is built without.
 extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
 extern int pipe2(int fds[2], int flags);
+extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *actions, const char *path);
 
 // Closes every descriptor >= `from` in the child, atomically at spawn (no fd leaks into helpers).
 static inline int tl_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from) {
@@ -16,6 +17,11 @@ static inline int tl_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int
 static inline int tl_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
 }
+// The child starts in `path` (glibc 2.29).
+static inline int tl_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
+    return posix_spawn_file_actions_addchdir_np(actions, path);
+}
+
 // POSIX_SPAWN_SETSID (glibc 2.26): declared only under _GNU_SOURCE as well.
 static inline int tl_spawn_setsid_flag(void) {
 #ifdef POSIX_SPAWN_SETSID

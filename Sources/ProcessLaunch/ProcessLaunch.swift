@@ -36,7 +36,8 @@ public enum ProcessLaunch {
 
     /// Everything `posix_spawn` needs, prepared once; `spawn` may be called (and retried) from a wrapper.
     /// `newSession`: the child leads a session of its own, with no controlling terminal (it outlives its
-    /// parent and whatever signals the parent's group gets).
+    /// parent and whatever signals the parent's group gets). `workingDirectory`: where the child starts
+    /// (nil: the caller's).
     public final class Plan {
         private var actions = posix_spawn_file_actions_t()
         private var attributes = posix_spawnattr_t()
@@ -45,7 +46,8 @@ public enum ProcessLaunch {
         private let envp: [UnsafeMutablePointer<CChar>?]
 
         public init(executable: String, arguments: [String], environment: [String: String],
-                    stdin: Stream, stdout: Stream, stderr: Stream, newSession: Bool = false) {
+                    stdin: Stream, stdout: Stream, stderr: Stream, newSession: Bool = false,
+                    workingDirectory: String? = nil) {
             self.executable = executable
             argv = arguments.map { strdup($0) } + [nil]
             envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -59,6 +61,7 @@ public enum ProcessLaunch {
                 }
             }
             tl_spawn_addclosefrom(&actions, 3)
+            if let workingDirectory { tl_spawn_addchdir(&actions, workingDirectory) }
             posix_spawnattr_init(&attributes)
             var defaults = sigset_t()
             sigemptyset(&defaults)

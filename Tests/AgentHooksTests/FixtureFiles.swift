@@ -21,4 +21,4 @@ enum FixtureFiles {
     }
 }
 
-struct FixtureError: Error { var name: String }
+struct FixtureError: Error, Sendable { var name: String }

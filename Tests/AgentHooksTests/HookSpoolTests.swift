@@ -131,7 +131,7 @@ struct HookSpoolTests {
         let (spool, root) = try makeSpool()
         defer { try? FileManager.default.removeItem(at: root) }
         try spool.add("first", micros: 1)
-        let watch = try #require(SpoolWatch(directory: spool.directory))
+        let watch = try #require(SpoolWatch(spool: spool))
         #expect(watch.wait(timeout: 0.05) == .timedOut)
         try spool.add("second", micros: 2)
         #expect(watch.wait(timeout: 10) == .added)
@@ -149,19 +149,94 @@ struct HookSpoolTests {
         return true
     }
 
-    @Test func aBackgroundSenderStopsAtAFailureInsteadOfTryingAgain() throws {
+    /// A publisher whose every send fails with `error`, after noting the payload in `attempts`.
+    func failing(_ spool: HookSpool, with error: any Error & Sendable, attempts: Recorder) -> HookPublisher {
+        HookPublisher(spool: spool) {
+            { payload in
+                attempts.append(payload)
+                throw error
+            }
+        }
+    }
+
+    @Test func withoutARetryPauseABackgroundSenderStopsAtAFailure() throws {
         let (spool, root) = try makeSpool()
         defer { try? FileManager.default.removeItem(at: root) }
         try spool.add("refused")
         let attempts = Recorder()
-        let publisher = HookPublisher(spool: spool) {
-            { payload in
-                attempts.append(payload)
-                throw FixtureError(name: "connection refused")
-            }
-        }
+        let publisher = failing(spool, with: FixtureError(name: "connection refused"), attempts: attempts)
         let outcome = publisher.deliverAlone(budget: 5)
         #expect(outcome?.failure != nil && outcome?.waiting == 1 && attempts.values == ["refused"])
+    }
+
+    @Test func aBackgroundSenderTriesAgainAfterAPauseAndSendsOnceTheQueueTakesIt() throws {
+        let (spool, root) = try makeSpool()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try spool.add("first", micros: 1)
+        let attempts = Recorder()
+        let failures = Recorder()
+        let made = Recorder()
+        let publisher = HookPublisher(spool: spool) {
+            made.append("sender")  // made again after each failure (credentials, queue URL resolved anew)
+            return { payload in
+                attempts.append(payload)
+                if attempts.values.count <= 3 { throw PassingFailure("connection refused") }
+            }
+        }
+        let started = Date()
+        let outcome = publisher.deliverAlone(budget: 20, retry: .init(first: 0.1, longest: 0.2)) { run in
+            if let failure = run.failure { failures.append(failure) }
+        }
+        // Pauses of 0.1, 0.2 and 0.2 s between the four tries, then the spool is empty (no idle wait).
+        #expect(Date().timeIntervalSince(started) >= 0.5)
+        #expect(outcome?.sent == 1 && outcome?.failure == nil && outcome?.waiting == 0)
+        #expect(attempts.values == ["first", "first", "first", "first"] && failures.values.count == 3)
+        #expect(made.values.count == 4 && spool.count == 0)
+    }
+
+    @Test func aFailureThatWillNotPassEndsTheRunWithoutAPause() throws {
+        let (spool, root) = try makeSpool()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try spool.add("denied")
+        let attempts = Recorder()
+        // The settings, not the network: no use trying again.
+        let publisher = failing(spool, with: FixtureError(name: "access denied"), attempts: attempts)
+        let outcome = publisher.deliverAlone(budget: 20, retry: .init(first: 5, longest: 5))
+        #expect(outcome?.failure != nil && outcome?.failureMayPass == false && attempts.values == ["denied"])
+        #expect(spool.count == 1)
+    }
+
+    @Test func aBackgroundSenderThatKeepsFailingEndsAtItsBudgetWithTheEventsKept() throws {
+        let (spool, root) = try makeSpool()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try spool.add("refused")
+        let attempts = Recorder()
+        let publisher = failing(spool, with: PassingFailure("connection refused"), attempts: attempts)
+        let started = Date()
+        let outcome = publisher.deliverAlone(budget: 1, retry: .init(first: 0.05, longest: 0.2))
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(outcome?.failure != nil && outcome?.failureMayPass == true && outcome?.waiting == 1)
+        #expect(attempts.values.count >= 3)
+        #expect(spool.count == 1 && spool.runningSender() == nil)
+    }
+
+    @Test func aPausingSenderEndsWhenItsSpoolIsRemoved() throws {
+        let (spool, root) = try makeSpool()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try spool.add("refused")
+        let publisher = HookPublisher(spool: spool) { { _ in throw PassingFailure("connection refused") } }
+        let failures = Recorder()
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            _ = publisher.deliverAlone(budget: 60, retry: .init(first: 30, longest: 30)) { run in
+                if let failure = run.failure { failures.append(failure) }
+            }
+            done.signal()
+        }.start()
+        #expect(waitUntil { failures.values.count == 1 })  // now in its 30 s pause
+        try FileManager.default.removeItem(at: spool.directory)
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(failures.values.count == 1)
     }
 
     @Test func aBlackHoleCostsOnlyTheBudgetAndKeepsTheEvent() throws {

@@ -29,4 +29,17 @@ struct ProcessLaunchTests {
         let child = try groupAndSession(newSession: true)
         #expect(child.group == child.pid && child.session == child.pid && child.session != getsid(0))
     }
+
+    @Test func aChildStartsInTheDirectoryItIsGiven() throws {
+        let pipe = try #require(ProcessLaunch.pipe())
+        let plan = ProcessLaunch.Plan(executable: "/bin/sh", arguments: ["sh", "-c", "pwd -P"], environment: [:],
+                                      stdin: .devNull, stdout: .descriptor(pipe.write), stderr: .devNull,
+                                      workingDirectory: "/")
+        var pid: pid_t = 0
+        #expect(plan.spawn(&pid) == 0)
+        close(pipe.write)
+        let output = String(decoding: FileHandle(fileDescriptor: pipe.read, closeOnDealloc: true).readDataToEndOfFile(), as: UTF8.self)
+        #expect(ProcessLaunch.waitForExit(pid, timeout: 10) == 0)
+        #expect(FileManager.default.currentDirectoryPath != "/" && output == "/\n")
+    }
 }

@@ -25,11 +25,12 @@ Fixtures
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
@@ -97,13 +98,29 @@ def timeline_bin() -> str:
                 "or set TIMELINE_BIN")
 
 
+def background_senders(home: Path) -> list[int]:
+    """The hooks' background senders (`timeline hooks flush --background`, detached) running with this HOME."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if not entry.name.isdigit():
+                continue
+            arguments = (entry / "cmdline").read_bytes().split(b"\0")
+            if b"--background" in arguments and f"HOME={home}".encode() in (entry / "environ").read_bytes().split(b"\0"):
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
 @pytest.fixture
-def e2e_env(tmp_path) -> dict[str, str]:
-    """A clean environment for the binary: nothing from the user's AWS setup, HOME or locale leaks in."""
+def e2e_env(tmp_path) -> Iterator[dict[str, str]]:
+    """A clean environment for the binary: nothing from the user's AWS setup, HOME or locale leaks in.
+    A background sender a hook started with it (it may try again for minutes) is stopped at the end."""
     home = tmp_path / "home"
     home.mkdir()
     keep = {name: os.environ[name] for name in ("PATH", "TMPDIR") if name in os.environ}
-    return {
+    yield {
         **keep,
         "HOME": str(home),
         "XDG_DATA_HOME": str(home / ".local" / "share"),
@@ -117,6 +134,11 @@ def e2e_env(tmp_path) -> dict[str, str]:
         "AWS_SHARED_CREDENTIALS_FILE": str(home / "aws-credentials"),
         "AWS_EC2_METADATA_DISABLED": "true",
     }
+    for pid in background_senders(home):
+        try:
+            os.kill(pid, signal.SIGTERM)  # what it had not sent stays in the spool
+        except ProcessLookupError:
+            pass
 
 
 @pytest.fixture

@@ -240,6 +240,72 @@ def test_hooks_leave_the_sending_to_one_background_sender(
     assert fault_proxy.stats()["forwarded"] == 5  # each sent once, by the one sender
 
 
+def sender_pid(env: dict[str, str]) -> int | None:
+    """The running background sender's pid, as it names itself in the spool (None when none runs)."""
+    path = Path(env["XDG_STATE_HOME"]) / "timeline" / "spool" / "sender.id"
+    try:
+        lines = path.read_text().splitlines()
+    except OSError:
+        return None
+    return int(lines[1]) if len(lines) > 1 and lines[1].isdigit() else None
+
+
+def test_a_sender_tries_again_while_the_queue_is_unreachable_and_sends_once_it_is_back(
+        run_timeline, hook_env, project, queue, fault_proxy, wait_until):
+    # Connections refused: the first hook's sender pauses and tries again; the hooks after it find it
+    # running and start no other; once the queue can be reached, its events go with no further hook run.
+    fault_proxy.kill()
+    down = {**hook_env, "AWS_ENDPOINT_URL_SQS": fault_proxy.endpoint}
+    senders = set()
+    for step in range(4):
+        payload = json.dumps({"session_id": "offline", "cwd": str(project), "hook_event_name": "Stop",
+                              "last_assistant_message": f"offline {step}"})
+        hook = run_timeline("hook", "claude", env=down, input=payload, timeout=30)
+        assert (hook.returncode, hook.stdout) == (0, "")
+        wait_until(lambda: sender_pid(down) is not None, timeout=10, message="a background sender running")
+        senders.add(sender_pid(down))
+    assert len(senders) == 1, senders  # one sender, trying again; not one started (and failing) per hook
+    wait_until(lambda: last_problem(down), timeout=10, message="the failure noted for `hooks status`")
+    assert len(spool_files(down)) == 4 and queue.depth() == 0
+    assert f"background sender running (pid {senders.pop()})" in run_timeline("hooks", "status", env=down).stdout
+
+    fault_proxy.start()  # the network is back
+    wait_until(lambda: not spool_files(down), timeout=60,
+               message=lambda: f"an empty spool with no other hook run (last problem: {last_problem(down)})")
+    events: list[dict] = []
+    wait_until(collect(queue, events, lambda got: len(got) >= 4), timeout=15, message="the four events on the queue")
+    assert sorted(e["title"] for e in events) == [f"Done: offline {step}" for step in range(4)]
+    wait_until(lambda: not last_problem(down), timeout=10, message="the failure note cleared once everything went")
+
+
+def test_the_sender_leaves_the_project_directory_and_still_finds_a_relative_config(
+        timeline_bin, hook_env, project, queue, wait_until):
+    # The config file is named relative to the project, where the hook runs; the sender runs in `/`
+    # (it may linger for minutes: it must not keep the project's file system busy).
+    (project / "timeline.toml").write_text(f'queue_url = "{queue.url}"\n')
+    env = {key: value for key, value in hook_env.items() if key != "TIMELINE_QUEUE_URL"}
+    env["TIMELINE_CONFIG"] = "timeline.toml"
+    for step in range(2):
+        payload = json.dumps({"session_id": "relative", "cwd": str(project), "hook_event_name": "Stop",
+                              "last_assistant_message": f"relative {step}"})
+        hook = subprocess.run([os.path.abspath(timeline_bin), "hook", "claude"], env=env, cwd=project, input=payload,
+                              capture_output=True, text=True, timeout=30)
+        assert (hook.returncode, hook.stdout) == (0, "")
+        wait_until(lambda: sender_pid(env) is not None or not spool_files(env), timeout=10,
+                   message="a background sender running, or the spool sent")
+        pid = sender_pid(env)
+        if pid is not None:
+            try:
+                assert os.readlink(f"/proc/{pid}/cwd") == "/"
+            except FileNotFoundError:
+                pass  # it ended meanwhile
+    wait_until(lambda: not spool_files(env), timeout=30,
+               message=lambda: f"an empty spool (last problem: {last_problem(env)})")
+    events: list[dict] = []
+    wait_until(collect(queue, events, lambda got: len(got) >= 2), timeout=15, message="both events on the queue")
+    assert sorted(e["title"] for e in events) == ["Done: relative 0", "Done: relative 1"]
+
+
 def test_each_event_goes_to_the_queue_its_hook_was_given(run_timeline, hook_env, project, queue, make_queue,
                                                          wait_until):
     # Two sessions on one host with different queues share the spool; a running sender sends only its own.

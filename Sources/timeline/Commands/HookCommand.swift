@@ -46,7 +46,7 @@ struct HookCommand: ParsableCommand {
     /// Does the run's work; returns what to print for the agent (nil: nothing).
     private func handle() -> String? {
         let started = Date()
-        let environment = ProcessInfo.processInfo.environment
+        let environment = SenderEnvironment.current()  // as the background sender it may start gets it
         let state = HookSpool.stateDirectory(environment: environment)
         let spool = HookSpool(stateDirectory: state)
         let settings = HookDelivery.identity(environment: environment)  // the events are marked with it

@@ -9,16 +9,22 @@ import TimelineCore
 /// `timeline publish`.
 ///
 /// A reporting hook leaves the sending to the spool's background sender (`timeline hooks flush
-/// --background`, detached): it starts one when none runs, and returns at once. The sender loads the
-/// network stack once, sends what hooks spool as they spool it, over one connection, and ends once
-/// nothing came for `backgroundIdle` seconds (or after `backgroundLifetime`). A hook whose settings
-/// differ from the running sender's (`HookSenderIdentity`) sends its events itself, as does one that
-/// cannot start a sender.
+/// --background`, detached, in `/`): it starts one when none runs, and returns at once. The sender loads
+/// the network stack once, sends what hooks spool as they spool it, over one connection, and ends once
+/// nothing came for `backgroundIdle` seconds (or after `backgroundLifetime`). When a send fails (the
+/// network is down, the queue refuses), it tries again after a pause (`backgroundRetry`) instead of
+/// ending, so the hooks meanwhile find it running and start no other, and what they spooled goes once
+/// the queue takes it, with no further hook run. A hook whose settings differ from the running sender's
+/// (`HookSenderIdentity`) sends its events itself, as does one that cannot start a sender.
+/// Hooks run with `SenderEnvironment.current()`: relative paths made absolute, as the sender gets them.
 enum HookDelivery {
     /// Seconds a background sender runs at most (then the next hook starts another, with fresh settings).
     static let backgroundLifetime: TimeInterval = 300
     /// Seconds a background sender waits for the next event before it ends.
     static let backgroundIdle: TimeInterval = 30
+    /// How long a background sender pauses after a failed send: 1 s, then twice as long each time, at
+    /// most 30 s (about ten tries in its lifetime while the queue cannot be reached).
+    static let backgroundRetry = HookPublisher.RetryPause(first: 1, longest: 30)
 
     /// Whether the spool's events are taken care of without this run sending them: nothing waits, the
     /// running background sender has this run's settings, or one was started now.
@@ -40,14 +46,16 @@ enum HookDelivery {
 
     /// Starts `timeline hooks flush --background` detached: a session of its own, no descriptor of ours
     /// (the agent waits for its hook's output to close), the hook's environment (the queue and credentials
-    /// the hook was given). Not waited for; false when it could not be started.
+    /// the hook was given; its paths absolute: `SenderEnvironment`), in `/`. Not waited for; false when
+    /// it could not be started.
     @discardableResult
     static func startBackgroundSender(environment: [String: String]) -> Bool {
         let plan = ProcessLaunch.Plan(
             executable: HooksPaths.executable(),
             arguments: ["timeline", "hooks", "flush", "--background", "--timeout", "\(Int(backgroundLifetime))",
                         "--idle", "\(Int(backgroundIdle))"],
-            environment: environment, stdin: .devNull, stdout: .devNull, stderr: .devNull, newSession: true)
+            environment: environment, stdin: .devNull, stdout: .devNull, stderr: .devNull, newSession: true,
+            workingDirectory: "/")
         var pid: pid_t = 0
         return plan.spawn(&pid) == 0
     }
@@ -77,7 +85,12 @@ enum HookDelivery {
                 directory: HookSpool.stateDirectory(environment: environment).appendingPathComponent("credentials-cache"))
             let client = SQSClient(endpoint: configuration.endpoint.value, region: configuration.region.value,
                                    credentials: credentials)
-            let queueURL = try configuration.queueURL(using: client).value
+            let queueURL: String
+            do {
+                queueURL = try configuration.queueURL(using: client).value
+            } catch let error as SQSError {
+                throw failure(error, text: "\(error)")
+            }
             let fifo = FIFOKeys.isFIFO(queueURL)
             return { payload in
                 guard case .success(let event) = EventParser.parse(payload) else { return }  // nothing to send
@@ -86,10 +99,16 @@ enum HookDelivery {
                         queueURL: queueURL, body: payload, groupID: fifo ? FIFOKeys.key(event.taskID) : nil,
                         deduplicationID: fifo ? FIFOKeys.key(event.id) : nil)
                 } catch let error as SQSError {
-                    throw CommandFailure(SQSErrorHint.describe(error, queueURL: queueURL))
+                    throw failure(error, text: SQSErrorHint.describe(error, queueURL: queueURL))
                 }
             }
         }
+    }
+
+    /// An SQS failure as a hook's: one that may pass (the network, throttling, the service) is a
+    /// `PassingFailure`, which a background sender tries again after a pause.
+    private static func failure(_ error: SQSError, text: String) -> any Error {
+        error.isRetryable ? PassingFailure(text) : CommandFailure(text)
     }
 }
 

@@ -155,8 +155,8 @@ struct HooksFlushCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Give up after this many seconds.", valueName: "seconds")) var timeout: Double = 60
     @Flag(help: """
-        Send as the spool's one background sender, printing nothing: exit at once when another runs (hooks \
-        start one this way).
+        Send as the spool's one background sender, printing nothing, trying again after a pause when a send \
+        fails: exit at once when another runs (hooks start one this way).
         """)
     var background = false
     @Option(help: ArgumentHelp(
@@ -169,14 +169,15 @@ struct HooksFlushCommand: ParsableCommand {
     var anySettings = false
 
     func run() throws {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = SenderEnvironment.current()  // the hooks' settings are computed from it too
         let state = HookSpool.stateDirectory(environment: environment)
         let spool = HookSpool(stateDirectory: state)
         let settings = HookDelivery.identity(environment: environment)
         let publisher = HookDelivery.publisher(spool: spool, environment: environment,
                                                settings: anySettings && !background ? nil : settings)
         if background {
-            if let outcome = publisher.deliverAlone(budget: timeout, idle: idle) {
+            // Each failure is noted for `hooks status` as it happens (the sender may try again for minutes).
+            _ = publisher.deliverAlone(budget: timeout, idle: idle, retry: HookDelivery.backgroundRetry) { outcome in
                 if let failure = outcome.failure { HookLog.record(failure, state: state) }
                 if outcome.failure == nil, outcome.waiting == 0 { HookLog.clear(state: state) }
             }

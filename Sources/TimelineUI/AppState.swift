@@ -158,6 +158,10 @@ public struct AppState: Sendable, Equatable {
     /// arrives, so every keypress counts however fast keys come. `pendingMoveKeepsLine`: a page move.
     public var pendingMove = 0
     public var pendingMoveKeepsLine = false
+    /// Enter came while the listed rows were being replaced (a new search, a jump, the first load): the
+    /// row it opens is the one selected once they arrive, not one of the rows they replace. Any other
+    /// key, paste or click cancels it.
+    public var pendingOpen = false
     /// Bumped whenever the list query changes; stale results are ignored.
     public var generation = 0
     public var quitRequested = false
@@ -174,6 +178,11 @@ public struct AppState: Sendable, Equatable {
 
     /// The selected row, if any.
     public var selectedRow: TimelineRow? { window.indices.contains(selected) ? window[selected] : nil }
+
+    /// The rows on screen are about to be replaced by others (the list's first load; a new search, Home,
+    /// End: an awaited window that does not keep the selection). A row picked now would be one the user
+    /// no longer sees once they arrive.
+    public var listIsBeingReplaced: Bool { !loadedOnce || awaitedWindow.map { !$0.keepSelection } ?? false }
 
     /// Absolute 0-based position of the selection.
     public var selectedPosition: Int { windowStart + selected }

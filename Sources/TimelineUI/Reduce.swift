@@ -24,9 +24,15 @@ private func awaitWindow(_ s: inout AppState, _ effects: [Effect]) {
 
 private func reduceInput(_ s: inout AppState, _ input: Input) -> [Effect] {
     switch input {
-    case .key(let key): return reduceKey(&s, key)
-    case .paste(let text): return reducePaste(&s, text)
-    case .mouse(let event): return reduceMouse(&s, event)
+    case .key(let key):
+        s.pendingOpen = false
+        return reduceKey(&s, key)
+    case .paste(let text):
+        s.pendingOpen = false
+        return reducePaste(&s, text)
+    case .mouse(let event):
+        s.pendingOpen = false
+        return reduceMouse(&s, event)
     case .resize(let width, let height):
         s.width = max(1, width)
         s.height = max(1, height)
@@ -149,6 +155,10 @@ func applyWindow(_ s: inout AppState, _ r: WindowResult) -> [Effect] {
     // Rows waiting for input: find out which this viewer already answered (also after a restart).
     let unknown = r.rows.filter { $0.event.status == .needsInput && s.answering.byEvent[$0.event.id] == nil }
     let replies: [Effect] = unknown.isEmpty ? [] : [.loadReplies(eventIDs: unknown.map(\.event.id))]
+    if s.pendingOpen {
+        s.pendingOpen = false
+        return openSelectedRow(&s) + replies
+    }
     if s.pendingMove != 0 {
         let rest = s.pendingMove
         s.pendingMove = 0

@@ -23,6 +23,13 @@ func reduceKey(_ s: inout AppState, _ key: Key) -> [Effect] {
     return reduceListKey(&s, key)
 }
 
+/// Opens the selected row's detail (nothing when none is selected or it is open already).
+func openSelectedRow(_ s: inout AppState) -> [Effect] {
+    guard let row = s.selectedRow, s.detail?.taskID != row.taskID else { return [] }
+    s.detail = DetailState(taskID: row.taskID, row: row)
+    return [.loadHistory(taskID: row.taskID)]
+}
+
 /// Keys of the timeline list (also in split view, where J/K scroll the detail pane).
 func reduceListKey(_ s: inout AppState, _ key: Key) -> [Effect] {
     let page = max(1, s.listHeight)
@@ -42,10 +49,11 @@ func reduceListKey(_ s: inout AppState, _ key: Key) -> [Effect] {
     case .home, .char("f"), .char("F"), .char("g"): return follow(&s)
     case .char("G"), .end: return jumpToOldest(&s)
     case .enter, .right, .char("l"):
-        guard let row = s.selectedRow else { return [] }
-        if s.detail?.taskID == row.taskID { return [] }
-        s.detail = DetailState(taskID: row.taskID, row: row)
-        return [.loadHistory(taskID: row.taskID)]
+        if s.listIsBeingReplaced {
+            s.pendingOpen = true  // opened once the rows arrive (`applyWindow`)
+            return []
+        }
+        return openSelectedRow(&s)
     case .escape, .left, .char("h"):
         if s.detail != nil { s.detail = nil; return [] }
         if key == .escape && !s.search.text.isEmpty {

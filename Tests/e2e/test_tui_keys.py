@@ -212,3 +212,17 @@ def test_a_pinned_task_is_drawn_first_and_stays_pinned_after_a_restart(tui_env):
     assert "task 00" in lines[1] and "task 29" in lines[3], screen
     tui.keys("G", "P")
     screen = tui.wait_for(lambda s: "pinned ·" not in s and "unpinned" in s)
+
+
+def test_enter_typed_right_after_a_search_opens_the_first_match(tui_env):
+    # A fast typist's "/term⏎⏎" in one burst: the second Enter comes before the filtered rows do, and
+    # opens the first match once they are on screen (not the row selected before the search).
+    feed_lines, start = tui_env
+    lines = [json.dumps(event(f"T-{n}", f"routine task {n}", body=f"body of task {n}")) for n in range(200)]
+    lines.insert(20, json.dumps(event("B-1", "deploy billing service", body="the billing deploy body")))
+    feed_lines(*lines)
+    tui = start(width=80, height=24)
+    tui.wait_for(lambda s: "routine task 199" in s)
+    tui.keys("/", *"billing", "Enter", "Enter")
+    screen = tui.wait_for(lambda s: "History · 1 event" in s)
+    assert "the billing deploy body" in screen and "routine task" not in screen

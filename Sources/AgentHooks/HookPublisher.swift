@@ -38,10 +38,14 @@ public struct HookPublisher: Sendable {
         public var timedOut: Bool
         /// The failure may pass (`PassingFailure`): trying again later may succeed.
         public var failureMayPass = false
+        /// Events of these settings that another process was sending (left to it).
+        public var busy = 0
     }
 
     /// Sends every waiting event, oldest first, stopping at the first failure; returns by `budget` seconds.
-    public func deliver(budget: TimeInterval) -> Outcome {
+    /// Events another process is sending are left to it, or (`waitingForBusy`) taken once it lets them go
+    /// unsent, while the budget lasts.
+    public func deliver(budget: TimeInterval, waitingForBusy: Bool = false) -> Outcome {
         let deadline = Date().addingTimeInterval(budget)
         let box = OutcomeBox()
         let done = DispatchSemaphore(value: 0)
@@ -51,39 +55,68 @@ public struct HookPublisher: Sendable {
         let settings = self.settings
         let thread = Thread {
             ThreadName.nameThisThread("tl-hook-send")
-            let result = spool.withLock(until: deadline) { () -> (Int, Failure?) in
-                var send = made.value
-                var sent = 0
-                // Until the spool is empty: events other hooks add while this run holds the lock go too
-                // (those hooks may give up waiting for the lock).
-                while case let files = spool.pending(for: settings), !files.isEmpty {
-                    for file in files {
-                        guard let data = FileManager.default.contents(atPath: file.path) else { continue }
-                        do {
-                            if send == nil {
-                                send = try makeSender()
-                                made.value = send
-                            }
-                            try send?(String(decoding: data, as: UTF8.self))
-                        } catch {
-                            made.value = nil
-                            return (sent, Failure(text: "\(error)", mayPass: error is PassingFailure))
-                        }
-                        try? FileManager.default.removeItem(at: file)
-                        sent += 1
-                    }
-                }
-                return (sent, nil)
-            }
-            box.set(result ?? (0, nil))
+            box.set(Self.sendWaiting(spool: spool, settings: settings, made: made, makeSender: makeSender,
+                                     busyUntil: waitingForBusy ? deadline : nil))
             done.signal()
         }
         thread.start()
         let finished = done.wait(timeout: .now() + max(0, deadline.timeIntervalSinceNow)) == .success
-        let (sent, failure) = box.get() ?? (0, nil)
-        return Outcome(sent: sent, waiting: spool.count(for: settings), failure: failure?.text, timedOut: !finished,
-                       failureMayPass: failure?.mayPass ?? false)
+        let run = box.get() ?? Run()
+        return Outcome(sent: run.sent, waiting: spool.count(for: settings), failure: run.failure?.text, timedOut: !finished,
+                       failureMayPass: run.failure?.mayPass ?? false, busy: run.busy)
     }
+
+    /// Sends the waiting events of `settings` one by one, oldest first, until none is left that this run
+    /// has not looked at (events spooled meanwhile go too) or a send fails. Events another process is
+    /// sending are left to it (counted `busy`), or looked at again every `busyLookAgain` seconds until
+    /// `busyUntil`.
+    private static func sendWaiting(spool: HookSpool, settings: String?, made: SenderSlot,
+                                    makeSender: @Sendable () throws -> Send, busyUntil: Date?) -> Run {
+        var run = Run()
+        var send = made.value
+        var seen = Set<URL>()
+        var busy = Set<URL>()
+        while true {
+            let files = spool.pending(for: settings).filter { !seen.contains($0) }
+            if files.isEmpty {
+                guard !busy.isEmpty, let busyUntil, Date().addingTimeInterval(busyLookAgain) < busyUntil else { break }
+                Thread.sleep(forTimeInterval: busyLookAgain)
+                seen.subtract(busy)
+                busy = []
+                continue
+            }
+            for file in files {
+                seen.insert(file)
+                let event: SpooledEvent
+                switch spool.take(file) {
+                case .taken(let taken): event = taken
+                case .busy:
+                    busy.insert(file)
+                    continue
+                case .gone: continue
+                }
+                do {
+                    if send == nil {
+                        send = try makeSender()
+                        made.value = send
+                    }
+                    try send?(event.payload)
+                } catch {
+                    made.value = nil
+                    run.failure = Failure(text: "\(error)", mayPass: error is PassingFailure)
+                    run.busy = busy.count
+                    return run
+                }
+                event.sent()
+                run.sent += 1
+            }
+        }
+        run.busy = busy.count
+        return run
+    }
+
+    /// Seconds after which a sender looks again at events another process was sending.
+    static let busyLookAgain: TimeInterval = 0.2
 }
 
 extension HookPublisher {
@@ -130,7 +163,8 @@ extension HookPublisher {
         var sent = 0
         var pause = retry?.first
         while true {
-            let outcome = deliver(budget: deadline.timeIntervalSinceNow)
+            // Events another process sends (a `hooks flush`, a hook's own send) are taken if it lets them go.
+            let outcome = deliver(budget: deadline.timeIntervalSinceNow, waitingForBusy: true)
             report(outcome)
             sent += outcome.sent
             var total = outcome
@@ -147,6 +181,7 @@ extension HookPublisher {
             guard let watch, wait > 0, watch.wait(timeout: wait) == .added else { return total }
         }
     }
+
 
     /// Waits `seconds` whatever is spooled meanwhile; false when the spool was removed (nothing is left
     /// to send).
@@ -188,9 +223,16 @@ private struct Failure: Sendable {
     var mayPass: Bool
 }
 
+/// What one delivery run did (`HookPublisher.sendWaiting`).
+private struct Run: Sendable {
+    var sent = 0
+    var busy = 0
+    var failure: Failure?
+}
+
 /// The worker thread's result, read by the caller after the semaphore (or not at all when time ran out).
 private final class OutcomeBox: Sendable {
-    private let value = Mutex<(Int, Failure?)?>(nil)
-    func set(_ value: (Int, Failure?)) { self.value.withLock { $0 = value } }
-    func get() -> (Int, Failure?)? { value.withLock { $0 } }
+    private let value = Mutex<Run?>(nil)
+    func set(_ value: Run) { self.value.withLock { $0 = value } }
+    func get() -> Run? { value.withLock { $0 } }
 }

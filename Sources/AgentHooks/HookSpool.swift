@@ -3,7 +3,7 @@ import Foundation
 /// Events a hook could not send yet: one file per event (mode 0600) in a directory only the user can
 /// read (0700), named so that their order is the order they were made, and marked with the settings
 /// (`HookSenderIdentity`) they are to be sent with: a sender sends only its own. `HookPublisher` sends
-/// them, oldest first, under an exclusive lock, and removes each once SQS has it.
+/// them, oldest first, each under a lock of its own (`take`), and removes each once SQS has it.
 public final class HookSpool: Sendable {
     /// The most events kept; when full, the oldest is dropped for the newest.
     public static let capacity = 5_000
@@ -93,19 +93,47 @@ public final class HookSpool: Sendable {
         !text.isEmpty && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x7A) }
     }
 
-    /// Runs `body` holding the spool's lock (flock on `spool.lock`), waiting for it until `deadline`;
-    /// nil when the lock could not be had in time.
-    public func withLock<T>(until deadline: Date, _ body: () throws -> T) rethrows -> T? {
-        guard (try? Self.makePrivateDirectory(directory)) != nil else { return nil }
-        let fd = open(directory.appendingPathComponent("spool.lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            if Date() >= deadline { return nil }
-            usleep(20_000)
+    /// What `take` found.
+    public enum Take {
+        /// The event is this caller's to send (`SpooledEvent.sent()` once SQS has it).
+        case taken(SpooledEvent)
+        /// Another process is sending it now.
+        case busy
+        /// It was sent (or dropped) meanwhile.
+        case gone
+    }
+
+    /// Takes one spooled event for sending: an exclusive lock on its file, which no other sender gets
+    /// until this one lets it go (`SpooledEvent`: when sent, on failure, or when this process ends, however
+    /// it ends). Senders never wait for one another: one stuck on an endpoint that never answers holds
+    /// only the event it is sending.
+    public func take(_ file: URL) -> Take {
+        let fd = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .gone }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            return .busy
         }
-        defer { flock(fd, LOCK_UN) }
-        return try body()
+        var info = stat()
+        // Sent by the sender that held the lock before: it removes the file before letting the lock go.
+        guard fstat(fd, &info) == 0, info.st_nlink > 0, let bytes = Self.readAll(fd) else {
+            close(fd)
+            return .gone
+        }
+        return .taken(SpooledEvent(file: file, fd: fd, payload: String(decoding: bytes, as: UTF8.self)))
+    }
+
+    /// The whole content of `fd` from its start; nil on a read error.
+    private static func readAll(_ fd: Int32) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { return nil }
+            if count == 0 { return bytes }
+            bytes += chunk[0..<count]
+        }
     }
 
     /// Runs `body` holding the background sender's lock (flock on `sender.lock`), with `identity` and
@@ -179,4 +207,22 @@ public struct HookSpoolError: Error, CustomStringConvertible {
     public var path: String
     public var errno: Int32
     public var description: String { "cannot write \(path): \(String(cString: strerror(errno)))" }
+}
+
+/// A spooled event taken for sending (`HookSpool.take`): its file stays locked while this lives.
+public final class SpooledEvent: Sendable {
+    public let file: URL
+    public let payload: String
+    private let fd: Int32
+
+    init(file: URL, fd: Int32, payload: String) {
+        (self.file, self.fd, self.payload) = (file, fd, payload)
+    }
+
+    /// SQS has it: the file goes, before its lock does (a sender waiting for the lock then finds it gone).
+    public func sent() {
+        unlink(file.path)
+    }
+
+    deinit { close(fd) }
 }

@@ -55,13 +55,84 @@ struct HookSpoolTests {
         let sent = Recorder()
         let publisher = HookPublisher(spool: spool) {
             { payload in
-                // Another hook spools its event while this one holds the lock.
+                // Another hook spools its event while this one sends.
                 if payload == "first" { try spool.add("late", micros: 2) }
                 sent.append(payload)
             }
         }
         let outcome = publisher.deliver(budget: 5)
         #expect(sent.values == ["first", "late"] && outcome.waiting == 0)
+    }
+
+    /// `spool.take(file)` when it took the event (nothing else keeps it: letting go of it unlocks).
+    func taken(_ spool: HookSpool, _ file: URL) -> SpooledEvent? {
+        if case .taken(let event) = spool.take(file) { return event }
+        return nil
+    }
+
+    @Test func anEventIsSentByOneSenderWhileOthersGoOnWithTheRest() throws {
+        let (spool, root) = try makeSpool()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let first = try spool.add("first", settings: "a1", micros: 1)
+        try spool.add("second", settings: "a1", micros: 2)
+        try spool.add("other queue", settings: "b2", micros: 3)
+        // Another sender sends "first" (stuck on an endpoint that never answers, say).
+        var held: SpooledEvent? = try #require(taken(spool, first))
+        guard case .busy = spool.take(first) else { Issue.record("taken twice"); return }
+        let sent = Recorder()
+        let same = HookPublisher(spool: spool, settings: "a1") { { sent.append("a: " + $0) } }
+        let other = HookPublisher(spool: spool, settings: "b2") { { sent.append("b: " + $0) } }
+        let started = Date()
+        let sameRun = same.deliver(budget: 5)
+        let otherRun = other.deliver(budget: 5)
+        #expect(Date().timeIntervalSince(started) < 2, "nobody waits for the stuck send")
+        #expect(sameRun.sent == 1 && sameRun.busy == 1 && sameRun.waiting == 1 && sameRun.failure == nil)
+        #expect(otherRun.sent == 1 && otherRun.busy == 0 && otherRun.waiting == 0)
+        #expect(sent.values == ["a: second", "b: other queue"])
+        #expect(held?.payload == "first")
+        held = nil  // its send failed: the event is free again, and goes with the next run
+        let retried = same.deliver(budget: 5)
+        #expect(retried.sent == 1 && retried.busy == 0 && retried.waiting == 0 && sent.values.last == "a: first")
+    }
+
+    @Test func anEventLetGoWithoutBeingSentGoesWithTheNextRunAndASentOneNeverTwice() throws {
+        let (spool, root) = try makeSpool()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let failed = try spool.add("failed", micros: 1)
+        let done = try spool.add("done", micros: 2)
+        do {
+            guard case .taken(let a) = spool.take(failed), case .taken(let b) = spool.take(done) else {
+                Issue.record("not taken")
+                return
+            }
+            b.sent()  // SQS took it; its lock goes only now, with `b`
+            #expect(!FileManager.default.fileExists(atPath: done.path))
+            withExtendedLifetime((a, b)) {}
+        }
+        guard case .gone = spool.take(done) else { Issue.record("a sent event taken again"); return }
+        let sent = Recorder()
+        let outcome = HookPublisher(spool: spool) { { sent.append($0) } }.deliver(budget: 5)
+        #expect(outcome.sent == 1 && outcome.waiting == 0 && sent.values == ["failed"])
+    }
+
+    @Test func aBackgroundSenderLooksAgainAtAnEventAnotherWasSending() throws {
+        let (spool, root) = try makeSpool()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let file = try spool.add("held", micros: 1)
+        let heldBox = Mutex<SpooledEvent?>(try #require(taken(spool, file)))
+        let sent = Recorder()
+        let publisher = HookPublisher(spool: spool) { { sent.append($0) } }
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<HookPublisher.Outcome?>(nil)
+        Thread {
+            outcome.withLock { $0 = publisher.deliverAlone(budget: 20) }
+            done.signal()
+        }.start()
+        usleep(300_000)  // the sender found it busy (its look again comes every 0.5 s)
+        #expect(sent.values.isEmpty)
+        heldBox.withLock { $0 = nil }  // the other sender let it go (its send failed, or it ended)
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(sent.values == ["held"] && outcome.withLock { $0?.sent } == 1 && spool.count == 0)
     }
 
     @Test func oneBackgroundSenderRunsAtATime() throws {

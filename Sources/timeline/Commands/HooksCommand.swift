@@ -183,9 +183,10 @@ struct HooksFlushCommand: ParsableCommand {
             }
             HookCommand.end()  // a send that ran out of time may still be inside curl on another thread
         }
-        let outcome = publisher.deliver(budget: timeout)
+        let outcome = publisher.deliver(budget: timeout, waitingForBusy: true)
         let others = spool.count - spool.count(for: publisher.settings)
         print("sent \(outcome.sent), \(outcome.waiting) waiting"
+              + (outcome.busy > 0 ? " (\(outcome.busy) still being sent by another process)" : "")
               + (others > 0 ? "; \(others) spooled with other settings (--any-settings sends them with these)" : ""))
         if outcome.waiting == 0 { HookLog.clear(state: state) }
         if let failure = outcome.failure { throw CommandFailure(failure) }

@@ -59,7 +59,12 @@ struct SearchIndexer {
 
     /// Whether at least `count` rows wait for the index (of `kind` only, when given).
     func backlog(atLeast count: Int, of kind: WaitingClass? = nil) throws -> Bool {
-        try db.scalarInt("SELECT count(*) FROM (SELECT 1 \(Self.waitingRows(of: kind)) LIMIT ?)", [.integer(Int64(count))]) >= count
+        try waiting(atMost: count, of: kind) >= count
+    }
+
+    /// How many rows wait for the index (of `kind` only, when given), counted up to `limit`.
+    func waiting(atMost limit: Int, of kind: WaitingClass? = nil) throws -> Int {
+        Int(try db.scalarInt("SELECT count(*) FROM (SELECT 1 \(Self.waitingRows(of: kind)) LIMIT ?)", [.integer(Int64(limit))]))
     }
 
     /// Indexes up to `limit` waiting rows (of `kind` only, when given); returns how many it indexed.

@@ -60,6 +60,10 @@ public final class TimelineStore: @unchecked Sendable {
     let waitingTexts = WaitingRowTexts()
     /// Rows this connection's ingests indexed since one of them took a merge step (`searchIndexShare`).
     var searchRowsIndexedSinceMerge = 0
+    /// Rows this connection's ingests can still leave waiting before the settled ones may reach
+    /// `searchIndexBacklog` (what the last count of them left, less the events stored since): while it
+    /// is above 0 they are not counted (`searchIndexShare`).
+    var settledRoomLeft = 0
     /// Ingests left before one counts every waiting row again (`searchIndexShare`); 0: the next one does.
     var ingestsUntilWaitingRowsCount = 0
     /// Whether the last such count found `mostRowsWaiting` rows: ingests then index rows in progress, and

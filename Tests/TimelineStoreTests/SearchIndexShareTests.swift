@@ -76,6 +76,30 @@ struct SearchIndexShareTests {
         try store.locked { try store.db.execute("INSERT INTO search (search) VALUES ('integrity-check')") }
     }
 
+    /// Settled rows are counted only once this connection's ingests could have filled the room the last
+    /// count left (a batch of n events leaves at most n rows waiting), and indexed as soon as they reach
+    /// the backlog, as if counted at every ingest.
+    @Test func settledRowsAreCountedOnlyWhenTheyCouldHaveReachedTheBacklog() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        try store.ingestEvents(Self.smallBatch(0))
+        #expect(store.settledRoomLeft == Self.backlogLimit - 10, "the first ingest counts its own 10 rows")
+        try store.ingestEvents(Self.smallBatch(1))
+        #expect(store.settledRoomLeft == Self.backlogLimit - 20, "no count: 1,990 rows of room were left")
+        var batches = 2
+        while try store.searchIndexBacklog() == 10 * batches {
+            try store.ingestEvents(Self.smallBatch(batches))
+            batches += 1
+            #expect(batches <= Self.backlogLimit / 10 + 1)
+        }
+        #expect(batches == Self.backlogLimit / 10, "indexed by the batch that made the backlog full")
+        #expect(try store.searchIndexBacklog() == Self.backlogLimit - Self.share)
+        // A bulk write leaves rows waiting without a share: the next ingest counts them.
+        _ = try store.ingest([.event(makeEvent("b1", task: "B1", second: 3, title: "Bulk"), messageID: nil)],
+                             deferSearchIndex: true)
+        #expect(store.settledRoomLeft == 0)
+    }
+
     /// Rows of tasks in progress wait beside the settled rows' backlog, which alone decides the indexing
     /// while fewer than `searchIndexBacklogInProgress` of them wait; settled rows are indexed first.
     @Test func rowsInProgressWaitWhileSettledRowsAreIndexed() throws {

@@ -235,6 +235,7 @@ extension TimelineStore {
 struct BatchWriter {
     /// What this batch did to one task so far.
     private struct TaskChange {
+        let taskID: String
         /// The task's timeline row id (allocated by this batch when `isNew`).
         var rowID: Int64
         /// Whether this batch creates the task's timeline row.
@@ -275,9 +276,10 @@ struct BatchWriter {
     private var shapes: PayloadShapes.Interner
     /// The row id the next new task gets (loaded on first use).
     private var nextRowID: Int64?
-    private var changes: [String: TaskChange] = [:]
-    /// Task ids in first-touched order (new rows get row ids in arrival order).
-    private var touched: [String] = []
+    /// What this batch did to each task it stored events of, in first-touched order (new rows get row ids
+    /// in arrival order); found by task id through `changeIndex`, and changed in place.
+    private var changes: [TaskChange] = []
+    private var changeIndex: [String: Int] = [:]
     /// The ids this batch stored or found stored (the keys of those it added join the id index when it
     /// ends: `indexIDs`).
     private var storedIDs: BatchIDs
@@ -294,6 +296,8 @@ struct BatchWriter {
         self.db = db
         self.receivedMicros = receivedMicros
         storedIDs = BatchIDs(expected: expectedEvents)
+        changes.reserveCapacity(expectedEvents)
+        changeIndex.reserveCapacity(expectedEvents)
         insertEvent = try db.cached(EventRow.insertSQL())
         shapes = try PayloadShapes.Interner(db: db)
         findStored = try db.cached(EventIDIndex.findSQL(columns: "1"))
@@ -306,8 +310,9 @@ struct BatchWriter {
         // An id seen in this batch is stored (as it is when the lookup finds it: it may stay in the set).
         guard storedIDs.insert(event.id, key: prepared.idKey) else { return .duplicate }
         if try isStored(event.id, key: prepared.idKey) { return .duplicate }
-        let existing = try changes[event.taskID] ?? storedRow(of: event.taskID)
-        let rowID = try existing?.rowID ?? allocateRowID()
+        let index = changeIndex[event.taskID]
+        let stored = try index == nil ? storedRow(of: event.taskID) : nil
+        let rowID = try index.map { changes[$0].rowID } ?? stored?.rowID ?? allocateRowID()
         try EventRow.bind(prepared.values, template: prepared.template, shape: shapes.shape(of: prepared.template),
                           to: insertEvent)
         try insertEvent.bind(messageID, at: EventRow.messageID)
@@ -321,28 +326,30 @@ struct BatchWriter {
         if firstSeq == nil { firstSeq = seq }
         lastSeq = seq
 
-        guard var change = existing else {
-            changes[event.taskID] = TaskChange(rowID: rowID, isNew: true, winnerSeq: seq, winnerMicros: event.timestampMicros,
-                                               winnerStatus: event.status.rawValue, winner: Winner(event), added: 1,
-                                               stored: nil)
-            touched.append(event.taskID)
+        if let index { return Self.apply(event, seq: seq, to: &changes[index]) }
+        changeIndex[event.taskID] = changes.count
+        guard var change = stored else {
+            changes.append(TaskChange(taskID: event.taskID, rowID: rowID, isNew: true, winnerSeq: seq,
+                                      winnerMicros: event.timestampMicros, winnerStatus: event.status.rawValue,
+                                      winner: Winner(event), added: 1, stored: nil))
             return .inserted
         }
-        if change.added == 0 { touched.append(event.taskID) }
-        change.added += 1
-        // Newest wins by (timestamp, arrival); seq only grows, so on equal timestamps the later arrival wins.
-        // A step (`Event.isStep`) wins only over a working task: it never flips a waiting or finished one back.
-        let newer = (event.timestampMicros, seq) > (change.winnerMicros, change.winnerSeq)
-        let outcome: IngestOutcome
-        if newer, !event.isStep || change.winnerStatus == Status.inProgress.rawValue {
-            (change.winnerSeq, change.winnerMicros, change.winner) = (seq, event.timestampMicros, Winner(event))
-            change.winnerStatus = event.status.rawValue
-            outcome = .replaced
-        } else {
-            outcome = .keptOlder
-        }
-        changes[event.taskID] = change
+        let outcome = Self.apply(event, seq: seq, to: &change)
+        changes.append(change)
         return outcome
+    }
+
+    /// Counts a stored event (`seq`) of a task this batch or the store had, and makes it the winner when it is
+    /// newer. Newest wins by (timestamp, arrival); seq only grows, so on equal timestamps the later arrival
+    /// wins. A step (`Event.isStep`) wins only over a working task: it never flips a waiting or finished one
+    /// back.
+    private static func apply(_ event: Event, seq: Int64, to change: inout TaskChange) -> IngestOutcome {
+        change.added += 1
+        let newer = (event.timestampMicros, seq) > (change.winnerMicros, change.winnerSeq)
+        guard newer, !event.isStep || change.winnerStatus == Status.inProgress.rawValue else { return .keptOlder }
+        (change.winnerSeq, change.winnerMicros, change.winner) = (seq, event.timestampMicros, Winner(event))
+        change.winnerStatus = event.status.rawValue
+        return .replaced
     }
 
     /// Adds this batch's keys to the id index (`EventIDIndex`), and moves the slice of recent keys its events
@@ -405,8 +412,8 @@ struct BatchWriter {
         try findRow.bind(taskID, at: 1)
         guard try findRow.step() == .row else { return nil }
         let stored = Winner(status: findRow.string(3), agentID: findRow.string(4), category: findRow.optionalString(5))
-        return TaskChange(rowID: findRow.int64(0), isNew: false, winnerSeq: findRow.int64(1), winnerMicros: findRow.int64(2),
-                          winnerStatus: stored.status, winner: nil, added: 0, stored: stored)
+        return TaskChange(taskID: taskID, rowID: findRow.int64(0), isNew: false, winnerSeq: findRow.int64(1),
+                          winnerMicros: findRow.int64(2), winnerStatus: stored.status, winner: nil, added: 0, stored: stored)
     }
 
     /// Writes each touched task's row once: new rows, new winners (they then wait for the search index:
@@ -416,8 +423,8 @@ struct BatchWriter {
     /// change in a few statements (`KeptCounts`).
     func writeTimelineRows() throws {
         var counts = KeptCounts()
-        for taskID in touched {
-            guard let change = changes[taskID], let winner = change.winner else { continue }
+        for change in changes {
+            guard let winner = change.winner else { continue }
             counts.write(rowID: change.rowID,
                          stored: change.stored.map { ($0.status, $0.agentID, $0.category) },
                          winner: (winner.status, winner.agentID, winner.category))
@@ -430,7 +437,7 @@ struct BatchWriter {
 
     /// The row writes of `writeTimelineRows`.
     private func writeRows() throws {
-        if touched.isEmpty { return }
+        if changes.isEmpty { return }
         let insertRow = try db.cached("""
             INSERT INTO timeline (row_id, seq, ts_us, status, agent_id, category, event_count, task_id, indexed_seq)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, NULL)
@@ -438,8 +445,9 @@ struct BatchWriter {
         let countOlder = try db.cached("UPDATE timeline SET event_count = event_count + ?2 WHERE row_id = ?1")
         // In row id order: each write lands next to the previous one in the table (new rows last, in the
         // order their ids were given), instead of at a random page of it.
-        let ordered = touched.compactMap { taskID in changes[taskID].map { (taskID, $0) } }.sorted { $0.1.rowID < $1.1.rowID }
-        for (taskID, change) in ordered {
+        let ordered = changes.indices.sorted { changes[$0].rowID < changes[$1].rowID }
+        for index in ordered {
+            let change = changes[index]
             guard let winner = change.winner else {
                 try countOlder.bind(change.rowID, at: 1)
                 try countOlder.bind(change.added, at: 2)
@@ -455,7 +463,7 @@ struct BatchWriter {
             } else {
                 changed = (true, true, true)
                 statement = insertRow
-                try statement.bind(taskID, at: 8)
+                try statement.bind(change.taskID, at: 8)
             }
             try statement.bind(change.rowID, at: 1)
             try statement.bind(change.winnerSeq, at: 2)

@@ -135,6 +135,15 @@ def test_secrets_are_masked(run_timeline, e2e_env, config_file):
     assert secret not in shown.stdout + shown.stderr and "hunter2" not in shown.stdout
     assert "AKIACONFIGTEST1234" not in shown.stdout and "1234  (from environment variables)" in shown.stdout
     assert "http://****@127.0.0.1:4566" in shown.stdout
+    # Queue URLs with credentials in them, in every command that shows where events go.
+    config_file.write_text('queue_urls = ["http://127.0.0.1:9/000000000000/q", '
+                           '"http://qu:queue-secret@127.0.0.1:9/000000000000/q2"]\n')
+    listed = run_timeline("config", env=e2e_env)
+    assert "queue-secret" not in listed.stdout + listed.stderr and "http://****@127.0.0.1:9/000000000000/q2" in listed.stdout
+    config_file.write_text('queue_url = "http://qu:queue-secret@127.0.0.1:9/000000000000/q"\n')
+    status = run_timeline("hooks", "status", env=e2e_env)
+    assert "queue-secret" not in status.stdout + status.stderr
+    assert "publishes to: http://****@127.0.0.1:9/000000000000/q (from config file" in status.stdout, status.stdout
 
 
 @pytest.mark.parametrize("text, location, words", [

@@ -44,10 +44,10 @@ struct ShowConfig: ParsableCommand {
         print("config file   \(file.path)  (\(file.exists ? "read" : "none: every setting below comes from elsewhere"))")
         do {
             let c = try queue.configuration()
-            let urls = [queueText(c.queue.value)] + (try queue.extraQueueURLs(after: c))
+            let urls = [QueueText.describe(c.queue.value)] + (try queue.extraQueueURLs(after: c)).map(QueueText.masked)
             line("queue", urls.joined(separator: ", "), c.queue.source)
             line("region", c.region.value, c.region.source)
-            line("endpoint_url", Self.maskingUserInfo(c.endpoint.value.absoluteString), c.endpoint.source)
+            line("endpoint_url", QueueText.masked(c.endpoint.value.absoluteString), c.endpoint.source)
             line("profile", c.profile.value, c.profile.source)
             do {
                 let credentials = try c.credentials.credentials()
@@ -77,20 +77,5 @@ struct ShowConfig: ParsableCommand {
                 line("view", "\(view.name) = \(view.query)", "config file \(file.path)")
             }
         }
-    }
-
-    private func queueText(_ reference: QueueReference) -> String {
-        switch reference {
-        case .url(let url): Self.maskingUserInfo(url)
-        case .name(let name): "\(name) (a name, looked up with GetQueueUrl)"
-        }
-    }
-
-    /// A URL with any `user:password@` replaced by `****@`.
-    static func maskingUserInfo(_ text: String) -> String {
-        guard var parts = URLComponents(string: text), parts.user != nil || parts.password != nil else { return text }
-        parts.user = "****"
-        parts.password = nil
-        return parts.string ?? text
     }
 }

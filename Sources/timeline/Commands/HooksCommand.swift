@@ -138,12 +138,12 @@ struct HooksStatusCommand: ParsableCommand {
             }
         }
         let queue = (try? QueueOptions.configuration(flags: .init(), environment: environment)).map {
-            "\(DisplayText.sanitize(String(describing: $0.queue.value))) (from \($0.queue.source))"
+            "\(QueueText.describe($0.queue.value)) (from \($0.queue.source))"
         } ?? "no queue configured (set TIMELINE_QUEUE_URL or queue_url in the config file)"
         print("publishes to: \(queue)")
         let state = HookSpool.stateDirectory(environment: environment)
         let spool = HookSpool(stateDirectory: state)
-        print("spool: \(spool.count) events waiting in \(DisplayText.sanitize(state.path))/spool; background sender "
+        print("spool: \(spool.count == 1 ? "1 event" : "\(spool.count) events") waiting in \(DisplayText.sanitize(state.path))/spool; background sender "
               + (spool.runningSender().map { "running" + ($0.pid.map { " (pid \($0))" } ?? "") } ?? "not running"))
         if let last = HookLog.last(state: state) { print("last problem: \(last)") }
     }

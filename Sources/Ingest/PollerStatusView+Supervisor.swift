@@ -8,6 +8,7 @@ extension PollerSupervisor.Status {
     public func view(now: Date = Date()) -> PollerStatusView {
         func micros(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970 * 1_000_000) }
         let name = queueURL.map(AWSNames.queueName)
+        let queueURL = queueURL.map(MaskedURL.text)  // shown: never with credentials in it
         switch state {
         case .starting:
             return PollerStatusView(state: .connecting, queueName: name, queueURL: queueURL)

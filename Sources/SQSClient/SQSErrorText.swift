@@ -28,7 +28,7 @@ extension SQSError {
             return "AWS refused the credentials (\(code)): \(message). Check AWS_ACCESS_KEY_ID / "
                 + "AWS_SECRET_ACCESS_KEY or AWS_PROFILE; for SSO profiles run `aws sso login`"
         case .queueMissing:
-            return "queue \(queueURL ?? "the queue") does not exist (\(code)). Check the queue URL and the region"
+            return "queue \(queueURL.map(MaskedURL.text) ?? "the queue") does not exist (\(code)). Check the queue URL and the region"
         case .network:
             return "\(description). Is the endpoint reachable? (check --endpoint-url, proxies, the network)"
         case .throttled, .server:

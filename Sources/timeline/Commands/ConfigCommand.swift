@@ -44,10 +44,10 @@ struct ShowConfig: ParsableCommand {
         print("config file   \(file.path)  (\(file.exists ? "read" : "none: every setting below comes from elsewhere"))")
         do {
             let c = try queue.configuration()
-            let urls = [QueueText.describe(c.queue.value)] + (try queue.extraQueueURLs(after: c)).map(QueueText.masked)
+            let urls = [QueueText.describe(c.queue.value)] + (try queue.extraQueueURLs(after: c)).map(MaskedURL.text)
             line("queue", urls.joined(separator: ", "), c.queue.source)
             line("region", c.region.value, c.region.source)
-            line("endpoint_url", QueueText.masked(c.endpoint.value.absoluteString), c.endpoint.source)
+            line("endpoint_url", MaskedURL.text(c.endpoint.value.absoluteString), c.endpoint.source)
             line("profile", c.profile.value, c.profile.source)
             do {
                 let credentials = try c.credentials.credentials()

@@ -59,7 +59,7 @@ struct DoctorCommand: ParsableCommand {
         }
         let client = configuration.makeClient()
         if case .url(let url) = configuration.queue.value {
-            line(nil, "queue", "\(url)  (from \(configuration.queue.source))")
+            line(nil, "queue", "\(MaskedURL.text(url))  (from \(configuration.queue.source))")
         }
         if let skipReason {
             line(nil, "queue answers", skipReason)
@@ -79,7 +79,7 @@ struct DoctorCommand: ParsableCommand {
     private func checkQueue(_ configuration: SQSConfiguration, _ client: SQSClient, _ line: (Bool?, String, String) -> Void) {
         do {
             let url = try configuration.queueURL(using: client)
-            if case .name = configuration.queue.value { line(nil, "queue", "\(url.value)  (from \(url.source))") }
+            if case .name = configuration.queue.value { line(nil, "queue", "\(MaskedURL.text(url.value))  (from \(url.source))") }
             let a = try client.getQueueAttributes(queueURL: url.value, names: [
                 "ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible", "ApproximateNumberOfMessagesDelayed",
             ])

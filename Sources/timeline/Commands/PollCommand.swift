@@ -52,7 +52,7 @@ struct PollCommand: ParsableCommand {
             HelperRegistry.shared.terminateAll()  // a credential helper must not hold up the exit
             poller.requestStop(reason: .interrupted)
         }
-        standardError("polling \(target.queueURLs.joined(separator: ", ")) into \(databasePath)")
+        standardError("polling \(target.queueURLs.map(MaskedURL.text).joined(separator: ", ")) into \(databasePath)")
         // A headless service notifies too (the command channel only).
         let notifier = try notifyOptions.commandWords.map { words in
             AttentionRelay(monitor: try AttentionMonitor(databasePath: databasePath, policy: notifyOptions.policy,

@@ -19,6 +19,8 @@ import TimelineUI
 /// far-down row's position without a cap costs (what each reload there paid before the cap).
 func runScaleReadsBench(databasePath path: String) {
     let width = 120, height = 40
+    // Runs per figure (each a median): 3 let one run disturbed by the machine move a ratio by 0.5.
+    let runs = 9
     var figures: [String: Double] = [:]
     func draw(_ c: TimelineController) { _ = render(c.state, width: width, height: height) }
     func settle(_ c: TimelineController) {
@@ -36,7 +38,7 @@ func runScaleReadsBench(databasePath path: String) {
 
     var firstFrames: [Double] = [], counts: [Double] = []
     var controller: TimelineController!
-    for _ in 0..<3 {
+    for _ in 0..<runs {
         let start = now()
         controller = TimelineController(state: AppState(width: width, height: height, nowMicros: 1_796_000_000_000_000),
                                         makeReader: { try TimelineStore(path: path, readOnly: true) })
@@ -66,7 +68,7 @@ func runScaleReadsBench(databasePath path: String) {
     figures["position"] = Double(controller.state.selectedPosition)
     settle(controller)
     var reloads: [Double] = []
-    for _ in 0..<5 {
+    for _ in 0..<runs {
         // Timed until the reloaded window is drawn; the recounts that follow (throttled) are not.
         let start = now()
         controller.send(.storeChanged)
@@ -89,7 +91,7 @@ func runScaleReadsBench(databasePath path: String) {
     }
 
     var ends: [Double] = []
-    for _ in 0..<5 {
+    for _ in 0..<runs {
         _ = press(controller, .home)
         settle(controller)
         let start = now()
@@ -113,7 +115,7 @@ func runScaleReadsBench(databasePath path: String) {
         }
         draw(c)
     }
-    for _ in 0..<3 {
+    for _ in 0..<runs {
         _ = press(controller, .char("/"))
         let query = "deploy billing"
         var worst = 0.0

@@ -47,23 +47,45 @@ public struct HookPublisher: Sendable {
     /// unsent, while the budget lasts.
     public func deliver(budget: TimeInterval, waitingForBusy: Bool = false) -> Outcome {
         let deadline = Date().addingTimeInterval(budget)
+        let (spool, settings, made, makeSender) = (self.spool, self.settings, self.made, self.makeSender)
+        let (run, finished) = Self.onSendingThread(until: deadline) {
+            Self.sendWaiting(spool: spool, settings: settings, made: made, makeSender: makeSender,
+                             busyUntil: waitingForBusy ? deadline : nil)
+        }
+        return Outcome(sent: run.sent, waiting: spool.count(for: settings), failure: run.failure?.text, timedOut: !finished,
+                       failureMayPass: run.failure?.mayPass ?? false, busy: run.busy)
+    }
+
+    /// Sends `payloads` in order without the spool (for events it could not take: a full disk), stopping at
+    /// the first failure; returns by `budget` seconds. `waiting`: those not sent (nothing keeps them).
+    public func sendDirect(_ payloads: [String], budget: TimeInterval) -> Outcome {
+        let (made, makeSender) = (self.made, self.makeSender)
+        let (run, finished) = Self.onSendingThread(until: Date().addingTimeInterval(budget)) {
+            var run = Run()
+            for payload in payloads {
+                run.failure = Self.sendOne(payload, via: made, makeSender: makeSender)
+                if run.failure != nil { break }
+                run.sent += 1
+            }
+            return run
+        }
+        return Outcome(sent: run.sent, waiting: payloads.count - run.sent, failure: run.failure?.text, timedOut: !finished,
+                       failureMayPass: run.failure?.mayPass ?? false)
+    }
+
+    /// Runs `body` on a thread of its own and waits for it until `deadline` (the thread may go on, inside
+    /// curl, after that: what it had not sent stays where it was). The run, and whether it finished.
+    private static func onSendingThread(until deadline: Date, _ body: @escaping @Sendable () -> Run) -> (Run, Bool) {
         let box = OutcomeBox()
         let done = DispatchSemaphore(value: 0)
-        let spool = self.spool
-        let makeSender = self.makeSender
-        let made = self.made
-        let settings = self.settings
         let thread = Thread {
             ThreadName.nameThisThread("tl-hook-send")
-            box.set(Self.sendWaiting(spool: spool, settings: settings, made: made, makeSender: makeSender,
-                                     busyUntil: waitingForBusy ? deadline : nil))
+            box.set(body())
             done.signal()
         }
         thread.start()
         let finished = done.wait(timeout: .now() + max(0, deadline.timeIntervalSinceNow)) == .success
-        let run = box.get() ?? Run()
-        return Outcome(sent: run.sent, waiting: spool.count(for: settings), failure: run.failure?.text, timedOut: !finished,
-                       failureMayPass: run.failure?.mayPass ?? false, busy: run.busy)
+        return (box.get() ?? Run(), finished)
     }
 
     /// Sends the waiting events of `settings` one by one, oldest first, until none is left that this run
@@ -73,7 +95,6 @@ public struct HookPublisher: Sendable {
     private static func sendWaiting(spool: HookSpool, settings: String?, made: SenderSlot,
                                     makeSender: @Sendable () throws -> Send, busyUntil: Date?) -> Run {
         var run = Run()
-        var send = made.value
         var seen = Set<URL>()
         var busy = Set<URL>()
         while true {
@@ -95,15 +116,8 @@ public struct HookPublisher: Sendable {
                     continue
                 case .gone: continue
                 }
-                do {
-                    if send == nil {
-                        send = try makeSender()
-                        made.value = send
-                    }
-                    try send?(event.payload)
-                } catch {
-                    made.value = nil
-                    run.failure = Failure(text: "\(error)", mayPass: error is PassingFailure)
+                if let failure = sendOne(event.payload, via: made, makeSender: makeSender) {
+                    run.failure = failure
                     run.busy = busy.count
                     return run
                 }
@@ -113,6 +127,20 @@ public struct HookPublisher: Sendable {
         }
         run.busy = busy.count
         return run
+    }
+
+    /// Sends one payload with the sender an earlier send made, or one made now; a failure drops that
+    /// sender (the next send makes another: credentials and the queue are resolved again).
+    private static func sendOne(_ payload: String, via made: SenderSlot, makeSender: () throws -> Send) -> Failure? {
+        do {
+            let send = try made.value ?? makeSender()
+            made.value = send
+            try send(payload)
+            return nil
+        } catch {
+            made.value = nil
+            return Failure(text: "\(error)", mayPass: error is PassingFailure)
+        }
     }
 
     /// Seconds after which a sender looks again at events another process was sending.

@@ -310,6 +310,24 @@ struct HookSpoolTests {
         #expect(failures.values.count == 1)
     }
 
+    @Test func whatTheSpoolCannotTakeIsSentDirectlyInOrderUntilAFailure() throws {
+        let (spool, root) = try makeSpool()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let sent = Recorder()
+        let publisher = HookPublisher(spool: spool) {
+            { payload in
+                if payload == "c" { throw PassingFailure("connection refused") }
+                sent.append(payload)
+            }
+        }
+        let outcome = publisher.sendDirect(["a", "b", "c", "d"], budget: 5)
+        #expect(sent.values == ["a", "b"] && outcome.sent == 2 && outcome.waiting == 2 && outcome.failure != nil)
+        #expect(spool.count == 0, "nothing goes through the spool")
+        let slow = HookPublisher(spool: spool) { { _ in sleep(30) } }
+        let started = Date()
+        #expect(slow.sendDirect(["stuck"], budget: 0.3).timedOut && Date().timeIntervalSince(started) < 1.5)
+    }
+
     @Test func aBlackHoleCostsOnlyTheBudgetAndKeepsTheEvent() throws {
         let (spool, root) = try makeSpool()
         defer { try? FileManager.default.removeItem(at: root) }

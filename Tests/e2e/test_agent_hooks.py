@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from timeline_testing.agent_questions import collect, ended, question_on, reply_body, start_hook
+from timeline_testing.tmpfs import Tmpfs, needs_tmpfs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fake_anthropic import BASH_COMMAND, FINAL_TEXT, FakeAnthropic  # noqa: E402
@@ -304,6 +305,28 @@ def test_the_sender_leaves_the_project_directory_and_still_finds_a_relative_conf
     events: list[dict] = []
     wait_until(collect(queue, events, lambda got: len(got) >= 2), timeout=15, message="both events on the queue")
     assert sorted(e["title"] for e in events) == ["Done: relative 0", "Done: relative 1"]
+
+
+@needs_tmpfs
+def test_a_full_disk_does_not_lose_a_hooks_event(run_timeline, hook_env, project, queue, wait_until):
+    # The spool cannot take the event (its disk is full): the hook sends it directly, within its budget.
+    disk = Tmpfs(256)
+    try:
+        full = {**hook_env, "XDG_STATE_HOME": os.path.join(disk.path, "state")}
+        os.makedirs(os.path.join(disk.path, "state", "timeline", "spool"), mode=0o700)
+        disk.fill()
+        payload = json.dumps({"session_id": "full-disk", "cwd": str(project), "hook_event_name": "Stop",
+                              "last_assistant_message": "finished on a full disk"})
+        started = time.monotonic()
+        hook = run_timeline("hook", "claude", env=full, input=payload, timeout=30)
+        assert (hook.returncode, hook.stdout) == (0, "")
+        assert time.monotonic() - started < 3.0
+        assert not spool_files(full)
+        events: list[dict] = []
+        wait_until(collect(queue, events, lambda got: len(got) >= 1), timeout=15, message="the event on the queue")
+        assert [e["title"] for e in events] == ["Done: finished on a full disk"]
+    finally:
+        disk.unmount()
 
 
 def test_each_event_goes_to_the_queue_its_hook_was_given(run_timeline, hook_env, project, queue, make_queue,

@@ -10,13 +10,13 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import time
 import uuid
 
 import pytest
 
 from sqs_helpers import make_event, send
+from timeline_testing.tmpfs import Tmpfs, needs_tmpfs
 
 
 def closed_port() -> int:
@@ -89,41 +89,6 @@ def test_import_lists_rejected_lines_by_number_across_batches(run_timeline, db_p
         winners = db.execute("SELECT e.title FROM timeline t JOIN events e ON e.seq = t.seq ORDER BY t.task_id").fetchall()
         assert [title for (title,) in winners] == ["batched 18", "batched 19", "batched 14"]
 
-
-class Tmpfs:
-    """A small tmpfs (needs root); `available()` says whether mounting works here."""
-
-    def __init__(self, size_kib: int):
-        self.path = tempfile.mkdtemp(prefix="timeline-e2e-tmpfs-")
-        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_kib}k", "tmpfs", self.path],
-                       check=True, capture_output=True)
-
-    @staticmethod
-    def available() -> bool:
-        try:
-            Tmpfs(64).unmount()
-            return True
-        except (subprocess.CalledProcessError, FileNotFoundError, PermissionError):
-            return False
-
-    def fill(self) -> str:
-        filler = os.path.join(self.path, "filler")
-        with open(filler, "wb") as out:
-            try:
-                while True:
-                    out.write(b"\0" * 65536)
-                    out.flush()
-            except OSError:
-                pass
-        return filler
-
-    def unmount(self) -> None:
-        subprocess.run(["umount", "-l", self.path], capture_output=True)
-        os.rmdir(self.path)
-
-
-needs_tmpfs = pytest.mark.skipif(not Tmpfs.available(),
-                                 reason="cannot mount a tmpfs here (needs root): full-disk test skipped")
 
 
 @needs_tmpfs

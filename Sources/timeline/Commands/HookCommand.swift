@@ -53,6 +53,17 @@ struct HookCommand: ParsableCommand {
         // Gemini CLI parses a hook's stdout as JSON and Cursor expects an answer: one that changes nothing
         // (for a prompt: the adapter's own, which lets the agent ask its user).
         var answer: String? = agent == HookAgent.cursor.rawValue ? Self.cursorNeutralAnswer : agent == HookAgent.gemini.rawValue ? "{}" : nil
+        // What the spool cannot take (a full disk, a read-only home) is sent directly, within the budget.
+        var unspooled: [String] = []
+        func keep(_ payload: String?) {
+            guard let payload else { return }
+            do {
+                try spool.add(payload, settings: settings)
+            } catch {
+                HookLog.record("\(error)", state: state)
+                unspooled.append(payload)
+            }
+        }
         do {
             guard let agent = HookAgent(rawValue: agent) else {
                 throw CommandFailure("unknown agent \(DisplayText.sanitize(self.agent))")
@@ -65,7 +76,7 @@ struct HookCommand: ParsableCommand {
                 switch askOnTheTimeline(prompt, agent: agent, builder: builder, spool: spool, settings: settings,
                                         environment: environment) {
                 case .notAsked:
-                    if let payload = builder.payload(for: waiting.adjust(prompt.asked, agent: agent)) { try spool.add(payload, settings: settings) }
+                    keep(builder.payload(for: waiting.adjust(prompt.asked, agent: agent)))
                 case .decided(let decision):
                     return decision
                 case .unanswered:
@@ -75,11 +86,16 @@ struct HookCommand: ParsableCommand {
                 }
             } else {
                 for report in reports(for: agent, input: input) {
-                    if let payload = builder.payload(for: waiting.adjust(report, agent: agent)) { try spool.add(payload, settings: settings) }
+                    keep(builder.payload(for: waiting.adjust(report, agent: agent)))
                 }
             }
         } catch {
             HookLog.record("\(error)", state: state)
+        }
+        if !unspooled.isEmpty {
+            let outcome = HookDelivery.publisher(spool: spool, environment: environment, settings: settings)
+                .sendDirect(unspooled, budget: budget - Date().timeIntervalSince(started))
+            if let failure = outcome.failure { HookLog.record(failure, state: state) }
         }
         if HookDelivery.handOver(spool: spool, environment: environment, settings: settings) { return answer }
         let remaining = budget - Date().timeIntervalSince(started)

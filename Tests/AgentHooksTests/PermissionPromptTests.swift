@@ -76,7 +76,8 @@ struct PermissionPromptTests {
 
     @Test func anAnswerIsPrintedAndTheQuestionClosed() throws {
         let published = Recorder()
-        let flow = PermissionFlow(waiter: StubWaiter(answer: .deny(message: "use make clean")), publish: { published.append($0) })
+        let flow = PermissionFlow(waiter: StubWaiter(answer: .deny(message: "use make clean")),
+                                  publishQuestion: { published.append($0); return true }, publish: { published.append($0) })
         let output = try #require(flow.run(try input(), builder: builder, replyQueueURL: replyQueue, wait: 5))
         #expect(output.contains("\"behavior\":\"deny\"") && output.contains("use make clean"))
         let events = try published.values.map { try EventParser.parse($0).get() }
@@ -86,11 +87,22 @@ struct PermissionPromptTests {
 
     @Test func noAnswerInTimePrintsNothingAndWithdrawsTheQuestion() throws {
         let published = Recorder()
-        let flow = PermissionFlow(waiter: StubWaiter(answer: nil), publish: { published.append($0) })
+        let flow = PermissionFlow(waiter: StubWaiter(answer: nil), publishQuestion: { published.append($0); return true },
+                                  publish: { published.append($0) })
         #expect(flow.run(try input(), builder: builder, replyQueueURL: replyQueue, wait: 0.1) == nil)
         let events = try published.values.map { try EventParser.parse($0).get() }
         #expect(events.count == 2 && events[1].title == "Waiting for you in the terminal: Bash rm -rf build")
         #expect(!published.values[1].contains("\"actions\""), "the withdrawn question offers no buttons")
+    }
+
+    @Test func aQuestionThatDidNotReachTheQueueIsNotWaitedFor() throws {
+        let published = Recorder()
+        let waiter = StubWaiter(answer: .allowOnce)
+        let flow = PermissionFlow(waiter: waiter, publishQuestion: { _ in false }, publish: { published.append($0) })
+        #expect(flow.run(try input(), builder: builder, replyQueueURL: replyQueue, wait: 60) == nil)
+        #expect(waiter.asked.values.isEmpty, "no answer is awaited to a question nobody sees")
+        let events = try published.values.map { try EventParser.parse($0).get() }
+        #expect(events.map(\.title) == ["Waiting for you in the terminal: Bash rm -rf build"])
     }
 
     @Test func theTerminalAnswerIsReported() throws {

@@ -36,7 +36,8 @@ struct PromptAdapterTests {
     /// Runs the flow with `answer` coming back; returns the output and the events published.
     func run(_ prompt: any PromptAdapter, _ agent: HookAgent, answer: PermissionAnswer?) throws -> (String?, [Event]) {
         let published = Recorder()
-        let flow = PermissionFlow(waiter: StubWaiter(answer: answer), publish: { published.append($0) })
+        let flow = PermissionFlow(waiter: StubWaiter(answer: answer), publishQuestion: { published.append($0); return true },
+                                  publish: { published.append($0) })
         let output = flow.ask(prompt, builder: HookEventBuilder(agent: agent, host: "devbox"), replyQueueURL: replyQueue, wait: 1)
         return (output, try published.values.map { try EventParser.parse($0).get() })
     }

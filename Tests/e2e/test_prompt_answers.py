@@ -228,3 +228,21 @@ def test_a_black_holed_reply_queue_still_leaves_cursor_to_ask_in_time(timeline_b
         assert time.monotonic() - started < 3 + 30
     finally:
         hole.close()
+
+
+def test_a_question_sqs_cannot_take_is_not_waited_for(timeline_bin, prompt_env, queue, fault_proxy, wait_until):
+    """SQS refuses connections: the question cannot be published, so the hook does not wait (60 s here) for
+    an answer to it: Claude asks its user at once. How the prompt ended goes once SQS is back."""
+    env, _ = prompt_env
+    fault_proxy.kill()
+    down = {**env, "AWS_ENDPOINT_URL_SQS": fault_proxy.endpoint}
+    started = time.monotonic()
+    hook = start_hook(timeline_bin, "claude", fixture("claude/PermissionRequest.json"), down)
+    assert finish(hook, timeout=60) == ""  # no decision: Claude shows its own dialog
+    assert time.monotonic() - started < 10, "the hook waited for an answer to a question nobody could see"
+    fault_proxy.start()
+    events: list[dict] = []
+    wait_until(collect(queue, events, lambda got: any(e["title"].startswith("Waiting for you in the terminal")
+                                                      for e in got)),
+               timeout=60, message="how the prompt ended, sent by the background sender once SQS is back")
+    assert not any("actions" in e for e in events), "the question (it offers actions) was never published"

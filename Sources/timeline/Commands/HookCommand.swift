@@ -156,16 +156,16 @@ struct HookCommand: ParsableCommand {
             ?? environment["TIMELINE_HOOK_WAIT"].flatMap(DurationArgument.init(argument:))?.seconds
             ?? file?.string("hook_wait").flatMap(DurationArgument.init(argument:))?.seconds
             ?? PermissionPrompt.defaultWaitSeconds
-        let publish: @Sendable (String) -> Void = { payload in
-            _ = try? spool.add(payload, settings: settings)
-            _ = HookDelivery.deliver(spool: spool, environment: environment, settings: settings, budget: budget)
+        let budget = self.budget
+        @Sendable func sendAtOnce(_ payload: String, keep: Bool, budget: TimeInterval) -> Bool {
+            HookDelivery.sendAtOnce(payload, keep: keep, spool: spool, environment: environment, settings: settings,
+                                    budget: budget)
         }
         // Answered in the agent's own dialog first: the agent stops the hook (SIGTERM), or moves on without
         // stopping it (the session's next event ends its wait mark). Either way the question is withdrawn.
         let answeredInTerminal: @Sendable () -> Never = {
             if let payload = prompt.followUp(.answeredInTerminal, builder: builder) {
-                _ = try? spool.add(payload, settings: settings)
-                _ = HookDelivery.deliver(spool: spool, environment: environment, settings: settings, budget: 0.5)
+                _ = sendAtOnce(payload, keep: true, budget: 0.5)
             }
             Self.end()
         }
@@ -178,7 +178,8 @@ struct HookCommand: ParsableCommand {
             onAnsweredElsewhere: answeredInTerminal) else { return .notAsked }
         guard prompt.question(builder: builder, replyQueueURL: replyQueue) != nil else { return .notAsked }
         _ = sessions.adjust(asked, agent: agent)  // marks the session waiting until its next event
-        let flow = PermissionFlow(waiter: waiter, publish: publish)
+        let flow = PermissionFlow(waiter: waiter, publishQuestion: { sendAtOnce($0, keep: false, budget: budget) },
+                                  publish: { _ = sendAtOnce($0, keep: true, budget: budget) })
         return flow.ask(prompt, builder: builder, replyQueueURL: replyQueue, wait: TimeInterval(seconds)).map { .decided($0) } ?? .unanswered
     }
 

@@ -44,6 +44,21 @@ enum HookDelivery {
         return outcome
     }
 
+    /// Sends a prompt's `payload` (its question, or how it ended) at once, ahead of what the spool holds:
+    /// a question matters only while its hook waits, and ingest orders events by their own time. True
+    /// when SQS has it. `keep`: what did not go is spooled for the background sender (a question is not:
+    /// its hook does not wait for it, and how the prompt ended follows).
+    static func sendAtOnce(_ payload: String, keep: Bool, spool: HookSpool, environment: [String: String],
+                           settings: String, budget: TimeInterval) -> Bool {
+        let outcome = publisher(spool: spool, environment: environment, settings: settings)
+            .sendDirect([payload], budget: budget)
+        if outcome.sent == 1 { return true }
+        if keep, (try? spool.add(payload, settings: settings)) != nil {
+            _ = handOver(spool: spool, environment: environment, settings: settings)
+        }
+        return false
+    }
+
     /// Starts `timeline hooks flush --background` detached: a session of its own, no descriptor of ours
     /// (the agent waits for its hook's output to close), the hook's environment (the queue and credentials
     /// the hook was given; its paths absolute: `SenderEnvironment`), in `/`. Not waited for; false when

@@ -116,6 +116,7 @@ public enum TerminalApp {
             var changed = false
             if dirty && pacer.mayDraw(at: now, answersUser: answersUser, onlyTicked: onlyTicked) {
                 changed = curses.draw(render(controller.state, width: size.width, height: size.height))
+                controller.drawn()
                 pacer.drew(at: now, changedScreen: changed)
                 dirty = false
                 answersUser = false

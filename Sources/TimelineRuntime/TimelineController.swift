@@ -141,6 +141,11 @@ public final class TimelineController: Sendable {
         return !quit
     }
 
+    /// A frame showing the current state was drawn (an open confirmation is now on screen).
+    public func drawn() {
+        loop.withLock { confirmationDrawn(&$0.state) }
+    }
+
     /// Applies results that arrived from the background queue. True when the state changed.
     public func drain() -> Bool { drainResults() != .none }
 

@@ -23,6 +23,8 @@ enum AnswerConfirmation {
     static let footer = "y sends · any other key cancels"
     /// The footer after a paste into the confirmation (a pasted `y` never sends).
     static let pasteIgnored = "paste ignored: type y to send · any other key cancels"
+    /// The footer after a `y` typed before the confirmation was on screen (it did not send).
+    static let typedAhead = "read this, then y sends · any other key cancels"
     /// The notice when the block does not fit.
     static let tooSmall = "widen the terminal: too small to show where this reply goes (or use `timeline reply`); nothing sent"
 

@@ -17,7 +17,13 @@ func openConfirmation(_ s: inout AppState, _ record: ReplyRecord) -> [Effect] {
     pin(&s, taskID: record.reply.taskID)
     s.answering.prompt = .confirm(record)
     s.answering.confirmNote = nil
+    s.answering.confirmationOnScreen = false
     return []
+}
+
+/// A frame showing `s` was drawn: an open confirmation is now on screen, and `y` may send it.
+public func confirmationDrawn(_ s: inout AppState) {
+    if case .confirm? = s.answering.prompt { s.answering.confirmationOnScreen = true }
 }
 
 /// Opens the text prompt for a reply to `event`'s agent at `replyTo`, unless the queue is refused.

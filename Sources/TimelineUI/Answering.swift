@@ -10,7 +10,7 @@ public struct AnswerState: Sendable, Equatable {
             && a.sender == b.sender && a.openDetailOnMatch == b.openDetailOnMatch && a.inFlight == b.inFlight
             && a.focus?.eventID == b.focus?.eventID && a.focus?.index == b.focus?.index && a.replyIDs == b.replyIDs
             && a.replyPolicy == b.replyPolicy && a.ownQueues == b.ownQueues && a.pinned == b.pinned
-            && a.confirmNote == b.confirmNote
+            && a.confirmNote == b.confirmNote && a.confirmationOnScreen == b.confirmationOnScreen
     }
 
     /// What the status line asks.
@@ -26,6 +26,10 @@ public struct AnswerState: Sendable, Equatable {
     /// Why the last paste into the open confirmation did nothing, shown in place of its footer (a new
     /// confirmation opens without it).
     public var confirmNote: String?
+    /// The open confirmation has been drawn (`confirmationDrawn`): only then does `y` send. A `y` typed
+    /// ahead of it (`1y` in one burst, keys typed while the rows reloaded) would confirm what its typist
+    /// never saw.
+    public var confirmationOnScreen = false
     /// The last outcome, for the status bar: "sent …", "not sent …", "cancelled: nothing sent".
     public var notice: String?
     public var noticeIsError = false
@@ -182,6 +186,10 @@ func reduceAnswerKey(_ s: inout AppState, _ key: Key) -> [Effect] {
     case .confirm(let record):
         guard key == .char("y") || key == .char("Y") else {
             closePrompt(&s, notice: "cancelled: nothing sent", error: false)
+            return []
+        }
+        guard s.answering.confirmationOnScreen else {
+            s.answering.confirmNote = AnswerConfirmation.typedAhead
             return []
         }
         s.answering.prompt = nil

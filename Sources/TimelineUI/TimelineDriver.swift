@@ -24,6 +24,8 @@ public protocol TimelineDriver: AnyObject {
     /// Reloads for a commit of this process (`takeStoreWrites` said so), without comparing the change
     /// token first: the store surely changed.
     func reloadAfterOwnCommit()
+    /// A frame showing `state` was drawn (an open confirmation is then on screen: `y` may send it).
+    func drawn()
     /// Waits, at most `timeout` seconds, for the user's queued actions (marks, pins, views) to be written.
     @discardableResult func finishActions(timeout: Double) -> Bool
 }

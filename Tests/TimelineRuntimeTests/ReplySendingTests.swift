@@ -11,6 +11,21 @@ import TimelineStore
 struct ReplySendingTests {
     static let question = #"{"id":"ev-q","agent_id":"deployer","task_id":"deploy","title":"Deploy?","status":"needs_input","timestamp":"2026-11-22T02:59:00Z","actions":[{"id":"deploy","label":"Deploy"},{"id":"cancel","label":"Cancel"}],"reply_to":"https://sqs.eu-west-1.amazonaws.com/123456789012/replies"}"#
 
+    /// `1y` read in one burst (a frame is drawn only after both): the `y` came before the confirmation was
+    /// on screen and sends nothing; typed again once it was drawn, it sends.
+    @Test func aYInTheSameBurstAsTheDigitSendsNothing() throws {
+        let sent = Locked(0)
+        let h = try StoreHarness(height: 20) { record in sent.withValue { $0 += 1 }; return record }
+        try h.publish(json: Self.question)
+        h.start()
+        h.press(.char("i"))
+        h.send(.key(.char("1")), .key(.char("y")))
+        guard case .confirm? = h.state.answering.prompt else { Issue.record("the confirmation closed"); return }
+        #expect(sent.withValue { $0 } == 0 && h.state.answering.confirmNote != nil)
+        h.press(.char("y"))
+        #expect(sent.withValue { $0 } == 1 && h.state.answering.prompt == nil)
+    }
+
     @Test func iDigitYSendsExactlyOnceAndTheOutcomeComesBack() throws {
         let sent = Locked<[ReplyRecord]>([])
         let h = try StoreHarness(height: 20) { record in

@@ -52,10 +52,12 @@ final class StoreHarness {
         settle()
     }
 
-    /// Sends inputs and waits for every resulting load.
+    /// Sends inputs and waits for every resulting load; then a frame is drawn, as the terminal loop does
+    /// when keys come one at a time.
     func send(_ inputs: Input...) {
         for input in inputs { controller.send(input) }
         settle()
+        controller.drawn()
     }
 
     /// Waits for every load in flight; a controller that does not settle fails the running test.

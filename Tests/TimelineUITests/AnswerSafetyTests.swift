@@ -51,7 +51,7 @@ struct AnswerSafetyTests {
             #expect(s.answering.notice?.contains("nothing was signed or sent") == true)
             #expect(reduce(&s, .key(.char("r"))).isEmpty)
             #expect(s.answering.prompt == nil, "no text prompt either")
-            #expect(reduce(&s, .key(.char("y"))).allSatisfy { if case .sendReply = $0 { false } else { true } })
+            #expect(confirmWithY(&s).allSatisfy { if case .sendReply = $0 { false } else { true } })
         }
     }
 
@@ -107,7 +107,7 @@ struct AnswerSafetyTests {
                 _ = reduce(&s, input)
                 #expect(s.answering.prompt == nil, "\(opener)")
                 #expect(s.answering.notice == "the question changed: nothing sent")
-                #expect(reduce(&s, .key(.char("y"))).allSatisfy { if case .sendReply = $0 { false } else { true } })
+                #expect(confirmWithY(&s).allSatisfy { if case .sendReply = $0 { false } else { true } })
             }
         }
     }
@@ -245,7 +245,7 @@ struct AnswerSafetyTests {
         var s = Self.open(Self.row(), width: 20, height: 5)
         #expect(reduce(&s, .key(.char("1"))).isEmpty)
         #expect(s.answering.prompt == nil && s.answering.notice == AnswerConfirmation.tooSmall)
-        #expect(reduce(&s, .key(.char("y"))).allSatisfy { if case .sendReply = $0 { false } else { true } })
+        #expect(confirmWithY(&s).allSatisfy { if case .sendReply = $0 { false } else { true } })
         // A typed text: Enter does not open a confirmation there either.
         _ = reduce(&s, .key(.char("r")))
         _ = reduce(&s, .paste("ok"))

@@ -46,10 +46,31 @@ struct AnsweringTests {
         #expect(text.contains("y sends · any other key cancels") && text.contains("y/N|"))
         GoldenScreen.check(screen, "80x24-answer-confirm")
 
-        let effects = reduce(&s, .key(.char("y")))
+        let effects = confirmWithY(&s)
         #expect(effects == [.sendReply(record)])
         #expect(s.answering.prompt == nil)
-        #expect(reduce(&s, .key(.char("y"))).isEmpty, "a second y sends nothing")
+        #expect(confirmWithY(&s).isEmpty, "a second y sends nothing")
+    }
+
+    /// `1y` in one burst, or keys typed while the rows reloaded: the `y` came before the confirmation was on
+    /// screen, so it sends nothing; the confirmation stays open and says so, and a `y` typed once it was
+    /// drawn sends.
+    @Test func aYTypedBeforeTheConfirmationWasOnScreenSendsNothing() {
+        var s = Self.detailOpen()
+        _ = reduce(&s, .key(.char("1")))
+        guard case .confirm(let record)? = s.answering.prompt else { Issue.record("no confirmation"); return }
+        #expect(reduce(&s, .key(.char("y"))).isEmpty, "typed ahead of the confirmation")
+        #expect(s.answering.prompt == .confirm(record))
+        #expect(GoldenScreen.text(of: render(s, width: 80, height: 24)).contains("read this, then y sends"))
+        confirmationDrawn(&s)
+        #expect(reduce(&s, .key(.char("y"))) == [.sendReply(record)])
+        // A new confirmation is not on screen until it is drawn, whatever the last one was.
+        var t = Self.detailOpen()
+        _ = reduce(&t, .key(.char("1")))
+        confirmationDrawn(&t)
+        _ = reduce(&t, .key(.char("n")))
+        _ = reduce(&t, .key(.char("1")))
+        #expect(reduce(&t, .key(.char("y"))).isEmpty)
     }
 
     @Test func anyOtherKeyCancelsAndSendsNothing() {
@@ -72,7 +93,7 @@ struct AnsweringTests {
     @Test func theOutcomeShowsInTheStatusBarTheHistoryAndTheRow() {
         var s = Self.detailOpen()
         _ = reduce(&s, .key(.char("1")))
-        guard case .sendReply(var record)? = reduce(&s, .key(.char("y"))).first else { Issue.record("not sent"); return }
+        guard case .sendReply(var record)? = confirmWithY(&s).first else { Issue.record("not sent"); return }
         record.delivery = .sent(detail: "message m-1")
         _ = reduce(&s, .replyOutcome(record))
         #expect(s.answering.notice == #"sent "Deploy" to queue agent-replies (message m-1)"#)
@@ -87,7 +108,7 @@ struct AnsweringTests {
     @Test func aFailedReplyIsShownAndROffersToResendTheSameID() {
         var s = Self.detailOpen()
         _ = reduce(&s, .key(.char("2")))
-        guard case .sendReply(var record)? = reduce(&s, .key(.char("y"))).first else { Issue.record("not sent"); return }
+        guard case .sendReply(var record)? = confirmWithY(&s).first else { Issue.record("not sent"); return }
         record.delivery = .failed(reason: "AccessDenied: not authorized")
         _ = reduce(&s, .replyOutcome(record))
         #expect(s.answering.noticeIsError)
@@ -95,7 +116,7 @@ struct AnsweringTests {
         _ = reduce(&s, .key(.char("R")))
         guard case .confirm(let again)? = s.answering.prompt else { Issue.record("R did not offer a resend"); return }
         #expect(again.reply == record.reply)
-        #expect(reduce(&s, .key(.char("y"))) == [.sendReply(again)])
+        #expect(confirmWithY(&s) == [.sendReply(again)])
     }
 
     @Test func reduceIsDeterministicForRepliesItsIDsComeFromTheState() throws {
@@ -115,14 +136,14 @@ struct AnsweringTests {
         #expect(Array(picked.reply.id)[14] == "4" && "89ab".contains(Array(picked.reply.id)[19]), "a version 4 UUID")
         // A text reply: deterministic too, and a new id.
         var (c, d) = (a, a)
-        _ = reduce(&c, .key(.char("y")))
-        _ = reduce(&d, .key(.char("y")))
+        _ = confirmWithY(&c)
+        _ = confirmWithY(&d)
         var sent: [String] = []
         for var state in [c, d] {
             _ = reduce(&state, .key(.char("r")))
             for ch in "ok" { _ = reduce(&state, .key(.char(ch))) }
             #expect(reduce(&state, .key(.enter)).isEmpty, "Enter only shows the text for review")
-            guard case .sendReply(let record)? = reduce(&state, .key(.char("y"))).first else { Issue.record("y sent nothing"); return }
+            guard case .sendReply(let record)? = confirmWithY(&state).first else { Issue.record("y sent nothing"); return }
             sent.append(record.reply.id)
         }
         #expect(sent[0] == sent[1])
@@ -145,7 +166,7 @@ struct AnsweringTests {
         #expect(reduce(&s, .key(.enter)).isEmpty, "Enter opens the confirmation, it sends nothing")
         let review = GoldenScreen.text(of: render(s, width: 80, height: 24))
         #expect(review.contains(#"|Send text "use release/2.""#) && review.contains("y/N|"))
-        guard case .sendReply(let record)? = reduce(&s, .key(.char("y"))).first else { Issue.record("y sent nothing"); return }
+        guard case .sendReply(let record)? = confirmWithY(&s).first else { Issue.record("y sent nothing"); return }
         #expect(record.reply.answer == .text("use release/2.") && record.destination == .queue(Self.replyTo))
 
         var cancelled = Self.detailOpen()
@@ -222,7 +243,7 @@ struct AgentsViewTests {
         _ = reduce(&s, .key(.char("r")))
         for c in "pause" { _ = reduce(&s, .key(.char(c))) }
         #expect(reduce(&s, .key(.enter)).isEmpty)
-        guard case .sendReply(let record)? = reduce(&s, .key(.char("y"))).first else { Issue.record("nothing sent"); return }
+        guard case .sendReply(let record)? = confirmWithY(&s).first else { Issue.record("nothing sent"); return }
         #expect(record.reply.answer == .text("pause") && record.reply.agentID == "deployer")
         #expect(record.reply.inReplyTo == "ev-deployer" && record.reply.taskID == "t-deployer")
         #expect(record.destination == .queue("https://sqs.eu-west-1.amazonaws.com/123456789012/deployer-replies"))
@@ -257,7 +278,7 @@ struct InterruptedReplyTests {
         _ = reduce(&s, .key(.char("R")))
         guard case .confirm(let again)? = s.answering.prompt else { Issue.record("R offered nothing"); return }
         #expect(again.reply.id == "r-crashed")
-        #expect(reduce(&s, .key(.char("y"))) == [.sendReply(again)])
+        #expect(confirmWithY(&s) == [.sendReply(again)])
         #expect(GoldenScreen.text(of: render(s, width: 100, height: 24)).contains("sending Deploy…"))
     }
 }

@@ -53,3 +53,9 @@ func loadedState(_ rows: [TimelineRow], width: Int, height: Int, total: Int? = n
                                               matchCount: nil, newCount: nil)))
     return s
 }
+
+/// `y` typed once the open confirmation is on screen (a frame was drawn since it opened), as a user does.
+func confirmWithY(_ s: inout AppState) -> [Effect] {
+    confirmationDrawn(&s)
+    return reduce(&s, .key(.char("y")))
+}

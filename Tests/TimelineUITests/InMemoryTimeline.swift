@@ -78,6 +78,7 @@ struct SyncDriver {
     mutating func send(_ input: Input) -> [Effect] {
         let effects = reduce(&state, input)
         answer(effects)
+        confirmationDrawn(&state)  // a frame follows each input when keys come one at a time
         return effects
     }
 

@@ -93,8 +93,8 @@ struct HookCommand: ParsableCommand {
             HookLog.record("\(error)", state: state)
         }
         if !unspooled.isEmpty {
-            let outcome = HookDelivery.publisher(spool: spool, environment: environment, settings: settings)
-                .sendDirect(unspooled, budget: budget - Date().timeIntervalSince(started))
+            let outcome = HookDelivery.sendDirect(unspooled, spool: spool, environment: environment, settings: settings,
+                                                  budget: budget - Date().timeIntervalSince(started))
             if let failure = outcome.failure { HookLog.record(failure, state: state) }
         }
         if HookDelivery.handOver(spool: spool, environment: environment, settings: settings) { return answer }

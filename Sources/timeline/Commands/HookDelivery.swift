@@ -50,13 +50,18 @@ enum HookDelivery {
     /// its hook does not wait for it, and how the prompt ended follows).
     static func sendAtOnce(_ payload: String, keep: Bool, spool: HookSpool, environment: [String: String],
                            settings: String, budget: TimeInterval) -> Bool {
-        let outcome = publisher(spool: spool, environment: environment, settings: settings)
-            .sendDirect([payload], budget: budget)
+        let outcome = sendDirect([payload], spool: spool, environment: environment, settings: settings, budget: budget)
         if outcome.sent == 1 { return true }
         if keep, (try? spool.add(payload, settings: settings)) != nil {
             _ = handOver(spool: spool, environment: environment, settings: settings)
         }
         return false
+    }
+
+    /// Sends `payloads` now, without the spool (what it could not take, or a prompt's), within `budget`.
+    static func sendDirect(_ payloads: [String], spool: HookSpool, environment: [String: String], settings: String,
+                           budget: TimeInterval) -> HookPublisher.Outcome {
+        publisher(spool: spool, environment: environment, settings: settings).sendDirect(payloads, budget: budget)
     }
 
     /// Starts `timeline hooks flush --background` detached: a session of its own, no descriptor of ours

@@ -143,7 +143,8 @@ struct HooksStatusCommand: ParsableCommand {
         print("publishes to: \(queue)")
         let state = HookSpool.stateDirectory(environment: environment)
         let spool = HookSpool(stateDirectory: state)
-        print("spool: \(spool.count == 1 ? "1 event" : "\(spool.count) events") waiting in \(DisplayText.sanitize(state.path))/spool; background sender "
+        let waiting = spool.count
+        print("spool: \(waiting == 1 ? "1 event" : "\(waiting) events") waiting in \(DisplayText.sanitize(state.path))/spool; background sender "
               + (spool.runningSender().map { "running" + ($0.pid.map { " (pid \($0))" } ?? "") } ?? "not running"))
         if let last = HookLog.last(state: state) { print("last problem: \(last)") }
     }

@@ -15,8 +15,9 @@ commits of 12 (a viewer's group commit under 400 events/s), counting the bytes w
 `--pages` writes the exact figure behind both: every WAL page the import's batches, its final search
 indexing, and the live commits write, by the b-tree (table or index) it belongs to. It does not depend on the
 machine's load; the times do: quote CPU and WAL figures, and wall figures only from an idle machine. The live
-commits are imports of 12 lines, which leave search indexing to the end (a viewer's poller indexes 150 rows
-at a time once 300 wait): the live figures hold no full-text index writes.
+commits are imports of 12 lines, which leave search indexing to the end (a viewer's poller indexes up to
+`TimelineStore.searchIndexRowsPerIngest` rows at a time once enough wait): the live figures hold no full-text
+index writes.
 
 Bytes are counted by `write_parts_shim.c` (LD_PRELOAD: every write to `*-wal` and `*.db`; it also swaps SQL
 text, for parts that change a query: without `event_ids` the duplicate check is skipped, which the

@@ -213,13 +213,15 @@ extension TimelineStore {
     /// Rows indexed by ingests between two of their merge steps (`searchIndexShare`): the segments the
     /// indexing adds are merged at this pace whatever the backlog.
     static let searchRowsPerMergeStep = 1_000
-    /// Most waiting rows one ingest indexes (besides its own rows when it has more). A segment of 150 rows
-    /// costs about as little per row as one of 300 (one of 30-50 rows cost 30-40% more, in CPU and in later
-    /// merges); at 1,000,000 events a batch of 10 that indexed 150 rows took 9-15 ms of CPU, one that
-    /// indexed 300 and took the merge step 18-28 ms (the ingest p99). Under back-to-back batches of 10, one
-    /// in 15 indexes and one in 30 merges (the p90 rose from ~3.2 to ~4.9 ms wall; merging twice the pages
-    /// half as often measured the same).
-    static let searchIndexRowsPerIngest = 150
+    /// Most waiting rows one ingest indexes (besides its own rows when it has more). The batch that indexes
+    /// is the slow one: at 1,000,000 events a batch of 10 that indexed 150 rows took 9-15 ms of CPU, and
+    /// under back-to-back batches of 10 (one in 15 indexed) those batches were the ingest p99. With 75, one
+    /// in about 7 indexes and each costs half. Store bench at 1,000,000 events, alternated runs: p99 5.8 and
+    /// 6.1 ms with 150 against 3.9, 3.9 and 5.3 with 75 on tmpfs; 10.8 and 12.4 against 6.6 and 7.7 on disk;
+    /// the medians within the runs' spread. The live write path's CPU per event measured the same
+    /// (`bench/live_ingest_bench.py`, 2 × 2 alternated runs: 0.060 ms). Segments of 30-50 rows cost 30-40%
+    /// more per row, in CPU and in later merges.
+    static let searchIndexRowsPerIngest = 75
     /// Most rows indexed per transaction by `flushSearchIndex`.
     static let searchIndexChunk = 5_000
     /// Pages written per merge step by `flushSearchIndex`.

@@ -2,8 +2,10 @@
 
 Parts (TIMELINE_BENCH_ONLY picks them; other part names are ignored here):
   onscreen   publish -> on screen: `timeline tui` polling a moto queue in tmux, boto3 SendMessage one event at a
-             time, the clock stopped when `tmux capture-pane` first shows the event's title.
-             TIMELINE_BENCH_ONSCREEN_EVENTS (200).
+             time, the clock stopped when `tmux capture-pane` first shows the event's title. Twice: each event
+             after a quiet spell of 50-150 ms (as an agent's event comes, at any point of the viewer's frame),
+             then back to back (each sent as the last one showed: in step with the viewer's 30 frames a
+             second, where an event waits for its frame's slot). TIMELINE_BENCH_ONSCREEN_EVENTS (200) each.
   idle       idle TUI on an empty queue: CPU (utime+stime from /proc/PID/stat) and wake-ups (voluntary context
              switches of every thread, /proc/PID/task/*/status) over TIMELINE_BENCH_IDLE_SECONDS (60).
   coldstart  cold start to first frame, whole process: fork+exec of `timeline tui --no-poll` on a pty until the
@@ -23,6 +25,7 @@ import fcntl
 import json
 import os
 import pty
+import random
 import select
 import shutil
 import signal
@@ -86,11 +89,20 @@ def tui_command(timeline: str, database: Path, queue_url: str | None = None, end
 def run_onscreen(timeline: str, endpoint: str, folder: Path, samples: int, warmup: int = 5) -> None:
     print(f"== publish -> on screen: {samples} events, boto3 SendMessage to moto, `timeline tui` in tmux "
           "(target: median <= 30 ms, p99 <= 80 ms)", flush=True)
+    for rhythm, quiet in [("after a quiet spell", (0.05, 0.15)), ("back to back", None)]:
+        run_onscreen_rhythm(timeline, endpoint, folder, samples, warmup, rhythm, quiet)
+
+
+def run_onscreen_rhythm(timeline: str, endpoint: str, folder: Path, samples: int, warmup: int, rhythm: str,
+                        quiet: tuple[float, float] | None) -> None:
+    """One pass of `run_onscreen`: each event sent after a random quiet spell in `quiet` (seconds), or as soon
+    as the last one showed (None)."""
     client = sqs_server.sqs_client(endpoint)
     queue_url = client.create_queue(QueueName=sqs_server.unique_queue_name("bench-onscreen"))["QueueUrl"]
     tmux = Tmux()
     try:
-        tmux.start(tui_command(timeline, folder / "onscreen.db", queue_url, endpoint), env=child_environment(),
+        database = folder / f"onscreen-{'quiet' if quiet else 'back-to-back'}.db"
+        tmux.start(tui_command(timeline, database, queue_url, endpoint), env=child_environment(),
                    width=120, height=40)
         if tmux.shown_at("No events yet", 30) is None:
             print(f"  the TUI did not start; screen:\n{tmux.capture()}")
@@ -99,6 +111,8 @@ def run_onscreen(timeline: str, endpoint: str, folder: Path, samples: int, warmu
         for n in range(warmup + samples):
             title = f"on-screen probe {n:04d} {uuid.uuid4().hex[:8]}"
             body = json.dumps(event(n, title, task_id=f"probe-{n % 30}"))
+            if quiet:
+                time.sleep(random.uniform(*quiet))
             started = time.perf_counter()
             client.send_message(QueueUrl=queue_url, MessageBody=body)
             shown = tmux.shown_at(title, 30)
@@ -109,7 +123,7 @@ def run_onscreen(timeline: str, endpoint: str, folder: Path, samples: int, warmu
             else:
                 latencies.append(shown - started)
         if latencies:
-            print(f"  publish -> on screen: {spread(latencies)} over {len(latencies)} events"
+            print(f"  publish -> on screen, {rhythm}: {spread(latencies)} over {len(latencies)} events"
                   + (f" ({missing} not shown within 30 s)" if missing else ""), flush=True)
     finally:
         tmux.kill()

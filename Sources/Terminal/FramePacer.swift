@@ -8,7 +8,11 @@
 ///   frame, and an event after a quiet spell, even one right after a follow-up that found nothing, at
 ///   once. A check that folds in a commit of this process (`storeWritten(at:here: true)`, told after the
 ///   commit) is a reload outright: the store surely changed, so comparing its change token first would
-///   only cost a round trip through the read lane.
+///   only cost a round trip through the read lane. Such a commit told after the first check of a burst,
+///   when that check only looked, brings the next check forward to at once: the look may have come
+///   between the commit's WAL write and its publication and found nothing (an event on its own then
+///   waited a whole frame for the follow-up). Follow-ups keep their slots, so a burst still reloads at
+///   most once a frame after its first look.
 /// - **Frames.** What answers the user (a key, a paste, a resize, and the loads they started) is drawn at
 ///   once. What only follows the store or a tick is drawn at most once a frame interval: a frame due
 ///   sooner waits for its slot.
@@ -24,6 +28,11 @@ struct FramePacer {
     private var writtenSinceCheck = false
     /// A commit of this process is among the writes since the last check.
     private var committedHereSinceCheck = false
+    /// The scheduled check is a follow-up (a frame after the previous), not the first after a quiet spell.
+    private var scheduledCheckFollowsUp = false
+    /// The last check was the first of a burst and only looked (`.look`): it may have come before a commit
+    /// of this process was published.
+    private var firstCheckLooked = false
     private var lastFrame: Int64 = .min / 2
 
     init(frameMicros: Int64 = FramePacer.frameMicros) { self.frameMicros = frameMicros }
@@ -34,6 +43,10 @@ struct FramePacer {
 
     /// True when a scheduled store check is due at `now`.
     func storeCheckDue(at now: Int64) -> Bool { nextStoreCheck.map { now >= $0 } ?? false }
+
+    /// True while a commit of this process would bring the scheduled check forward (the burst's first check
+    /// only looked): the loop then takes this process's commits even though it does not listen to the store.
+    var takesCommitsHere: Bool { listensToStore || firstCheckLooked }
 
     /// What a due store check does.
     enum StoreCheck: Equatable {
@@ -48,13 +61,19 @@ struct FramePacer {
     mutating func storeWritten(at now: Int64, here: Bool = false) {
         writtenSinceCheck = true
         if here { committedHereSinceCheck = true }
-        if nextStoreCheck == nil { nextStoreCheck = now }
+        if nextStoreCheck == nil {
+            (nextStoreCheck, scheduledCheckFollowsUp) = (now, false)
+        } else if here && firstCheckLooked {
+            nextStoreCheck = now
+            firstCheckLooked = false
+        }
     }
 
     /// The store check to make now, if one is due (and records it).
     mutating func takeStoreCheck(at now: Int64) -> StoreCheck? {
         guard storeCheckDue(at: now) else { return nil }
-        nextStoreCheck = writtenSinceCheck ? now + frameMicros : nil
+        firstCheckLooked = !scheduledCheckFollowsUp && !committedHereSinceCheck
+        (nextStoreCheck, scheduledCheckFollowsUp) = writtenSinceCheck ? (now + frameMicros, true) : (nil, false)
         defer { writtenSinceCheck = false; committedHereSinceCheck = false }
         return committedHereSinceCheck ? .reload : .look
     }

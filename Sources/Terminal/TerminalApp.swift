@@ -70,8 +70,8 @@ public enum TerminalApp {
             guard running else { break }
             let now = clock()
             // Writes seen while the pacer did not listen wait in the watcher (and the controller's flag)
-            // until the check they fold into is due.
-            if pacer.listensToStore || pacer.storeCheckDue(at: now) {
+            // until the check they fold into is due; a commit of this process after a look is taken at once.
+            if pacer.takesCommitsHere || pacer.storeCheckDue(at: now) {
                 var written = woken.store
                 if !pacer.listensToStore, watcher?.drain() == true { written = true }
                 let committedHere = controller.takeStoreWrites()

@@ -76,6 +76,33 @@ import Testing
         #expect(pacer.takeStoreCheck(at: 10 * frame) == .reload, "after a quiet spell, at once")
     }
 
+    @Test func aCommitHereToldAfterTheFirstLookIsReloadedAtOnceNotAFrameLater() {
+        var pacer = FramePacer()
+        pacer.storeWritten(at: 0)  // the WAL write, seen before the commit was published
+        #expect(pacer.takeStoreCheck(at: 0) == .look)
+        #expect(pacer.takesCommitsHere, "the look may have found nothing: a commit here is taken meanwhile")
+        pacer.storeWritten(at: 300, here: true)
+        #expect(pacer.storeCheckDue(at: 300), "the commit here is not held for the follow-up a frame later")
+        #expect(pacer.takeStoreCheck(at: 300) == .reload)
+        #expect(!pacer.takesCommitsHere, "the burst's next commits fold into the follow-up")
+        pacer.storeWritten(at: 600, here: true)
+        #expect(!pacer.storeCheckDue(at: 600))
+        #expect(pacer.deadline(framePending: false) == 300 + frame, "one reload a frame from there on")
+        #expect(pacer.takeStoreCheck(at: 300 + frame) == .reload)
+    }
+
+    @Test func aFollowUpThatOnlyLookedDoesNotLetCommitsHereJumpTheirSlot() {
+        var pacer = FramePacer()
+        pacer.storeWritten(at: 0, here: true)
+        #expect(pacer.takeStoreCheck(at: 0) == .reload)
+        pacer.storeWritten(at: 10)  // another process's write (or a background merge's)
+        #expect(pacer.takeStoreCheck(at: frame) == .look)
+        #expect(!pacer.takesCommitsHere, "a follow-up is paced: writes during a burst are checked once a frame")
+        pacer.storeWritten(at: frame + 10, here: true)
+        #expect(!pacer.storeCheckDue(at: frame + 10))
+        #expect(pacer.takeStoreCheck(at: 2 * frame) == .reload)
+    }
+
     @Test func backgroundFramesAreCappedButWhatAnswersTheUserIsDrawnAtOnce() {
         var pacer = FramePacer()
         #expect(pacer.mayDraw(at: 0, answersUser: false), "the first frame")

@@ -69,6 +69,11 @@ public enum TerminalApp {
             }
             guard running else { break }
             let now = clock()
+            controller.pollBackground(nowMicros: now)
+            // Wakes are drained before anything they announce is looked at: one that comes later (a commit of
+            // this process told while this iteration runs) wakes the next wait, instead of being drained
+            // unseen and its commit left for the next check a frame later.
+            wakePipe?.drain()
             // Writes seen while the pacer did not listen wait in the watcher (and the controller's flag)
             // until the check they fold into is due; a commit of this process after a look is taken at once.
             if pacer.takesCommitsHere || pacer.storeCheckDue(at: now) {
@@ -90,8 +95,6 @@ public enum TerminalApp {
                 dirty = true
                 ticked = true
             }
-            controller.pollBackground(nowMicros: now)
-            wakePipe?.drain()
             switch controller.drainResults() {
             case .none: break
             case .background: dirty = true; onlyTicked = false

@@ -158,9 +158,10 @@ public final class TimelineController: Sendable {
         var answers = false
         for item in items {
             // Several store changes in one drain are one reload.
-            if item.input == .storeChanged { if coalesced { continue }; coalesced = true }
+            let storeChanged = item.input == .storeChanged
+            if storeChanged { if coalesced { continue }; coalesced = true }
             answers = answers || item.answersUser
-            run(loop.withLock { reduce(&$0.state, item.input) }, answersUser: item.answersUser)
+            run(loop.withLock { reduce(&$0.state, item.input) }, countsAfterWindow: storeChanged, answersUser: item.answersUser)
         }
         return answers ? .answers : .background
     }
@@ -229,7 +230,9 @@ public final class TimelineController: Sendable {
 
     /// `countsAfterWindow`: counts start only once the fast lane has answered the effects before them (the
     /// first frame), so a count over a large history does not compete with it for the CPU; always so beside
-    /// a new query's first window, which gives its first counts (`WindowRequest.countsFirst`).
+    /// a new query's first window, which gives its first counts (`WindowRequest.countsFirst`). A store
+    /// change's reload does so too: counts that came first drew a frame of their own, and the changed rows
+    /// then waited for the next frame's slot (a whole frame between an event's commit and its row).
     /// `answersUser`: the effects' results answer the user's input (`drainResults`).
     private func run(_ effects: [Effect], countsAfterWindow: Bool = false, answersUser: Bool = false) {
         let countsAfterWindow = countsAfterWindow || effects.contains {

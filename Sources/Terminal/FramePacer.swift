@@ -15,7 +15,7 @@
 ///   most once a frame after its first look.
 /// - **Frames.** What answers the user (a key, a paste, a resize, and the loads they started) is drawn at
 ///   once. What only follows the store or a tick is drawn at most once a frame interval: a frame due
-///   sooner waits for its slot.
+///   sooner waits for its slot. A frame that showed only a tick leaves the slot to the store's next.
 ///
 /// Pure (the clock is passed in, in microseconds), so the rule is tested without a terminal.
 struct FramePacer {
@@ -89,9 +89,12 @@ struct FramePacer {
     }
 
     /// A frame was drawn at `now`. One that changed nothing on screen (a reload that found what was shown)
-    /// wrote nothing to the terminal, so it does not take the slot of the next frame that does.
-    mutating func drew(at now: Int64, changedScreen: Bool = true) {
-        if changedScreen { lastFrame = now }
+    /// wrote nothing to the terminal, so it does not take the slot of the next frame that does. Nor does
+    /// one that showed only a tick (`onlyTicked`: a relative time, a spinner): ticks come at most ten a
+    /// second, and a store change right after one (about one event in thirty at a tick a second) waited a
+    /// whole frame for its slot.
+    mutating func drew(at now: Int64, changedScreen: Bool = true, onlyTicked: Bool = false) {
+        if changedScreen && !onlyTicked { lastFrame = now }
     }
 
     /// The soonest the loop must wake for the store or a frame waiting for its slot (nil: neither).

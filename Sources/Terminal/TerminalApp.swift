@@ -120,7 +120,7 @@ public enum TerminalApp {
             if dirty && pacer.mayDraw(at: now, answersUser: answersUser, onlyTicked: onlyTicked) {
                 changed = curses.draw(render(controller.state, width: size.width, height: size.height))
                 controller.drawn()
-                pacer.drew(at: now, changedScreen: changed)
+                pacer.drew(at: now, changedScreen: changed, onlyTicked: onlyTicked)
                 dirty = false
                 answersUser = false
                 onlyTicked = false

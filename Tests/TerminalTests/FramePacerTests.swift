@@ -129,6 +129,17 @@ import Testing
         #expect(!pacer.mayDraw(at: frame + 20, answersUser: false), "a frame that changed the screen takes its slot")
     }
 
+    @Test func aFrameThatShowedOnlyATickDoesNotTakeTheSlotOfAStoreChangeRightAfter() {
+        var pacer = FramePacer()
+        pacer.drew(at: 0)
+        #expect(pacer.mayDraw(at: frame, answersUser: false, onlyTicked: true))
+        pacer.drew(at: frame, onlyTicked: true)  // the relative times moved on
+        #expect(pacer.mayDraw(at: frame + 2_000, answersUser: false), "an event 2 ms after a tick is drawn at once")
+        pacer.drew(at: frame + 2_000)
+        #expect(!pacer.mayDraw(at: frame + 4_000, answersUser: false), "that frame takes its slot")
+        #expect(!pacer.mayDraw(at: frame + 4_000, answersUser: false, onlyTicked: true), "ticks wait for it too")
+    }
+
     @Test func aTicksFrameWaitsForAScheduledStoreChecksFrameInsteadOfTakingItsSlot() {
         var pacer = FramePacer()
         pacer.drew(at: 0)

@@ -69,10 +69,19 @@ public enum TerminalApp {
             }
             guard running else { break }
             let now = clock()
+            var ticked = false
+            if now - lastTick >= cadence.interval(animating: controller.state.animating) {
+                controller.send(.tick(nowMicros: now))
+                lastTick = now
+                if !dirty { onlyTicked = true }
+                dirty = true
+                ticked = true
+            }
             controller.pollBackground(nowMicros: now)
-            // Wakes are drained before anything they announce is looked at: one that comes later (a commit of
-            // this process told while this iteration runs) wakes the next wait, instead of being drained
-            // unseen and its commit left for the next check a frame later.
+            // Wakes are drained after what this iteration itself wakes for (a tick's, the poller's status) and
+            // before anything they announce is looked at: one that comes later (a commit of this process told
+            // while this iteration runs) wakes the next wait, instead of being drained unseen and its commit
+            // left for the next check a frame later.
             wakePipe?.drain()
             // Writes seen while the pacer did not listen wait in the watcher (and the controller's flag)
             // until the check they fold into is due; a commit of this process after a look is taken at once.
@@ -86,14 +95,6 @@ public enum TerminalApp {
             case .look?: controller.checkForChangesNow()
             case .reload?: controller.reloadAfterOwnCommit()
             case nil: break
-            }
-            var ticked = false
-            if now - lastTick >= cadence.interval(animating: controller.state.animating) {
-                controller.send(.tick(nowMicros: now))
-                lastTick = now
-                if !dirty { onlyTicked = true }
-                dirty = true
-                ticked = true
             }
             switch controller.drainResults() {
             case .none: break

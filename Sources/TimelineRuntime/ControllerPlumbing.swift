@@ -36,12 +36,13 @@ final class Inbox: Sendable {
     }
     private let content = Mutex(Content())
     func setWake(_ handler: (@Sendable () -> Void)?) { content.withLock { $0.wake = handler } }
-    func put(_ input: Input, answersUser: Bool = false) {
+    /// `wakes: false` for a put by the loop itself, which takes its inbox next anyway.
+    func put(_ input: Input, answersUser: Bool = false, wakes: Bool = true) {
         let wake = content.withLock { content in
             content.items.append(Item(input: input, answersUser: answersUser))
             return content.wake
         }
-        wake?()
+        if wakes { wake?() }
     }
     /// Wakes the loop without a result (it has something else to look at).
     func wake() { content.withLock { $0.wake }?() }

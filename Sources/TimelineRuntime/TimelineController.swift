@@ -103,10 +103,11 @@ public final class TimelineController: Sendable {
 
     /// A commit of this process, taken by the loop (`takeStoreWrites`): reloads at once, without comparing
     /// the change token on the fast lane first (one round trip less between a commit and its frame). The
-    /// token is brought up to date by the reload's own read.
+    /// token is brought up to date by the reload's own read. Called by the loop, which drains its results
+    /// next: the store change does not wake it again.
     public func reloadAfterOwnCommit() {
         tokenBehind.store(true, ordering: .releasing)
-        inbox.put(.storeChanged)
+        inbox.put(.storeChanged, wakes: false)
     }
 
     /// Looks for other connections' commits now, without the `changeCheckInterval` throttle: for a commit

@@ -22,7 +22,8 @@ public protocol TimelineDriver: AnyObject {
     /// then checks the store at its pace.
     func takeStoreWrites() -> Bool
     /// Reloads for a commit of this process (`takeStoreWrites` said so), without comparing the change
-    /// token first: the store surely changed.
+    /// token first: the store surely changed. The loop calls it and drains its results next (`drainResults`):
+    /// it does not wake the loop.
     func reloadAfterOwnCommit()
     /// A frame showing `state` was drawn (an open confirmation is then on screen: `y` may send it).
     func drawn()

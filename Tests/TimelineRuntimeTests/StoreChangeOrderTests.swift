@@ -16,13 +16,7 @@ struct StoreChangeOrderTests {
         let directory = try TemporaryDirectory(prefix: "timeline-change-order")
         let path = directory.file("timeline.db")
         let writer = try TimelineStore(path: path)
-        func publish(_ n: Int) throws {
-            _ = try writer.ingest([.event(Event(id: "e\(n)", agentID: "agent-1", taskID: "T-\(n)", title: "task \(n)",
-                                                body: "", status: .info, category: nil,
-                                                timestampMicros: fixedNow + Int64(n) * 1_000, rawJSON: "{}"),
-                                          messageID: nil)])
-        }
-        try publish(1)
+        try publishNumbered(1, with: writer)
         let windowMillis = 100
         let holdWindows = Atomic(false)
         let reads = Mutex<[(read: ForwardingReader.Read, atNanos: UInt64)]>([])
@@ -40,7 +34,7 @@ struct StoreChangeOrderTests {
         reads.withLock { $0 = [] }
         holdWindows.store(true, ordering: .releasing)
 
-        try publish(2)
+        try publishNumbered(2, with: writer)
         controller.reloadAfterOwnCommit()
         _ = controller.drain()
         try controller.settle(timeout: 30)

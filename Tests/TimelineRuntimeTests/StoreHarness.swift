@@ -9,6 +9,15 @@ import TestSupport
 /// Fixed clock for the store-backed tests (the same instant as TimelineUITests' fixtures): 2026-11-22 03:00:00 UTC.
 let fixedNow: Int64 = 1_795_316_400_000_000
 
+/// Stores numbered task `T-n`'s event (`e<n>`, titled `task <n>`, `n` ms after `fixedNow`) with `writer`: each
+/// numbered task is newer than the last, so it tops the list.
+func publishNumbered(_ n: Int, with writer: TimelineStore) throws {
+    _ = try writer.ingest([.event(Event(id: "e\(n)", agentID: "agent-1", taskID: "T-\(n)", title: "task \(n)", body: "",
+                                        status: .info, category: nil, timestampMicros: fixedNow + Int64(n) * 1_000,
+                                        rawJSON: "{}"),
+                                  messageID: nil)])
+}
+
 /// A real TimelineStore on a temp SQLite file, a writer connection for the test, and a controller
 /// reading through its own connection (as `timeline tui` does).
 final class StoreHarness {

@@ -31,10 +31,7 @@ struct SustainedReloadTests {
         var published = 0
         func publish() throws {
             published += 1
-            _ = try writer.ingest([.event(Event(id: "e\(published)", agentID: "agent-1", taskID: "T-\(published)",
-                                                title: "task \(published)", body: "", status: .info, category: nil,
-                                                timestampMicros: fixedNow + Int64(published) * 1_000, rawJSON: "{}"),
-                                          messageID: nil)])
+            try publishNumbered(published, with: writer)
         }
         try publish()
         let controller = TimelineController(state: AppState(width: 80, height: 12, nowMicros: fixedNow),

@@ -7,8 +7,8 @@ import TimelineUI
 /// commit in this process), the side channel's findings or a signal, with a timeout only for the next
 /// tick (`TickCadence`: ten a second while something animates, else one a second, stretched to a few
 /// seconds while ticks change nothing on screen) or for what `FramePacer` holds back (a store check or a
-/// frame waiting for its slot: about 30 a second while the store changes; what answers the user is drawn
-/// at once). Then it decodes the input bytes (`TerminalInput`), feeds the controller and draws the diff.
+/// frame waiting for its slot: at most 40 frames a second while the store changes; what answers the user is
+/// drawn at once). Then it decodes the input bytes (`TerminalInput`), feeds the controller and draws the diff.
 public enum TerminalApp {
     /// How often `data_version` is still checked when inotify watches the store (a slow fallback).
     static let watchedChangeCheckMicros: Int64 = 5_000_000
@@ -47,7 +47,7 @@ public enum TerminalApp {
         var pacer = FramePacer()
         var dirty = true
         var answersUser = true  // what is dirty answers the user: drawn without waiting for a frame slot
-        var onlyTicked = false  // what is dirty is a tick's alone: it may wait for a scheduled store check's frame
+        var incidental = false  // what is dirty is incidental (a tick, the poller's status): it may wait for a store check's frame
         var woken = EventWait.Woken(terminal: true)
         while running && TerminalRestore.terminationSignal == 0 {
             // Input, a background result or a store write (not a timeout, not a signal) is activity.
@@ -57,7 +57,7 @@ public enum TerminalApp {
                 for input in keyboard.read(timeoutMillis: 0) where running {
                     dirty = true
                     answersUser = true
-                    onlyTicked = false
+                    incidental = false
                     switch input {
                     case .key(.ctrl("l")): curses.invalidate()  // full repaint: clears what other programs wrote
                     case .key(.ctrl("z")): curses.suspend()
@@ -73,7 +73,7 @@ public enum TerminalApp {
             if now - lastTick >= cadence.interval(animating: controller.state.animating) {
                 controller.send(.tick(nowMicros: now))
                 lastTick = now
-                if !dirty { onlyTicked = true }
+                if !dirty { incidental = true }
                 dirty = true
                 ticked = true
             }
@@ -83,14 +83,12 @@ public enum TerminalApp {
             // while this iteration runs) wakes the next wait, instead of being drained unseen and its commit
             // left for the next check a frame later.
             wakePipe?.drain()
-            // Writes seen while the pacer did not listen wait in the watcher (and the controller's flag)
-            // until the check they fold into is due; a commit of this process after a look is taken at once.
-            if pacer.takesCommitsHere || pacer.storeCheckDue(at: now) {
-                var written = woken.store
-                if !pacer.listensToStore, watcher?.drain() == true { written = true }
-                let committedHere = controller.takeStoreWrites()
-                if written || committedHere { pacer.storeWritten(at: now, here: committedHere) }
-            }
+            // Writes seen while the pacer did not listen wait in the watcher until the check they fold into
+            // is due; a commit of this process is taken at once (it may bring that check forward).
+            var written = woken.store
+            if !pacer.listensToStore, pacer.storeCheckDue(at: now), watcher?.drain() == true { written = true }
+            let committedHere = controller.takeStoreWrites()
+            if written || committedHere { pacer.storeWritten(at: now, here: committedHere) }
             switch pacer.takeStoreCheck(at: now) {
             case .look?: controller.checkForChangesNow()
             case .reload?: controller.reloadAfterOwnCommit()
@@ -98,8 +96,9 @@ public enum TerminalApp {
             }
             switch controller.drainResults() {
             case .none: break
-            case .background: dirty = true; onlyTicked = false
-            case .answers: dirty = true; answersUser = true; onlyTicked = false
+            case .incidental: if !dirty { incidental = true }; dirty = true
+            case .background: dirty = true; incidental = false
+            case .answers: dirty = true; answersUser = true; incidental = false
             }
             // Input is read without ncurses' getch (where it would report KEY_RESIZE), and SIGWINCH may be
             // blocked by whatever started us (seen under pytest+tmux): the tty size itself tells (one cheap
@@ -111,25 +110,25 @@ public enum TerminalApp {
                 controller.send(.resize(width: size.width, height: size.height))
                 dirty = true
                 answersUser = true
-                onlyTicked = false
+                incidental = false
             }
             if sideChannel?.service(controller: controller, nowMicros: now, as: notices) == true {
                 dirty = true
-                onlyTicked = false
+                incidental = false
             }
             var changed = false
-            if dirty && pacer.mayDraw(at: now, answersUser: answersUser, onlyTicked: onlyTicked) {
+            if dirty && pacer.mayDraw(at: now, answersUser: answersUser, incidental: incidental) {
                 changed = curses.draw(render(controller.state, width: size.width, height: size.height))
                 controller.drawn()
-                pacer.drew(at: now, changedScreen: changed, onlyTicked: onlyTicked)
+                pacer.drew(at: now, changedScreen: changed, incidental: incidental)
                 dirty = false
                 answersUser = false
-                onlyTicked = false
+                incidental = false
             }
             // A tick whose frame waits for the store's is not counted as a tick that changed nothing.
             if active { cadence.activity() } else if (ticked && !dirty) || changed { cadence.ticked(changedScreen: changed) }
             var due = lastTick + cadence.interval(animating: controller.state.animating)
-            if let paced = pacer.deadline(framePending: dirty, onlyTicked: onlyTicked) { due = min(due, paced) }
+            if let paced = pacer.deadline(framePending: dirty, incidental: incidental) { due = min(due, paced) }
             woken = events.wait(timeoutMicros: due - clock(), watchStore: pacer.listensToStore)
         }
         controller.finishActions(timeout: 2)  // a mark or pin made just before quitting is kept

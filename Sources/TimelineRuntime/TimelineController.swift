@@ -151,20 +151,25 @@ public final class TimelineController: Sendable {
     public func drain() -> Bool { drainResults() != .none }
 
     /// Applies results that arrived from the background queue, and tells whether one answers the user
-    /// (the work it starts in turn answers the user too).
+    /// (the work it starts in turn answers the user too) or all are incidental.
     public func drainResults() -> DrainedResults {
         let items = inbox.takeAll()
         guard !items.isEmpty else { return .none }
         var coalesced = false
         var answers = false
+        var incidental = true
         for item in items {
             // Several store changes in one drain are one reload.
             let storeChanged = item.input == .storeChanged
             if storeChanged { if coalesced { continue }; coalesced = true }
             answers = answers || item.answersUser
-            run(loop.withLock { reduce(&$0.state, item.input) }, countsAfterWindow: storeChanged, answersUser: item.answersUser)
+            let effects = loop.withLock { loop in
+                incidental = incidental && item.input.isIncidental(to: loop.state)
+                return reduce(&loop.state, item.input)
+            }
+            run(effects, countsAfterWindow: storeChanged, answersUser: item.answersUser)
         }
-        return answers ? .answers : .background
+        return answers ? .answers : incidental ? .incidental : .background
     }
 
     /// Waits until both lanes have answered everything sent so far and every answer is applied. For tests

@@ -35,7 +35,11 @@ public protocol TimelineDriver: AnyObject {
 public enum DrainedResults: Hashable, Sendable {
     /// Nothing arrived.
     case none
-    /// Results of background work only (store changes, counts, ticks): drawn at the frame pace.
+    /// Only incidental results (`Input.isIncidental`: the poller's status, counts, a store change whose
+    /// reload is on its way, the rows already shown): drawn at the frame pace, and after a scheduled store check's frame rather
+    /// than before it (`FramePacer`).
+    case incidental
+    /// Results of background work (a store change's rows, among others): drawn at the frame pace.
     case background
     /// At least one result answers the user's input (a key's load, a confirmed reply): drawn at once.
     case answers

@@ -41,7 +41,7 @@ struct FramePaceInputTests {
     @Test func aStoreReloadIsBackgroundAndASearchTypedIsAnAnswer() throws {
         let h = try shownT1ThenT2Written()
         h.controller.checkForChangesNow()
-        #expect(drainedUntilSettled(h) == [.background])
+        #expect(drainedUntilSettled(h) == [.incidental, .background], "the store change and its counts, and its rows")
         #expect(h.visibleTasks == ["T2", "T1"])
         h.controller.send(.key(.char("/")))
         h.controller.send(.key(.char("T")))
@@ -53,12 +53,40 @@ struct FramePaceInputTests {
     @Test func aCommitOfThisProcessReloadsWithoutAChangeCheckAndItsWALWriteFindsNothingNew() throws {
         let h = try shownT1ThenT2Written()
         h.controller.reloadAfterOwnCommit()
-        #expect(h.controller.drainResults() == .background, "the reload starts at once, not after a read-lane check")
+        #expect(h.controller.drainResults() == .incidental, "the reload starts at once, not after a read-lane check")
         h.settle()
         #expect(h.visibleTasks == ["T2", "T1"])
         h.controller.checkForChangesNow()  // what the commit's WAL write (inotify) causes a frame later
         #expect(drainedUntilSettled(h).isEmpty, "the reload took the change token: no second reload")
         #expect(h.visibleTasks == ["T2", "T1"])
+    }
+
+    @Test func thePollersStatusCountsAStoreChangeAndRowsAlreadyShownAreIncidentalAndNewRowsAreNot() throws {
+        let status = Mutex(PollerStatusView(state: .receiving))
+        let h = try StoreHarness(pollerStatus: { status.withLock { $0 } })
+        try h.publish("T1", secondsAgo: 50)
+        h.start()
+        h.controller.changeCheckInterval = .max
+        h.settle()
+        status.withLock { $0.storedCount = 1 }
+        h.controller.pollBackground(nowMicros: fixedNow)
+        #expect(h.controller.drainResults() == .incidental, "a frame of the poller's status may wait for the store's")
+        try h.publish("T2", secondsAgo: 10)
+        h.controller.reloadAfterOwnCommit()
+        #expect(h.controller.drainResults() == .incidental, "nothing to show before the reload's rows")
+        var outcome = DrainedResults.none
+        let deadline = Date().addingTimeInterval(10)
+        while h.visibleTasks != ["T2", "T1"], Date() < deadline {
+            outcome = h.controller.drainResults()
+            if outcome == .none { Thread.sleep(forTimeInterval: 0.001) }
+        }
+        #expect(h.visibleTasks == ["T2", "T1"])
+        #expect(outcome == .background, "the drain that brought the rows")
+        #expect(drainedUntilSettled(h).isSubset(of: [.incidental]), "then only the counts")
+        #expect(h.state.counts.total == 2)
+        h.controller.reloadAfterOwnCommit()  // a second reload of the same commit (a look that raced it)
+        #expect(drainedUntilSettled(h) == [.incidental], "the rows already shown need no frame of their own")
+        #expect(!Input.loadFailed("a read failed").isIncidental(to: h.state))
     }
 
     /// A started controller showing T1 that checks the store only when told, and T2 written after it.

@@ -27,13 +27,14 @@ final class StoreHarness {
     private var seq = 0
     private var clock = fixedNow
 
-    init(width: Int = 80, height: Int = 12, sendReply: (@Sendable (ReplyRecord) -> ReplyRecord)? = nil) throws {
+    init(width: Int = 80, height: Int = 12, sendReply: (@Sendable (ReplyRecord) -> ReplyRecord)? = nil,
+         pollerStatus: (@Sendable () -> PollerStatusView)? = nil) throws {
         directory = try TemporaryDirectory(prefix: "timeline-ui")
         let path = directory.file("timeline.db")
         writer = try TimelineStore(path: path)
         controller = TimelineController(state: AppState(width: width, height: height, nowMicros: fixedNow),
-                                        makeReader: { try TimelineStore(path: path) }, countDebounce: 0,
-                                        sendReply: sendReply)
+                                        makeReader: { try TimelineStore(path: path) }, pollerStatus: pollerStatus,
+                                        countDebounce: 0, sendReply: sendReply)
     }
 
     var state: AppState { controller.state }

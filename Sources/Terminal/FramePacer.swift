@@ -14,9 +14,9 @@
 ///   instead of waiting for a check whose phase has nothing to do with it (half an interval on average).
 /// - **Frames.** What answers the user (a key, a paste, a resize, and the loads they started) is drawn at
 ///   once. What only follows the store or a tick is drawn at most once a frame interval: a frame due
-///   sooner waits for its slot. An incidental frame (only a tick, the poller's status or counts changed)
-///   waits for a scheduled store check's frame, which shows it too, for at most two frame intervals after
-///   the last frame, and it leaves the slot to the store's next. So under a steady load each reload's rows
+///   sooner waits for its slot. An incidental frame (only a tick, the poller's status, counts or the
+///   header's attention counts changed) waits for a scheduled store check's frame, which shows it too, for
+///   at most two frame intervals after the last frame, and it leaves the slot to the store's next. So under a steady load each reload's rows
 ///   are drawn as soon as they are read, instead of a frame of the poller's status taking the slot just
 ///   before them and the rows waiting a frame behind it.
 ///

@@ -47,7 +47,9 @@ public enum TerminalApp {
         var pacer = FramePacer()
         var dirty = true
         var answersUser = true  // what is dirty answers the user: drawn without waiting for a frame slot
-        var incidental = false  // what is dirty is incidental (a tick, the poller's status): it may wait for a store check's frame
+        // What is dirty is incidental (a tick, the poller's status, the header's attention counts): it may
+        // wait for a scheduled store check's frame.
+        var incidental = false
         var woken = EventWait.Woken(terminal: true)
         while running && TerminalRestore.terminationSignal == 0 {
             // Input, a background result or a store write (not a timeout, not a signal) is activity.
@@ -112,9 +114,10 @@ public enum TerminalApp {
                 answersUser = true
                 incidental = false
             }
+            // The header's attention counts (or a notifier's failure) are incidental, like the poller's status.
             if sideChannel?.service(controller: controller, nowMicros: now, as: notices) == true {
+                if !dirty { incidental = true }
                 dirty = true
-                incidental = false
             }
             var changed = false
             if dirty && pacer.mayDraw(at: now, answersUser: answersUser, incidental: incidental) {

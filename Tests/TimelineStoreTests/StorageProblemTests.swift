@@ -77,7 +77,7 @@ struct StorageProblemTests {
     @Test func aLogBesideADatabaseOnAWritableFileSystemIsNotTheReadOnlyCase() throws {
         let fixture = try StoreFixture()
         let path = fixture.path
-        FileManager.default.createFile(atPath: path + "-wal", contents: Data())
+        #expect(FileManager.default.createFile(atPath: path + "-wal", contents: Data()))
         try? FileManager.default.removeItem(atPath: path + "-shm")
         #expect(!LeftWriteAheadLog.blocksOpening(path))
         #expect(!LeftWriteAheadLog.blocksOpening(path + ".missing"))

@@ -104,11 +104,11 @@ def cjk(log: str) -> str | None:
 
 
 def sustained(log: str) -> str | None:
-    screen = found(r"sustained on-screen latency \(publish -> shown\): median ([\d.]+) ms, p90 [\d.]+ ms, p99 ([\d.]+) ms", log,
+    screen = found(r"sustained on-screen latency \(publish -> [^)]*\): median ([\d.]+) ms, p90 [\d.]+ ms, p99 ([\d.]+) ms", log,
                    lambda m: f"p99 {m[2]} ms (median {m[1]})")
     backlog = found(r"backlog: .*?max ([\d,]+) messages = max ([\d.]+) s", log, lambda m: f"backlog max {m[2]} s")
     cpu = found(r"sustained viewer CPU: ([\d.]+) %", log, lambda m: f"viewer {m[1]} % CPU")
-    rate = found(r"published: [\d,]+ events \(([\d,]+)/s", log, lambda m: f"at {m[1]} events/s")
+    rate = found(r"published: offered .*?accepted ([\d,]+)/s", log, lambda m: f"at {m[1]} events/s")
     parts = [p for p in (backlog, screen, cpu, rate) if p]
     return ", ".join(parts) if parts else None
 

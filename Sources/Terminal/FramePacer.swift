@@ -16,9 +16,9 @@
 ///   once. What only follows the store or a tick is drawn at most once a frame interval: a frame due
 ///   sooner waits for its slot. An incidental frame (only a tick, the poller's status, counts or the
 ///   header's attention counts changed) waits for a scheduled store check's frame, which shows it too, for
-///   at most two frame intervals after the last frame, and it leaves the slot to the store's next. So under a steady load each reload's rows
-///   are drawn as soon as they are read, instead of a frame of the poller's status taking the slot just
-///   before them and the rows waiting a frame behind it.
+///   at most two frame intervals after the last frame, and it leaves the slot to the store's next. So
+///   under a steady load each reload's rows are drawn as soon as they are read, instead of a frame of the
+///   poller's status taking the slot just before them and the rows waiting a frame behind it.
 ///
 /// Pure (the clock is passed in, in microseconds), so the rule is tested without a terminal.
 struct FramePacer {
@@ -62,7 +62,7 @@ struct FramePacer {
 
     /// The store was written (seen at `now`): a check at once, unless one is scheduled (the write folds
     /// into it). `here`: this process committed (told after its commit), so the check is a reload, and it
-    /// comes forward to now or half a frame after the last reload, whichever is later.
+    /// comes forward to now or half a check interval after the last reload, whichever is later.
     mutating func storeWritten(at now: Int64, here: Bool = false) {
         writtenSinceCheck = true
         if here { committedHereSinceCheck = true }
@@ -86,9 +86,9 @@ struct FramePacer {
 
     /// Whether a frame may be drawn at `now`: at once when it answers the user, else once its slot came.
     /// `incidental`: only a tick (a spinner, relative times), the poller's status or counts changed what is
-    /// drawn; while a store check is scheduled that frame waits for the check's own, which shows it too
-    /// (drawn first, it would take the slot, and the frame showing the store's change would wait for the
-    /// next one), but not past two frame intervals after the last frame.
+    /// drawn (`DrainedResults.incidental`); while a store check is scheduled that frame waits for the
+    /// check's own, which shows it too (drawn first, it would take the slot, and the frame showing the
+    /// store's change would wait for the next one), but not past two frame intervals after the last frame.
     func mayDraw(at now: Int64, answersUser: Bool, incidental: Bool = false) -> Bool {
         answersUser || now >= slot(incidental: incidental)
     }

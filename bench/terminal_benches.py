@@ -4,8 +4,8 @@ Parts (TIMELINE_BENCH_ONLY picks them; other part names are ignored here):
   onscreen   publish -> on screen: `timeline tui` polling a moto queue in tmux, boto3 SendMessage one event at a
              time, the clock stopped when `tmux capture-pane` first shows the event's title. Twice: each event
              after a quiet spell of 50-150 ms (as an agent's event comes, at any point of the viewer's frame),
-             then back to back (each sent as the last one showed: in step with the viewer's 30 frames a
-             second, where an event waits for its frame's slot). TIMELINE_BENCH_ONSCREEN_EVENTS (200) each.
+             then back to back (each sent as the last one showed: in step with the viewer's frame pace,
+             at most 40 frames a second, where an event waits for its frame's slot). TIMELINE_BENCH_ONSCREEN_EVENTS (200) each.
   idle       idle TUI on an empty queue: CPU (utime+stime from /proc/PID/stat) and wake-ups (voluntary context
              switches of every thread, /proc/PID/task/*/status) over TIMELINE_BENCH_IDLE_SECONDS (60).
   coldstart  cold start to first frame, whole process: fork+exec of `timeline tui --no-poll` on a pty until the

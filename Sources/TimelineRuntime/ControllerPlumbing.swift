@@ -44,6 +44,15 @@ final class Inbox: Sendable {
         }
         if wakes { wake?() }
     }
+    /// Queues `items` at once, waking the loop once: they are drained together.
+    func put(_ items: [Item]) {
+        guard !items.isEmpty else { return }
+        let wake = content.withLock { content in
+            content.items += items
+            return content.wake
+        }
+        wake?()
+    }
     /// Wakes the loop without a result (it has something else to look at).
     func wake() { content.withLock { $0.wake }?() }
     func takeAll() -> [Item] {
@@ -101,4 +110,26 @@ extension Atomic<Bool> {
     }
 
     func clear() { store(false, ordering: .releasing) }
+}
+
+/// The results of one store change's reads on the fast lane (its rows, pinned rows, rejected messages),
+/// queued together once the last of them is read: one drain takes them all, so one frame shows the changed
+/// rows with the pinned ones (a pinned task's row read a millisecond after the list's waited a frame).
+final class ResultGroup: Sendable {
+    private let items = Mutex<[Inbox.Item]>([])
+    /// Reads still to answer; the one that brings it to zero hands the group over.
+    private let left: Atomic<Int>
+
+    init(reads: Int) { left = Atomic(reads) }
+
+    func add(_ item: Inbox.Item) { items.withLock { $0.append(item) } }
+
+    /// One read answered (or skipped): the last one queues every result in `inbox`.
+    func finished(into inbox: Inbox) {
+        guard left.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
+        inbox.put(items.withLock { items in
+            defer { items = [] }
+            return items
+        })
+    }
 }

@@ -167,7 +167,7 @@ public final class TimelineController: Sendable {
                 incidental = incidental && item.input.isIncidental(to: loop.state)
                 return reduce(&loop.state, item.input)
             }
-            run(effects, countsAfterWindow: storeChanged, answersUser: item.answersUser)
+            run(effects, countsAfterWindow: storeChanged, answersUser: item.answersUser, together: storeChanged)
         }
         return answers ? .answers : incidental ? .incidental : .background
     }
@@ -239,11 +239,15 @@ public final class TimelineController: Sendable {
     /// a new query's first window, which gives its first counts (`WindowRequest.countsFirst`). A store
     /// change's reload does so too: counts that came first drew a frame of their own, and the changed rows
     /// then waited for the next frame's slot (a whole frame between an event's commit and its row).
-    /// `answersUser`: the effects' results answer the user's input (`drainResults`).
-    private func run(_ effects: [Effect], countsAfterWindow: Bool = false, answersUser: Bool = false) {
+    /// `answersUser`: the effects' results answer the user's input (`drainResults`). `together`: the results
+    /// of the reads on the fast lane are queued together, once the last is read (`ResultGroup`).
+    private func run(_ effects: [Effect], countsAfterWindow: Bool = false, answersUser: Bool = false,
+                     together: Bool = false) {
         let countsAfterWindow = countsAfterWindow || effects.contains {
             if case .loadWindow(let request) = $0 { request.countsFirst } else { false }
         }
+        let fastReads = effects.filter { Self.isRead($0) && EffectKind($0) != .counts }.count
+        let group = together && fastReads > 1 ? ResultGroup(reads: fastReads) : nil
         for effect in effects {
             if effect == .quit { continue }
             if case .sendReply(let record) = effect {
@@ -269,8 +273,17 @@ public final class TimelineController: Sendable {
             let kind = EffectKind(effect)
             let ticket = tickets.issue(kind, effect, answersUser: answersUser)
             let lane = kind == .counts ? slow : fast
+            let group = lane === fast ? group : nil
+            let deliver: @Sendable (Input, Bool) -> Void = { [inbox] input, answersUser in
+                if let group { group.add(Inbox.Item(input: input, answersUser: answersUser)) } else {
+                    inbox.put(input, answersUser: answersUser)
+                }
+            }
             let work: @Sendable () -> Void = { [self] in
-                defer { tickets.finish() }
+                defer {
+                    group?.finished(into: inbox)
+                    tickets.finish()
+                }
                 // A newer request of the same kind supersedes this one: skip it (before and after waiting).
                 guard kind == .write || tickets.isLatest(ticket, kind) else { return }
                 if case .loadCounts(let request) = effect {
@@ -292,12 +305,12 @@ public final class TimelineController: Sendable {
                         }
                         return EffectExecutor.run(effect, on: reader, cancelledWhen: stale)
                     }
-                    if let result { inbox.put(result, answersUser: tickets.takeOwed(kind) || answersUser) }
+                    if let result { deliver(result, tickets.takeOwed(kind) || answersUser) }
                     if case .loadCounts(let request) = effect {
                         countThrottle.finished(generation: request.generation, startedNanos: started, capped: request.cap != nil)
                     }
                 } catch {
-                    inbox.put(.loadFailed("cannot open the store: \(error)"), answersUser: tickets.takeOwed(kind) || answersUser)
+                    deliver(.loadFailed("cannot open the store: \(error)"), tickets.takeOwed(kind) || answersUser)
                 }
             }
             if countsAfterWindow && lane === slow {
@@ -308,6 +321,16 @@ public final class TimelineController: Sendable {
         }
     }
 
+}
+
+extension TimelineController {
+    /// Whether `run` reads `effect` on a lane (every effect but quitting, replies, a poller restart and actions).
+    static func isRead(_ effect: Effect) -> Bool {
+        switch effect {
+        case .quit, .sendReply, .restartPoller: false
+        default: !ActionExecutor.isAction(effect)
+        }
+    }
 }
 
 /// `settle` ran out of time with effects still in flight (a load hangs or keeps re-issuing itself).

@@ -55,11 +55,11 @@ public enum Input: Sendable, Equatable {
 extension Input {
     /// A background result that needs no frame of its own while the store is being checked, since the next
     /// check's frame shows it too: the poller's status, a store change itself (its reload's rows follow),
-    /// what such a reload reads after its rows (counts, pinned rows, rejected messages, replies), and rows
-    /// that `state` already shows (a second reload of the same commit).
+    /// what such a reload reads beside its rows (counts, rejected messages, replies; not the pinned rows,
+    /// which a person watches), and rows that `state` already shows (a second reload of the same commit).
     public func isIncidental(to state: AppState) -> Bool {
         switch self {
-        case .storeChanged, .pollerStatus, .countsLoaded, .pinnedLoaded, .rejectedLoaded, .repliesLoaded: true
+        case .storeChanged, .pollerStatus, .countsLoaded, .rejectedLoaded, .repliesLoaded: true
         case .windowLoaded(let result): result.rows == state.window
         default: false
         }

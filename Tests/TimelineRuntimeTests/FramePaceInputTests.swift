@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 import TimelineCore
+import TestSupport
+import TimelineStore
 @testable import TimelineRuntime
 @testable import TimelineUI
 
@@ -87,6 +89,48 @@ struct FramePaceInputTests {
         h.controller.reloadAfterOwnCommit()  // a second reload of the same commit (a look that raced it)
         #expect(drainedUntilSettled(h) == [.incidental], "the rows already shown need no frame of their own")
         #expect(!Input.loadFailed("a read failed").isIncidental(to: h.state))
+    }
+
+    @Test func aStoreChangesRowsAndPinnedRowsAreDrainedTogether() throws {
+        // The pinned row's read is held 50 ms, after the list's: the list's rows must not be handed over
+        // (and drawn) without it.
+        let directory = try TemporaryDirectory(prefix: "timeline-pinned-together")
+        let path = directory.file("timeline.db")
+        let writer = try TimelineStore(path: path)
+        try publishNumbered(1, with: writer)
+        try publishNumbered(2, with: writer)
+        let holdRows = Atomic(false)
+        let controller = TimelineController(
+            state: AppState(width: 80, height: 12, nowMicros: fixedNow),
+            makeReader: {
+                ForwardingReader(try TimelineStore(path: path), before: { read, _, _ in
+                    if read == .row, holdRows.load(ordering: .acquiring) { usleep(50_000) }
+                })
+            },
+            countDebounce: 0)
+        controller.start()
+        try controller.settle(timeout: 30)
+        controller.send(.key(.char("P")))  // pins T-2, the selected row
+        try controller.settle(timeout: 30)
+        #expect(controller.state.pinnedRows.map(\.taskID) == ["T-2"])
+        holdRows.store(true, ordering: .releasing)
+
+        try publishNumbered(3, with: writer)
+        _ = try writer.ingest([.event(Event(id: "e2-again", agentID: "agent-1", taskID: "T-2", title: "task 2 again",
+                                            body: "", status: .info, category: nil,
+                                            timestampMicros: fixedNow + 4_000, rawJSON: "{}"), messageID: nil)])
+        controller.reloadAfterOwnCommit()
+        var outcome = DrainedResults.none
+        let deadline = Date().addingTimeInterval(10)
+        while outcome != .background, Date() < deadline {
+            outcome = controller.drainResults()
+            if outcome == .none { Thread.sleep(forTimeInterval: 0.001) }
+        }
+        #expect(outcome == .background)
+        #expect(controller.state.window.prefix(2).map(\.taskID) == ["T-2", "T-3"],
+                "the changed rows, in the first drain that brought any")
+        #expect(controller.state.pinnedRows.first?.event.title == "task 2 again", "and the pinned row, read after them, with them")
+        try controller.settle(timeout: 30)
     }
 
     /// A started controller showing T1 that checks the store only when told, and T2 written after it.

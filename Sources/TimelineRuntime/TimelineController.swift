@@ -249,25 +249,8 @@ public final class TimelineController: Sendable {
         let fastReads = effects.filter { Self.isRead($0) && EffectKind($0) != .counts }.count
         let group = together && fastReads > 1 ? ResultGroup(reads: fastReads) : nil
         for effect in effects {
-            if effect == .quit { continue }
-            if case .sendReply(let record) = effect {
-                tickets.begin()
-                sendLane.async { [self] in
-                    defer { tickets.finish() }
-                    var outcome = record
-                    if let sendReply { outcome = sendReply(record) } else {
-                        outcome.delivery = .failed(reason: "this view cannot send replies")
-                    }
-                    inbox.put(.replyOutcome(outcome), answersUser: answersUser)
-                }
-                continue
-            }
-            if effect == .restartPoller { pollerRestart?(); continue }
-            if ActionExecutor.isAction(effect) {
-                guard let actions else { continue }
-                actionQueue.async { [inbox] in
-                    if let input = ActionExecutor.run(effect, with: actions) { inbox.put(input, answersUser: answersUser) }
-                }
+            guard Self.isRead(effect) else {
+                runOther(effect, answersUser: answersUser)
                 continue
             }
             let kind = EffectKind(effect)
@@ -321,6 +304,27 @@ public final class TimelineController: Sendable {
         }
     }
 
+    /// Runs an effect that is not a read (`isRead`): a reply is sent on its own lane, an action on the action
+    /// queue, a poller restart at once; quitting is the loop's.
+    private func runOther(_ effect: Effect, answersUser: Bool) {
+        if case .sendReply(let record) = effect {
+            tickets.begin()
+            sendLane.async { [self] in
+                defer { tickets.finish() }
+                var outcome = record
+                if let sendReply { outcome = sendReply(record) } else {
+                    outcome.delivery = .failed(reason: "this view cannot send replies")
+                }
+                inbox.put(.replyOutcome(outcome), answersUser: answersUser)
+            }
+        } else if effect == .restartPoller {
+            pollerRestart?()
+        } else if ActionExecutor.isAction(effect), let actions {
+            actionQueue.async { [inbox] in
+                if let input = ActionExecutor.run(effect, with: actions) { inbox.put(input, answersUser: answersUser) }
+            }
+        }
+    }
 }
 
 extension TimelineController {

@@ -29,8 +29,6 @@ struct FramePacer {
     /// less than a check interval apart at times (a frame that waited would make the next ones wait too).
     static let frameMicros: Int64 = 25_000
 
-    let checkMicros: Int64
-    let frameMicros: Int64
     /// When the next store check is due; nil while none is scheduled (the loop then listens to the store).
     private(set) var nextStoreCheck: Int64?
     private var writtenSinceCheck = false
@@ -39,11 +37,6 @@ struct FramePacer {
     /// When the last check that reloaded was made.
     private var lastReload: Int64 = .min / 2
     private var lastFrame: Int64 = .min / 2
-
-    init(checkMicros: Int64 = FramePacer.checkMicros, frameMicros: Int64 = FramePacer.frameMicros) {
-        self.checkMicros = checkMicros
-        self.frameMicros = frameMicros
-    }
 
     /// False while a store check is scheduled: writes until then fold into it, so the loop need not wake
     /// for each one (it looks for them when the check is due: `storeCheckDue`).
@@ -66,7 +59,7 @@ struct FramePacer {
     mutating func storeWritten(at now: Int64, here: Bool = false) {
         writtenSinceCheck = true
         if here { committedHereSinceCheck = true }
-        let soonest = here ? max(now, lastReload + checkMicros / 2) : now
+        let soonest = here ? max(now, lastReload + Self.checkMicros / 2) : now
         if let scheduled = nextStoreCheck {
             if here { nextStoreCheck = min(scheduled, soonest) }
         } else {
@@ -77,7 +70,7 @@ struct FramePacer {
     /// The store check to make now, if one is due (and records it).
     mutating func takeStoreCheck(at now: Int64) -> StoreCheck? {
         guard storeCheckDue(at: now) else { return nil }
-        nextStoreCheck = writtenSinceCheck ? now + checkMicros : nil
+        nextStoreCheck = writtenSinceCheck ? now + Self.checkMicros : nil
         defer { writtenSinceCheck = false; committedHereSinceCheck = false }
         guard committedHereSinceCheck else { return .look }
         lastReload = now
@@ -104,7 +97,7 @@ struct FramePacer {
 
     /// When a frame that does not answer the user may be drawn.
     private func slot(incidental: Bool) -> Int64 {
-        lastFrame + (incidental && nextStoreCheck != nil ? 2 * frameMicros : frameMicros)
+        lastFrame + (incidental && nextStoreCheck != nil ? 2 * Self.frameMicros : Self.frameMicros)
     }
 
     /// The soonest the loop must wake for the store or a frame waiting for its slot (nil: neither).

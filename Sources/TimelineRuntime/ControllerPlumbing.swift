@@ -38,20 +38,16 @@ final class Inbox: Sendable {
     func setWake(_ handler: (@Sendable () -> Void)?) { content.withLock { $0.wake = handler } }
     /// `wakes: false` for a put by the loop itself, which takes its inbox next anyway.
     func put(_ input: Input, answersUser: Bool = false, wakes: Bool = true) {
-        let wake = content.withLock { content in
-            content.items.append(Item(input: input, answersUser: answersUser))
-            return content.wake
-        }
-        if wakes { wake?() }
+        put([Item(input: input, answersUser: answersUser)], wakes: wakes)
     }
     /// Queues `items` at once, waking the loop once: they are drained together.
-    func put(_ items: [Item]) {
+    func put(_ items: [Item], wakes: Bool = true) {
         guard !items.isEmpty else { return }
         let wake = content.withLock { content in
             content.items += items
             return content.wake
         }
-        wake?()
+        if wakes { wake?() }
     }
     /// Wakes the loop without a result (it has something else to look at).
     func wake() { content.withLock { $0.wake }?() }

@@ -247,7 +247,7 @@ public final class TimelineController: Sendable {
             if case .loadWindow(let request) = $0 { request.countsFirst } else { false }
         }
         let fastReads = effects.filter { Self.isRead($0) && EffectKind($0) != .counts }.count
-        let group = together && fastReads > 1 ? ResultGroup(reads: fastReads) : nil
+        let fastGroup = together && fastReads > 1 ? ResultGroup(reads: fastReads) : nil
         for effect in effects {
             guard Self.isRead(effect) else {
                 runOther(effect, answersUser: answersUser)
@@ -256,7 +256,7 @@ public final class TimelineController: Sendable {
             let kind = EffectKind(effect)
             let ticket = tickets.issue(kind, effect, answersUser: answersUser)
             let lane = kind == .counts ? slow : fast
-            let group = lane === fast ? group : nil
+            let group = lane === fast ? fastGroup : nil
             let deliver: @Sendable (Input, Bool) -> Void = { [inbox] input, answersUser in
                 if let group { group.add(Inbox.Item(input: input, answersUser: answersUser)) } else {
                     inbox.put(input, answersUser: answersUser)

@@ -36,8 +36,8 @@ public enum DrainedResults: Hashable, Sendable {
     /// Nothing arrived.
     case none
     /// Only incidental results (`Input.isIncidental`: the poller's status, counts, a store change whose
-    /// reload is on its way, the rows already shown): drawn at the frame pace, and after a scheduled store check's frame rather
-    /// than before it (`FramePacer`).
+    /// reload is on its way, the rows already shown): drawn at the frame pace, and after a scheduled store
+    /// check's frame rather than before it (`FramePacer`).
     case incidental
     /// Results of background work (a store change's rows, among others): drawn at the frame pace.
     case background

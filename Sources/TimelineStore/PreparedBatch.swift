@@ -27,7 +27,9 @@ public struct PreparedBatch: Sendable {
 }
 
 /// An event with what its `events` row holds: the column values, the payload template and the id key.
-struct PreparedEvent: Sendable {
+/// A class: the store passes each one around several times, and a copy of the struct retained each of its
+/// strings (at 1,000,000 events, 7 % of a bulk batch's time went to those copies).
+final class PreparedEvent: Sendable {
     let event: Event
     let values: PayloadValues
     let template: [UInt8]

@@ -100,6 +100,24 @@ import TestSupport
         #expect(try store.locked { try Self.problems(store.db) } == [])
     }
 
+    /// `storedKeys` finds the keys of either level among many, the extreme keys too (they travel as JSON
+    /// numbers), and nothing else; a key given twice is found once.
+    @Test func storedKeysFindsTheKeysOfBothLevelsAndNoOthers() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        try store.locked {
+            let db = store.db
+            #expect(try EventIDIndex.storedKeys(among: [], in: db) == [])
+            try db.execute("""
+                INSERT INTO event_ids (id_key, seq) VALUES (\(Int64.min), 1), (-5, 2);
+                INSERT INTO event_ids_recent (id_key, seq) VALUES (\(Int64.max), 3), (7, 4), (7, 5);
+                """)
+            let absent = (0..<2_000).map { Int64($0) * 1_000_003 + 11 }
+            let asked = (absent + [Int64.min, -5, 7, 7, Int64.max]).sorted()
+            #expect(try EventIDIndex.storedKeys(among: asked, in: db) == [Int64.min, -5, 7, Int64.max])
+        }
+    }
+
     /// A restore finds the events its read marks name in either level: restored into an empty file (the
     /// keys recent), and again into a file whose keys were all moved down (every record a duplicate).
     @Test func aRestoredReadMarkFindsItsEventInEitherLevel() throws {

@@ -19,15 +19,17 @@ enum Checkpointer {
     /// Under back-to-back batches of 10 at 1,000,000 events that commit takes about 20 ms, once every
     /// ~210 batches (4,096 pages: once every ~54, which put those commits in the ingest p99).
     static let walPagesLimit: Int32 = 16_384
-    /// `walPagesLimit` while a bulk write runs (512 MiB with 8 KiB pages). One commit of 50,000 events into
-    /// a large file dirties most leaves of the event-id index (its keys are random), so from a few million
-    /// events on a commit alone passed 16,384 pages and every commit copied the WAL on the importing thread
-    /// (10,000,000 events: 28k events/s in the last segment). With room for a few commits the background job
-    /// copies while the next batch is prepared, and the committing thread only finishes its pass
-    /// (10,000,000 events: 37k events/s in the last segment). Atomic so a test can bound a smaller import
-    /// (`bulkWalPages` is the value it has otherwise).
+    /// `walPagesLimit` while a bulk write runs (128 MiB with 8 KiB pages). A commit of 50,000 events of the
+    /// mix writes about 5,500 pages into a file of 3,000,000 events and about 8,000 into one of 10,000,000,
+    /// so every second or third commit copies the rest of the WAL on the importing thread, and the WAL starts
+    /// over: its first pages are written again while the page cache still holds them. With 65,536 pages the
+    /// WAL grew to 512 MiB first, each page of it a new block of the file (allocated and zeroed by the file
+    /// system, on the importing thread): 1,000,000 events into a file of 10,000,000 took 10.4-10.6 s so
+    /// against 11.6-12.2 s, into one of 3,000,000 8.9-9.6 s against 9.3-10.6 s. With 8,192 pages every
+    /// commit copies (12.3 s at 10,000,000). Atomic so a test can bound a smaller import (`bulkWalPages`
+    /// is the value it has otherwise).
     static let bulkWalPagesLimit = Atomic<Int32>(bulkWalPages)
-    static let bulkWalPages: Int32 = 65_536
+    static let bulkWalPages: Int32 = 16_384
     /// Longest a checkpoint is tried again while another connection's checkpoint runs (`retried`).
     static let retryTimeout: TimeInterval = 10
 

@@ -82,8 +82,8 @@ extension TimelineStore {
     /// go on, on the background `Checkpointer`'s thread (the other core) while the import writes the next
     /// batch, and the WAL's pages are overwritten in the page cache rather than allocated anew (1,000,000
     /// events: 95–97k events/s with the WAL growing and one checkpoint at the end, 110–132k/s so).
-    /// Where the disk has room (`freeBytes` at least `bulkWALRoomBytes`), the WAL may also hold a few commits
-    /// before the committing thread copies it (`Checkpointer.bulkWalPagesLimit`), and its file is not cut back
+    /// Where the disk has room (`freeBytes` at least `bulkWALRoomBytes`), the WAL may also hold two or three
+    /// commits before the committing thread copies it (`Checkpointer.bulkWalPagesLimit`), and its file is not cut back
     /// meanwhile (each cut made the next commits allocate its blocks again): 1,000,000 events into a file of
     /// 10,000,000 took 39 s without, 32 s so. On a fuller disk the larger WAL could make an import fail that
     /// fitted before. `restoreNormalSettings` ends them; pairs nest (`bulkWrite`): only the outer pair changes

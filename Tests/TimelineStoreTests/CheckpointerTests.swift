@@ -114,7 +114,7 @@ struct CheckpointerTests {
     /// Without `bulkWALRoomBytes` free beside the file, a bulk write keeps the normal WAL settings (the larger
     /// WAL must not make an import fail on a disk it fitted before); it still takes the bulk page cache.
     @Test func theBulkWALNeedsRoomOnTheDisk() throws {
-        #expect(TimelineStore.bulkWALRoomBytes == 2 << 30, "4 × the 512 MiB limit")
+        #expect(TimelineStore.bulkWALRoomBytes == 512 << 20, "4 × the 128 MiB limit")
         let fixture = try StoreFixture()
         #expect(try #require(TimelineStore.freeBytes(beside: fixture.path)) > 0)
         #expect(TimelineStore.freeBytes(beside: "/no/such/directory/file.db") == nil)

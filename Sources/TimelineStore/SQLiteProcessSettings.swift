@@ -17,7 +17,13 @@ enum SQLiteProcessSettings {
     /// with 0x1ffff).
     static let largestSpillBytes: Int32 = 0x1ffff
 
+    /// Whether SQLite counts the memory it allocates (`sqlite3_memory_used`, which nothing here reads). The
+    /// count takes a process-wide mutex at every allocation and free: binding an event's text columns
+    /// allocates, and the lock and unlock were a tenth of storing an event.
+    static let keepsMemoryStatistics: Int32 = 0
+
     /// Whether SQLite took the settings (they are applied on first use; SQLite refuses them once a
     /// connection was opened in this process).
     static let applied: Bool = tl_sqlite_config_statement_journal_spill(statementJournalSpillBytes) == SQLITE_OK
+        && tl_sqlite_config_memory_statistics(keepsMemoryStatistics) == SQLITE_OK
 }

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Testing
 @testable import TimelineStore
@@ -11,6 +12,18 @@ import Testing
         _ = try TimelineStore(path: directory.appendingPathComponent("t.db").path)
         #expect(SQLiteProcessSettings.applied, "a connection opened before the setting: SQLite refused it")
         #expect(SQLiteProcessSettings.statementJournalSpillBytes > 64 * 1_024, "more than SQLite's default")
+    }
+
+    /// SQLite does not count its memory (the count locks a process-wide mutex at every allocation): with a
+    /// connection open and a statement run, the count it keeps is still nothing.
+    @Test func sqliteKeepsNoMemoryStatistics() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("memory-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try TimelineStore(path: directory.appendingPathComponent("t.db").path)
+        #expect(try store.stats().events == 0)
+        #expect(SQLiteProcessSettings.applied)
+        #expect(sqlite3_memory_used() == 0, "SQLite counted \(sqlite3_memory_used()) bytes")
     }
 
     /// A statement in a transaction that changes far more pages than the in-memory journal holds (a prune's

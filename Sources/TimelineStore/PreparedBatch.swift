@@ -11,6 +11,9 @@ public struct PreparedBatch: Sendable {
     }
 
     let entries: [Entry]
+    /// Which of its id keys were stored when it was prepared, when that was looked up then
+    /// (`TimelineStore.lookUpStoredKeys`).
+    var storedKeys: StoredKeySnapshot?
 
     /// The items, in order (`ingest` answers one outcome per item, in this order).
     public init(_ items: [IngestItem]) {
@@ -20,6 +23,15 @@ public struct PreparedBatch: Sendable {
             case .rejected(let bytes, let messageID, let reason): .rejected(rawBytes: bytes, messageID: messageID, reason: reason)
             }
         }
+    }
+
+    /// The events' id keys in ascending order (a key given twice is there twice).
+    func sortedIDKeys() -> [Int64] {
+        var keys: [Int64] = []
+        keys.reserveCapacity(entries.count)
+        for case .event(let prepared, _) in entries { keys.append(prepared.idKey) }
+        keys.sort()
+        return keys
     }
 
     public var count: Int { entries.count }

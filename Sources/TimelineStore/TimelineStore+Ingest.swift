@@ -369,7 +369,8 @@ struct BatchWriter {
     /// lookups then walk the id index from one end to the other, each of its pages read once, where in the
     /// batch's order each went to a random page (an import into a file of 10,000,000 events spent 30 % of
     /// its store thread on them, most waiting for pages). The keys are looked up all in one statement
-    /// (`EventIDIndex.storedKeys`); only the events whose key was found have their whole id compared.
+    /// (`EventIDIndex.storedKeys`), or were looked up when the batch was prepared (`StoredKeySnapshot`);
+    /// only the events whose key was found have their whole id compared.
     mutating func lookUpStoredInKeyOrder(_ items: PreparedBatch) throws {
         var order: [(key: Int64, entry: Int)] = []  // no id here: sorting moves plain integers
         order.reserveCapacity(items.count)
@@ -377,7 +378,7 @@ struct BatchWriter {
             if case .event(let prepared, _) = entry { order.append((prepared.idKey, index)) }
         }
         order.sort { $0.key < $1.key }
-        let found = try EventIDIndex.storedKeys(among: order.map(\.key), in: db)
+        let found = try items.storedKeys?.currentKeys(in: db) ?? EventIDIndex.storedKeys(among: order.map(\.key), in: db)
         var stored: [Int64: [String]] = [:]
         for (key, index) in order where found.contains(key) {
             guard case .event(let prepared, _) = items.entries[index] else { continue }

@@ -27,19 +27,22 @@ struct ImportBatch: Sendable {
 /// so the next batch is read, validated and prepared while the store writes this one.
 enum ImportBatchReader {
     /// Starts reading on a new thread (from `first`, already read, then `reader`); batches arrive through
-    /// the answer. A read error arrives as the last batch's `failure`.
-    static func start(reader: LineReader, first: LineReader.Line?, batchSize: Int) -> BatchHandoff<ImportBatch> {
+    /// the answer. A read error arrives as the last batch's `failure`. With `lookup` (a read-only store of
+    /// the file written to), each batch's stored ids are looked up there too, on this thread
+    /// (`TimelineStore.lookUpStoredKeys`); a batch whose lookup fails looks its ids up when it is stored.
+    static func start(reader: LineReader, first: LineReader.Line?, batchSize: Int,
+                      lookup: TimelineStore? = nil) -> BatchHandoff<ImportBatch> {
         let handoff = BatchHandoff<ImportBatch>()
         Thread {
             ThreadName.nameThisThread("tl-import-read")
             var reader = reader
-            read(&reader, first: first, batchSize: batchSize, into: handoff)
+            read(&reader, first: first, batchSize: batchSize, lookup: lookup, into: handoff)
         }.start()
         return handoff
     }
 
     private static func read(_ reader: inout LineReader, first: LineReader.Line?, batchSize: Int,
-                             into handoff: BatchHandoff<ImportBatch>) {
+                             lookup: TimelineStore?, into handoff: BatchHandoff<ImportBatch>) {
         var items: [IngestItem] = []
         items.reserveCapacity(batchSize)
         var rejections: [ImportBatch.Rejection] = []
@@ -50,7 +53,9 @@ enum ImportBatchReader {
                 rejections = []
                 (lines, blank) = (0, 0)
             }
-            return ImportBatch(items: PreparedBatch(failure == nil ? items : []), rejections: rejections, lines: lines,
+            var prepared = PreparedBatch(failure == nil ? items : [])
+            try? lookup?.lookUpStoredKeys(of: &prepared)
+            return ImportBatch(items: prepared, rejections: rejections, lines: lines,
                                blank: blank, lastLine: lastLine, bytesRead: reader.bytesRead, failure: failure)
         }
         var line = first

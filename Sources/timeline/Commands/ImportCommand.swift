@@ -88,7 +88,10 @@ struct ImportCommand: ParsableCommand {
     private func importEvents(from reader: LineReader, first: LineReader.Line?, into timeline: TimelineStore,
                               progress: ProgressBar, source: String) throws -> String {
         var importer = Importer(store: timeline, listRejects: !quiet, progress: progress)
-        let batches = ImportBatchReader.start(reader: reader, first: first, batchSize: batchSize)
+        // A second, read-only connection for the reading thread's id lookups (without one, each batch looks
+        // its ids up in its own transaction).
+        let lookup = try? TimelineStore(path: timeline.path, readOnly: true)
+        let batches = ImportBatchReader.start(reader: reader, first: first, batchSize: batchSize, lookup: lookup)
         defer { batches.cancel() }
         while let batch = batches.take() {
             try importer.store(batch)

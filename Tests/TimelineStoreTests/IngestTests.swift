@@ -87,6 +87,14 @@ struct IngestTests {
         #expect(try store.count(matching: TimelineQuery(terms: ["event stored"])) == 0)
     }
 
+    /// A bulk write's closing merges are bounded by the rows it indexed (one page a row, at least one
+    /// step): a merge of most of the index is spread over the writes that follow.
+    @Test func theClosingMergesAreBoundedByTheRowsIndexed() {
+        #expect(TimelineStore.bulkMergeBudget(indexedRows: 0) == TimelineStore.bulkMergePagesPerStep)
+        #expect(TimelineStore.bulkMergeBudget(indexedRows: 50_000) == 50_000 * TimelineStore.bulkMergePagesPerIndexedRow)
+        #expect(TimelineStore.bulkMergeBudget(indexedRows: 50_000) < TimelineStore.bulkMergeBudget(indexedRows: 100_000))
+    }
+
     @Test func sameBatchTwiceChangesNothing() throws {
         let fixture = try StoreFixture()
         let store = fixture.store

@@ -78,7 +78,7 @@ struct AskCommand: ParsableCommand {
             answered = try waiter.wait(seconds: TimeInterval(timeout))
             let followUp = question.followUp(answered)
             _ = try client.sendMessage(queueURL: eventQueue, body: followUp)
-        } catch let error as SQSError {
+        } catch {
             throw CommandFailure(error.explanation(queueURL: eventQueue))
         }
         guard let answered else {

@@ -63,7 +63,7 @@ struct PublishCommand: ParsableCommand {
             print(try client.sendMessage(
                 queueURL: queueURL, body: payload, groupID: fifo ? FIFOKeys.key(event.taskID) : nil,
                 deduplicationID: fifo ? FIFOKeys.key(event.id) : nil))
-        } catch let error as SQSError {
+        } catch {
             throw CommandFailure(error.explanation(queueURL: queueURL))
         }
     }

@@ -43,17 +43,10 @@ enum EventIDIndex {
 
     /// Which of `keys` either level holds, found by one statement: the per-key statement (`findSQL`) cost a
     /// bind, a step and a reset of two joined lookups for every key, where nearly every key of a bulk batch
-    /// is new. The keys come as a JSON array (`json_each`); give them sorted, and each level's pages are read
+    /// is new. The keys come as a JSON array (`JSONIntegers`); give them sorted, and each level's pages are read
     /// in turn. Only a key found here needs its full id compared.
     static func storedKeys(among keys: [Int64], in db: Database) throws -> Set<Int64> {
         if keys.isEmpty { return [] }
-        var json: [UInt8] = [UInt8(ascii: "[")]
-        json.reserveCapacity(keys.count * 21 + 2)
-        for (index, key) in keys.enumerated() {
-            if index > 0 { json.append(UInt8(ascii: ",")) }
-            json.append(contentsOf: String(key).utf8)
-        }
-        json.append(UInt8(ascii: "]"))
         // CROSS JOIN: the keys drive, each level is only searched (never scanned).
         let find = try db.cached("""
             SELECT k.id_key FROM json_each(?1) j CROSS JOIN event_ids_recent k ON k.id_key = j.value
@@ -61,7 +54,7 @@ enum EventIDIndex {
             SELECT k.id_key FROM json_each(?1) j CROSS JOIN event_ids k ON k.id_key = j.value
             """)
         defer { find.reset() }
-        try find.bind(text: json, at: 1)
+        try find.bind(JSONIntegers.array(keys), at: 1)
         var found = Set<Int64>()
         while try find.step() == .row { found.insert(find.int64(0)) }
         return found

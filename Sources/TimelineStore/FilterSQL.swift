@@ -227,7 +227,7 @@ struct FilterSQL {
             \(waiting.sql)
             """
         matchExpression = match
-        let setValues: [SQLiteValue] = [.text(knownMatches.map(Self.jsonArray) ?? match)] + waiting.values
+        let setValues: [SQLiteValue] = [.text(knownMatches.map(JSONIntegers.array) ?? match)] + waiting.values
         matchSetPosition = (conditions.count, values.count..<values.count + setValues.count)
         conditions.append("t.row_id IN (\(set))")
         values += setValues
@@ -238,15 +238,10 @@ struct FilterSQL {
     /// waiting row without terms), and its values: the rows `known` lists when given, else tested in SQL.
     private static func waitingRows(matching terms: [String], known: [Int64]?) -> (sql: String, values: [SQLiteValue]) {
         if terms.isEmpty { return ("SELECT w.row_id FROM timeline w WHERE w.indexed_seq IS NOT w.seq", []) }
-        if let known { return ("SELECT value AS row_id FROM json_each(?)", [.text(jsonArray(known))]) }
+        if let known { return ("SELECT value AS row_id FROM json_each(?)", [.text(JSONIntegers.array(known))]) }
         return ("SELECT w.row_id FROM timeline w JOIN events we ON we.seq = w.seq WHERE w.indexed_seq IS NOT w.seq AND "
                     + terms.map { anyTextColumn(of: "we", t: "w", contains: $0) }.joined(separator: " AND "),
                 terms.flatMap { containsValues($0, count: 5) })
-    }
-
-    /// Row ids as a JSON array (for `json_each`).
-    private static func jsonArray(_ rowIDs: [Int64]) -> String {
-        "[" + rowIDs.map(String.init).joined(separator: ",") + "]"
     }
 
     /// One of the five searchable columns of event alias `e` / timeline alias `t` contains `term`

@@ -61,8 +61,7 @@ struct KeptCounts {
     /// How many of the timeline rows `rowIDs` are unread errors now (`UnreadErrors.unreadRowsSQL`).
     static func unreadErrors(in db: Database, rows rowIDs: [Int64]) throws -> Int64 {
         if rowIDs.isEmpty { return 0 }
-        let list = "[" + rowIDs.map(String.init).joined(separator: ",") + "]"
-        return try db.scalarInt(UnreadErrors.unreadRowsSQL, [.text(list)])
+        return try db.scalarInt(UnreadErrors.unreadRowsSQL, [.text(JSONIntegers.array(rowIDs))])
     }
 
     /// Applies the gathered changes, and `unreadDelta` to the unread error count. A count that falls to

@@ -394,15 +394,14 @@ struct BatchWriter {
     /// (`EventIDIndex.storedKeys`), or were looked up when the batch was prepared (`StoredKeySnapshot`);
     /// only the events whose key was found have their whole id compared.
     mutating func lookUpStoredInKeyOrder(_ items: PreparedBatch) throws {
+        let found = try items.storedKeys?.currentKeys(in: db) ?? EventIDIndex.storedKeys(among: items.sortedIDKeys(), in: db)
         var order: [(key: Int64, entry: Int)] = []  // no id here: sorting moves plain integers
-        order.reserveCapacity(items.count)
         for (index, entry) in items.entries.enumerated() {
-            if case .event(let prepared, _) = entry { order.append((prepared.idKey, index)) }
+            if case .event(let prepared, _) = entry, found.contains(prepared.idKey) { order.append((prepared.idKey, index)) }
         }
         order.sort { $0.key < $1.key }
-        let found = try items.storedKeys?.currentKeys(in: db) ?? EventIDIndex.storedKeys(among: order.map(\.key), in: db)
         var stored: [Int64: [String]] = [:]
-        for (key, index) in order where found.contains(key) {
+        for (key, index) in order {
             guard case .event(let prepared, _) = items.entries[index] else { continue }
             if try lookUp(prepared.event.id, key: key) { stored[key, default: []].append(prepared.event.id) }
         }
